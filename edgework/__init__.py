@@ -1,0 +1,74 @@
+"""The bomb's edge and the manual's lookups it keys.
+
+Serial number, batteries and the other widgets; the 16 card faces; Tables A-F as data.
+This package uses only the standard library and imports nothing else from the project.
+"""
+
+from edgework.cards import ALL_CARDS, SHAPE_GLYPHS, Card, CardType, Colour, Shape, parse_hand
+from edgework.errors import (
+    EdgeworkError,
+    InvalidBatteriesError,
+    InvalidCardError,
+    InvalidEdgeworkError,
+    InvalidSerialError,
+    InvalidTableError,
+)
+from edgework.serial_number import SerialNumber
+from edgework.tables import (
+    CARD_TABLES,
+    DEFUSE_FACES,
+    MITTEN_FACES,
+    PLAIN_FACES,
+    RULE_LETTERS,
+    RULE_TEXTS,
+    TABLE_E,
+    TABLE_E_ROWS,
+    TABLE_LETTERS,
+    Ruleset,
+    card_type,
+    interval_for,
+    legal_mask,
+    rule_admits,
+    rule_letter,
+    table_for,
+)
+from edgework.widgets import Batteries, Edgework, Indicator, PortPlate
+
+__all__ = [
+    "ALL_CARDS",
+    "CARD_TABLES",
+    "DEFUSE_FACES",
+    "MITTEN_FACES",
+    "PLAIN_FACES",
+    "RULE_LETTERS",
+    "RULE_TEXTS",
+    "SHAPE_GLYPHS",
+    "TABLE_E",
+    "TABLE_E_ROWS",
+    "TABLE_LETTERS",
+    "Batteries",
+    "Card",
+    "CardType",
+    "Colour",
+    "Edgework",
+    "EdgeworkError",
+    "Indicator",
+    "InvalidBatteriesError",
+    "InvalidCardError",
+    "InvalidEdgeworkError",
+    "InvalidSerialError",
+    "InvalidTableError",
+    "PortPlate",
+    "Ruleset",
+    "SerialNumber",
+    "Shape",
+    "card_type",
+    "interval_for",
+    "legal_mask",
+    "parse_hand",
+    "rule_admits",
+    "rule_letter",
+    "table_for",
+]
+
+__version__ = "0.1.0"

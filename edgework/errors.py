@@ -1,0 +1,31 @@
+"""Exceptions raised for bad input to the edgework model.
+
+Every message quotes the bad input and says what was expected, in one line, so that a
+command-line front end can print it as it is.
+"""
+
+from __future__ import annotations
+
+
+class EdgeworkError(ValueError):
+    """Base class for every input error raised by :mod:`edgework`."""
+
+
+class InvalidCardError(EdgeworkError):
+    """A card face could not be parsed."""
+
+
+class InvalidSerialError(EdgeworkError):
+    """A serial number is malformed."""
+
+
+class InvalidBatteriesError(EdgeworkError):
+    """A battery count or holder description is out of range or malformed."""
+
+
+class InvalidEdgeworkError(EdgeworkError):
+    """A Twitch Plays edgework string, indicator or port plate is malformed."""
+
+
+class InvalidTableError(EdgeworkError):
+    """A table transcription (JSON or CSV) could not be read."""

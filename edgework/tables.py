@@ -1,0 +1,219 @@
+"""The manual's Tables A-F as literal data, and the lookups derived from them.
+
+Tables A-D map a face to its type; the serial number picks the table. Table E maps the
+discard top's type and the serial's last digit to a rule letter; Table F says which
+hand cards that rule admits. Everything else here (each table's mitten face, its plain
+faces, the legality masks) is computed from the literal tables at import, so there is
+one transcription to check.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from edgework.cards import ALL_CARDS, Card, CardType, Colour, Shape
+from edgework.errors import EdgeworkError
+
+TABLE_LETTERS: Final[tuple[str, ...]] = ("A", "B", "C", "D")
+RULE_LETTERS: Final[tuple[str, ...]] = tuple("ABCDEFGHIJKL")
+
+_N = CardType.NOPE
+_Y = CardType.YEP
+_F = CardType.DEFUSE
+_P = CardType.DOUBLE_PLAY
+_K = CardType.ATTACK
+_M = CardType.EXPLODING_MITTEN
+
+# Rows: circle, heart, triangle, square. Columns: red, blue, green, yellow.
+_RAW_TABLES: Final[Mapping[str, tuple[tuple[CardType, ...], ...]]] = MappingProxyType(
+    {
+        "A": ((_N, _Y, _Y, _F), (_K, _Y, _P, _F), (_N, _P, _K, _N), (_K, _M, _F, _P)),
+        "B": ((_Y, _K, _Y, _P), (_M, _N, _N, _F), (_P, _K, _N, _K), (_P, _F, _F, _Y)),
+        "C": ((_N, _P, _M, _Y), (_K, _Y, _F, _N), (_K, _N, _F, _K), (_F, _P, _Y, _P)),
+        "D": ((_Y, _K, _F, _P), (_N, _F, _Y, _N), (_N, _F, _Y, _M), (_K, _P, _P, _K)),
+    }
+)
+
+#: Tables A-D: table letter -> face -> type.
+CARD_TABLES: Final[Mapping[str, Mapping[Card, CardType]]] = MappingProxyType(
+    {
+        letter: MappingProxyType(
+            {Card.of(Shape(s), Colour(c)): rows[s][c] for s in range(4) for c in range(4)}
+        )
+        for letter, rows in _RAW_TABLES.items()
+    }
+)
+
+#: Table E row order, as printed in the manual.
+TABLE_E_ROWS: Final[tuple[CardType, ...]] = (_N, _Y, _F, _P, _K, _M)
+
+#: Table E: discard type -> ten rule letters, one per last digit 0-9.
+TABLE_E: Final[Mapping[CardType, str]] = MappingProxyType(
+    {
+        _N: "JEKALHGJDA",
+        _Y: "GHKJIAKEFC",
+        _F: "GBICFIDBKL",
+        _P: "DJBFHCLKLG",
+        _K: "JBDLFIBEDI",
+        _M: "CHFEHDFCGE",
+    }
+)
+
+#: Table F: rule letter -> the manual's wording of the condition.
+RULE_TEXTS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "A": "It's identical to the card in the discard pile.",
+        "B": "Its color matches the card in the discard pile.",
+        "C": "Its shape matches the card in the discard pile.",
+        "D": "It shares neither its shape nor its color with the card in the discard pile.",
+        "E": "Its color does not match the card in the discard pile.",
+        "F": "Its shape does not match the card in the discard pile.",
+        "G": "The card is yellow.",
+        "H": "The card is not red.",
+        "I": "The shape matches the Exploding Mitten card.",
+        "J": "The shape does not match the Exploding Mitten card.",
+        "K": "The color matches the Exploding Mitten card.",
+        "L": "The color does not match the Exploding Mitten card.",
+    }
+)
+
+RulePredicate = Callable[[Card, Card, Card], bool]
+"""``predicate(card, discard, mitten)``: does the rule admit ``card``?"""
+
+#: Table F: rule letter -> predicate over (hand card, discard top, the table's mitten face).
+RULE_PREDICATES: Final[Mapping[str, RulePredicate]] = MappingProxyType(
+    {
+        "A": lambda c, d, m: c == d,
+        "B": lambda c, d, m: c.colour == d.colour,
+        "C": lambda c, d, m: c.shape == d.shape,
+        "D": lambda c, d, m: c.shape != d.shape and c.colour != d.colour,
+        "E": lambda c, d, m: c.colour != d.colour,
+        "F": lambda c, d, m: c.shape != d.shape,
+        "G": lambda c, d, m: c.colour == Colour.YELLOW,
+        "H": lambda c, d, m: c.colour != Colour.RED,
+        "I": lambda c, d, m: c.shape == m.shape,
+        "J": lambda c, d, m: c.shape != m.shape,
+        "K": lambda c, d, m: c.colour == m.colour,
+        "L": lambda c, d, m: c.colour != m.colour,
+    }
+)
+
+VOWELS: Final[frozenset[str]] = frozenset("AEIOU")
+
+
+def _faces_of(table: str, kind: CardType) -> tuple[Card, ...]:
+    return tuple(c for c in ALL_CARDS if CARD_TABLES[table][c] is kind)
+
+
+#: table letter -> its one Exploding Mitten face (derived).
+MITTEN_FACES: Final[Mapping[str, Card]] = MappingProxyType(
+    {t: _faces_of(t, _M)[0] for t in TABLE_LETTERS if len(_faces_of(t, _M)) == 1}
+)
+
+#: table letter -> the faces that are neither Defuse nor mitten (derived).
+PLAIN_FACES: Final[Mapping[str, tuple[Card, ...]]] = MappingProxyType(
+    {t: tuple(c for c in ALL_CARDS if CARD_TABLES[t][c].is_plain) for t in TABLE_LETTERS}
+)
+
+#: table letter -> its Defuse faces (derived).
+DEFUSE_FACES: Final[Mapping[str, tuple[Card, ...]]] = MappingProxyType(
+    {t: _faces_of(t, _F) for t in TABLE_LETTERS}
+)
+
+
+def table_for(has_vowel: bool, has_repeat: bool) -> str:
+    """The table letter the manual picks: A vowel+repeat, B vowel, C repeat, D neither."""
+    if has_vowel:
+        return "A" if has_repeat else "B"
+    return "C" if has_repeat else "D"
+
+
+def interval_for(batteries: int) -> int:
+    """N, the mitten interval: batteries mod 5, plus 9 (so 9..13)."""
+    if batteries < 0:
+        raise EdgeworkError(f"batteries {batteries} is negative, expected 0 or more")
+    return batteries % 5 + 9
+
+
+def card_type(table: str, card: Card) -> CardType:
+    """The type of ``card`` under table ``table`` (A-D)."""
+    return CARD_TABLES[table][card]
+
+
+def rule_letter(table: str, last_digit: int, discard: Card) -> str:
+    """The Table E letter for this discard top and last digit of the serial number."""
+    return TABLE_E[CARD_TABLES[table][discard]][last_digit]
+
+
+def rule_admits(letter: str, card: Card, discard: Card, mitten: Card) -> bool:
+    """Table F: whether rule ``letter`` admits ``card`` on ``discard`` (mitten for I-L)."""
+    return RULE_PREDICATES[letter](card, discard, mitten)
+
+
+def mask_of(cards: tuple[Card, ...] | list[Card] | frozenset[Card]) -> int:
+    """A 16-bit set of faces: bit ``card.value`` is set for each card."""
+    bits = 0
+    for c in cards:
+        bits |= 1 << int(c)
+    return bits
+
+
+@functools.cache
+def legal_mask(table: str, last_digit: int, discard: Card) -> int:
+    """The faces (as a 16-bit mask) that are legal to play on ``discard``."""
+    letter = rule_letter(table, last_digit, discard)
+    mitten = MITTEN_FACES[table]
+    return mask_of([c for c in ALL_CARDS if rule_admits(letter, c, discard, mitten)])
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The lookups of one module: its table (from the serial) and Table E column.
+
+    This is everything about the edgework that the card rules depend on; the mitten
+    interval comes from the batteries and is kept separately.
+    """
+
+    table: str
+    last_digit: int
+
+    def __post_init__(self) -> None:
+        if self.table not in CARD_TABLES:
+            raise EdgeworkError(f"table {self.table!r} is not a table, expected A, B, C or D")
+        if not 0 <= self.last_digit <= 9:
+            raise EdgeworkError(f"last digit {self.last_digit!r} is not a digit, expected 0-9")
+
+    @property
+    def mitten(self) -> Card:
+        """The face that this table maps to Exploding Mitten."""
+        return MITTEN_FACES[self.table]
+
+    @property
+    def plain_faces(self) -> tuple[Card, ...]:
+        """Faces that are neither Defuse nor Exploding Mitten under this table."""
+        return PLAIN_FACES[self.table]
+
+    @property
+    def defuse_faces(self) -> tuple[Card, ...]:
+        """Faces that are Defuse under this table."""
+        return DEFUSE_FACES[self.table]
+
+    def type_of(self, card: Card) -> CardType:
+        """The type of ``card`` under this table."""
+        return CARD_TABLES[self.table][card]
+
+    def rule(self, discard: Card) -> str:
+        """The rule letter in force with ``discard`` on top of the pile."""
+        return rule_letter(self.table, self.last_digit, discard)
+
+    def is_legal(self, card: Card, discard: Card) -> bool:
+        """Whether the rule in force admits ``card`` (pure rule legality)."""
+        return bool(legal_mask(self.table, self.last_digit, discard) >> int(card) & 1)
+
+    def legal_mask(self, discard: Card) -> int:
+        """The legal faces on ``discard`` as a 16-bit mask."""
+        return legal_mask(self.table, self.last_digit, discard)
