@@ -1,0 +1,82 @@
+"""The ``mittens`` command line: a group whose commands load on first use.
+
+Each command lives in its own module under :mod:`defuser.commands` and is imported only
+when it runs, so ``mittens --help`` stays fast. Every user-input error, from click or
+from the library, ends here as one line on stderr and exit code 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Final
+
+import click
+
+from defuser import __version__
+from defuser.errors import DefuserError
+from edgework import EdgeworkError
+
+#: command name -> ("module:attribute", one-line summary shown by ``mittens --help``).
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "solve": ("defuser.commands.solve:solve", "Answer a live module: legal plays and what to do."),
+    "tables": ("defuser.commands.tables:tables", "Print Tables A-F (text, markdown, JSON, CSV)."),
+    "verify": ("defuser.commands.verify:verify", "Check the built-in tables or a transcription."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """All command names, sorted."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import and return the command called ``cmd_name``."""
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, _, attr = entry[0].partition(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{entry[0]} is not a click command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List commands from the registry's summaries without importing them."""
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="mittens")
+def cli() -> None:
+    """Exploding Mittens: solve, practise, check logs and drive a prop for the KTaNE module."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run ``mittens``; turn every input error into one line on stderr and exit 2."""
+    try:
+        return cli.main(args=argv, prog_name="mittens", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("mittens: aborted", err=True)
+        sys.exit(1)
+    except click.UsageError as exc:
+        where = f"mittens {exc.ctx.info_name}" if exc.ctx and exc.ctx.parent else "mittens"
+        click.echo(f"{where}: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        click.echo(f"mittens: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except (DefuserError, EdgeworkError) as exc:
+        click.echo(f"mittens: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("mittens: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)

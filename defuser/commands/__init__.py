@@ -1,0 +1,1 @@
+"""One module per ``mittens`` command; each parses, makes one library call and renders."""

@@ -1,0 +1,197 @@
+"""What every command shares: parameter types, the output object, card rendering.
+
+Parameter types turn library errors into ``self.fail`` (one line, exit 2). The
+:class:`Output` owns the rich consoles: results to stdout, diagnostics to stderr,
+colour only on a terminal and never with ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from edgework import (
+    SHAPE_GLYPHS,
+    Batteries,
+    Card,
+    Colour,
+    Edgework,
+    EdgeworkError,
+    SerialNumber,
+    parse_hand,
+)
+
+#: rich styles for the four colours (yellow is bold so it reads on light terminals too).
+COLOUR_STYLES: dict[Colour, str] = {
+    Colour.RED: "bold red",
+    Colour.BLUE: "bold blue",
+    Colour.GREEN: "bold green",
+    Colour.YELLOW: "bold yellow",
+}
+
+
+class CardParam(click.ParamType):
+    """A card face: ``RC``, ``rc``, ``red circle``, ``circle red``."""
+
+    name = "card"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Card:
+        """Parse ``value`` as a card, or fail with the parser's message."""
+        if isinstance(value, Card):
+            return value
+        try:
+            return Card.parse(str(value))
+        except EdgeworkError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class HandParam(click.ParamType):
+    """Zero or more cards in one argument, separated by spaces or commas."""
+
+    name = "cards"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[Card, ...]:
+        """Parse ``value`` as a list of cards."""
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_hand(str(value))
+        except EdgeworkError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class SerialParam(click.ParamType):
+    """A serial number; strict unless ``--lenient-serial`` is given (read at use)."""
+
+    name = "serial"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """Keep the raw text; strictness is applied by :func:`resolve_edgework`."""
+        return str(value)
+
+
+class BatteriesParam(click.ParamType):
+    """A battery count 0-99, or batteries and holders like ``3B 2H``."""
+
+    name = "batteries"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Batteries:
+        """Parse ``value`` as batteries."""
+        if isinstance(value, Batteries):
+            return value
+        try:
+            return Batteries.parse(str(value))
+        except EdgeworkError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+CARD = CardParam()
+HAND = HandParam()
+SERIAL = SerialParam()
+BATTERIES = BatteriesParam()
+
+
+def resolve_edgework(
+    serial: str | None,
+    batteries: Batteries | None,
+    edgework: str | None,
+    *,
+    lenient: bool = False,
+    need_serial: bool = True,
+) -> Edgework:
+    """Combine ``--serial``/``--batteries`` and ``--edgework`` into one :class:`Edgework`.
+
+    Raises :class:`click.BadParameter` naming the option at fault.
+    """
+    result = Edgework()
+    if edgework is not None:
+        if serial is not None or batteries is not None:
+            raise click.BadParameter(
+                "give --edgework or --serial/--batteries, not both", param_hint="'--edgework'"
+            )
+        try:
+            result = Edgework.parse(edgework, strict=not lenient)
+        except EdgeworkError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--edgework'") from exc
+    else:
+        parsed_serial = None
+        if serial is not None:
+            try:
+                parsed_serial = SerialNumber.parse(serial, strict=not lenient)
+            except EdgeworkError as exc:
+                raise click.BadParameter(str(exc), param_hint="'--serial'") from exc
+        result = Edgework(serial=parsed_serial, batteries=batteries)
+    if need_serial and result.serial is None:
+        raise click.BadParameter(
+            "a serial number is needed, expected --serial like AB3CD4 or --edgework ending "
+            "in one",
+            param_hint="'--serial'",
+        )
+    return result
+
+
+def colour_enabled(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Output:
+    """The one owner of the rich consoles for a command run."""
+
+    def __init__(self, *, json_mode: bool = False) -> None:
+        self.json_mode = json_mode
+        self.out = Console(
+            file=sys.stdout,
+            markup=False,
+            highlight=False,
+            no_color=not colour_enabled(sys.stdout),
+            soft_wrap=True,
+        )
+        self.err = Console(
+            file=sys.stderr,
+            markup=False,
+            highlight=False,
+            no_color=not colour_enabled(sys.stderr),
+            soft_wrap=True,
+        )
+
+    def json(self, obj: object) -> None:
+        """Print ``obj`` as one line of JSON on stdout."""
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+    def print(self, *items: Any) -> None:
+        """Print a result to stdout."""
+        self.out.print(*items)
+
+    def note(self, message: str) -> None:
+        """Print a diagnostic to stderr."""
+        self.err.print(message)
+
+
+def card_text(card: Card, *, words: bool = True) -> Text:
+    """A card as rich text: coloured code and shape glyph, then the words."""
+    text = Text()
+    text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=COLOUR_STYLES[card.colour])
+    if words:
+        text.append(f" {card.words}")
+    return text
+
+
+def cards_arg(values: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
+    """Flatten a repeated ``--hand`` option into one tuple of cards."""
+    return tuple(card for group in values for card in group)
