@@ -1,0 +1,530 @@
+"""A faithful simulator of one Exploding Mittens module, hidden deck included.
+
+Contract: :class:`Module` behaves exactly like the real module as described in the
+spec (``module-behaviour.md``): start-up, the order of checks of every action, the deck's
+mitten cycle and Defuse placement, the guaranteed-legal draw, the solve, and the log
+lines word for word. All randomness comes from the injected :class:`random.Random`, so
+a seed replays a game. The hidden deck state is private; :meth:`Module.reveal` is the
+only way to see it, and a policy must never call it (the trainer and the tests may).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import enum
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from defuser import modlog
+from defuser.errors import InvalidCommandError, InvalidHandError
+from defuser.rules import HAND_SIZE, blocking_slots
+from edgework import Card, CardType, Edgework, EdgeworkError, Ruleset, interval_for
+
+#: The smallest and largest mitten interval N the batteries can give.
+MIN_INTERVAL: Final = 9
+MAX_INTERVAL: Final = 13
+
+
+class ActionKind(enum.Enum):
+    """What the player clicked: the deck, the discard pile or a hand slot."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+_COMMAND = re.compile(r"(?:!\s*\d+\s+)?(?P<verb>\S+)(?P<params>(?:\s+\S+)*)")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One click. ``slot`` is 1..3 for :attr:`ActionKind.PLAY` and ``None`` otherwise.
+
+    ``str(action)`` is the Twitch Plays command (``draw``, ``discard``, ``play 2``) and
+    :meth:`parse` reads it back.
+    """
+
+    kind: ActionKind
+    slot: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is ActionKind.PLAY:
+            if self.slot is None or not 1 <= self.slot <= HAND_SIZE:
+                raise InvalidCommandError(
+                    f"play slot {self.slot!r} is not a hand slot, expected 1, 2 or 3"
+                )
+        elif self.slot is not None:
+            raise InvalidCommandError(
+                f"{self.kind.value} takes no slot, got slot {self.slot!r}"
+            )
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.PLAY:
+            return f"play {self.slot}"
+        return str(self.kind.value)
+
+    @classmethod
+    def draw(cls) -> Action:
+        """Click the deck."""
+        return cls(ActionKind.DRAW)
+
+    @classmethod
+    def discard(cls) -> Action:
+        """Click the discard pile."""
+        return cls(ActionKind.DISCARD)
+
+    @classmethod
+    def play(cls, slot: int) -> Action:
+        """Click hand slot ``slot`` (1-3)."""
+        return cls(ActionKind.PLAY, slot)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read a Twitch Plays command: ``draw``, ``discard`` or ``play <1-3>``.
+
+        Case does not matter, spaces around and between words are allowed, and an
+        optional ``!<n> `` module prefix is skipped (``!1 play 2``). A refused command
+        (unknown verb, ``play`` without a number, a number other than 1-3, more than one
+        parameter) raises :class:`InvalidCommandError`; the real module gives no strike.
+        """
+        match = _COMMAND.fullmatch(text.strip())
+        if match is None:
+            raise InvalidCommandError(
+                f"command {text!r} is empty, expected draw, discard or play <1-3>"
+            )
+        verb = match.group("verb").lower()
+        params = match.group("params").split()
+        if verb in ("draw", "discard"):
+            if params:
+                raise InvalidCommandError(
+                    f"command {text!r} gives {verb} a parameter, expected just {verb!r}"
+                )
+            return cls(ActionKind(verb))
+        if verb == "play":
+            if not params:
+                raise InvalidCommandError(
+                    f"command {text!r} has no slot number, expected play 1, play 2 or play 3"
+                )
+            if len(params) > 1:
+                raise InvalidCommandError(
+                    f"command {text!r} has {len(params)} parameters, expected one slot "
+                    "number 1-3"
+                )
+            if params[0] not in ("1", "2", "3"):
+                raise InvalidCommandError(
+                    f"command {text!r} names slot {params[0]!r}, expected 1, 2 or 3"
+                )
+            return cls(ActionKind.PLAY, int(params[0]))
+        raise InvalidCommandError(
+            f"command {text!r} is not a module command, expected draw, discard or play <1-3>"
+        )
+
+
+#: Every action there is: draw, discard, play 1..3.
+ALL_ACTIONS: Final[tuple[Action, ...]] = (
+    Action(ActionKind.DRAW),
+    Action(ActionKind.DISCARD),
+    *(Action(ActionKind.PLAY, s) for s in range(1, HAND_SIZE + 1)),
+)
+
+
+class Outcome(enum.Enum):
+    """How the module answered a click."""
+
+    OK = "ok"
+    STRIKE = "strike"
+    SOLVED = "solved"
+    #: An empty slot was clicked, or the module was already solved: nothing happened.
+    NOTHING = "nothing"
+
+
+class StrikeKind(enum.Enum):
+    """Why a click struck."""
+
+    MITTEN_ON_TOP = "mitten-on-top"
+    HAND_FULL = "hand-full"
+    DISCARD_BLOCKED = "discard-blocked"
+    INVALID_PLAY = "invalid-play"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one action did.
+
+    ``card`` is the card that moved: drawn, discarded (the deck's old top), played (also
+    the Defuse of a solve), or, for an invalid play, the card that stayed in its slot.
+    It is ``None`` for draw strikes, blocked discards and ``NOTHING``. ``blocking_slots``
+    lists the slots that blocked a discard. ``log`` holds the full log lines the action
+    wrote. ``note`` explains a ``NOTHING`` outcome and is empty otherwise.
+    """
+
+    action: Action
+    outcome: Outcome
+    card: Card | None
+    strike: StrikeKind | None = None
+    blocking_slots: tuple[int, ...] = ()
+    log: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenState:
+    """The deck's hidden state, as :meth:`Module.reveal` discloses it."""
+
+    #: Deals until the mitten is on top of the deck; 0 means it is on top now.
+    deals_until_mitten: int
+    #: Deals until this cycle's Defuse is on top; ``None`` when no Defuse is ahead
+    #: before the next mitten.
+    defuse_in: int | None
+    #: True until the first mitten has been dealt (the partial first cycle).
+    first_cycle: bool
+
+
+@dataclass(slots=True)
+class _State:
+    """Everything an action can change; one snapshot per action makes undo exact."""
+
+    discard_top: Card
+    hand: list[Card]
+    solved: bool
+    strikes: int
+    deals: int
+    to_mitten: int
+    defuse_in: int | None
+    first_cycle: bool
+    log_length: int
+    rng_state: Any = field(default=None)
+
+
+class Module:
+    """One Exploding Mittens module with its hidden deck.
+
+    Create it with :meth:`from_edgework` (a seed) or directly with a rule set, the
+    interval N and a :class:`random.Random`. Construction runs the module's start-up
+    and writes the start-up log lines. Then :meth:`act` (or :meth:`draw`,
+    :meth:`discard`, :meth:`play`) clicks, each returning a :class:`Result`.
+    """
+
+    rules: Ruleset
+    interval: int
+    seed: int | None
+    module_id: int
+    discard_top: Card
+    solved: bool
+    strikes: int
+    deals: int
+    history: list[Result]
+    log: list[str]
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        interval: int,
+        rng: random.Random,
+        module_id: int = 1,
+        *,
+        start: tuple[Card, Sequence[Card]] | None = None,
+        hidden: HiddenState | None = None,
+    ) -> None:
+        """Start a module: pick the discard top, the hand and the deck's first cycle.
+
+        ``start`` (discard top, hand) and ``hidden`` replace the random start-up and the
+        random first cycle with given ones; tests and the log tools use them to replay a
+        known game. Everything later is drawn from ``rng``.
+        """
+        if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
+            raise EdgeworkError(
+                f"interval {interval} is not a mitten interval, expected "
+                f"{MIN_INTERVAL}..{MAX_INTERVAL} (batteries mod 5, plus 9)"
+            )
+        if module_id < 1:
+            raise InvalidCommandError(f"module id {module_id} is not positive, expected 1 or more")
+        self.rules = rules
+        self.interval = interval
+        self.module_id = module_id
+        self.seed = None
+        self._rng = rng
+        self.solved = False
+        self.strikes = 0
+        self.deals = 0
+        self.history = []
+        self.log = []
+        self._snapshots: list[_State] = []
+        if start is None:
+            self.discard_top, hand = self._random_start()
+        else:
+            self.discard_top, hand = start[0], list(start[1])
+            if len(hand) > HAND_SIZE:
+                raise InvalidHandError(
+                    f"start hand {' '.join(c.code for c in hand)!r} has {len(hand)} cards, "
+                    f"expected 0 to {HAND_SIZE}"
+                )
+        self._hand: list[Card] = hand
+        if hidden is None:
+            hidden = self._random_first_cycle()
+        self._check_hidden(hidden)
+        self._to_mitten = hidden.deals_until_mitten
+        self._defuse_in = hidden.defuse_in
+        self._first_cycle = hidden.first_cycle
+        self._write(modlog.table(rules.table))
+        self._write(modlog.initial_discard(self.discard_top, rules.type_of(self.discard_top)))
+        self._write(modlog.rule(rules.rule(self.discard_top)))
+        for n, card in enumerate(self._hand, start=1):
+            self._write(modlog.hand_card(n, card, rules.type_of(card)))
+
+    @classmethod
+    def from_edgework(cls, edgework: Edgework, seed: int, module_id: int = 1) -> Module:
+        """A module for this bomb, its randomness seeded with ``seed``.
+
+        The serial number gives the table and the last digit; the batteries give N
+        (no batteries given counts as 0).
+        """
+        if edgework.serial is None:
+            raise EdgeworkError(
+                "edgework has no serial number, expected one (it picks the table)"
+            )
+        rules = Ruleset(edgework.serial.table, edgework.serial.last_digit)
+        count = edgework.batteries.count if edgework.batteries is not None else 0
+        module = cls(rules, interval_for(count), random.Random(seed), module_id)
+        module.seed = seed
+        return module
+
+    # ----------------------------------------------------------------- visible state
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The hand, slot 1 first, packed to the left (0 to 3 cards)."""
+        return tuple(self._hand)
+
+    @property
+    def rule(self) -> str:
+        """The rule letter in force (from the discard top)."""
+        return self.rules.rule(self.discard_top)
+
+    @property
+    def legal_slots(self) -> tuple[int, ...]:
+        """The 1-based slots whose cards the rule in force admits."""
+        return tuple(
+            i for i, c in enumerate(self._hand, start=1)
+            if self.rules.is_legal(c, self.discard_top)
+        )
+
+    def reveal(self) -> HiddenState:
+        """The true hidden deck state. Policies must never call this."""
+        return HiddenState(self._to_mitten, self._defuse_in, self._first_cycle)
+
+    # ----------------------------------------------------------------- actions
+
+    def act(self, action: Action) -> Result:
+        """Perform one click and return what it did (also appended to ``history``)."""
+        snapshot = self._snapshot()
+        if self.solved:
+            result = Result(action, Outcome.NOTHING, None, note="the module is already solved")
+        elif action.kind is ActionKind.DRAW:
+            result = self._draw(action)
+        elif action.kind is ActionKind.DISCARD:
+            result = self._discard(action)
+        else:
+            assert action.slot is not None
+            result = self._play(action, action.slot)
+        self._snapshots.append(snapshot)
+        self.history.append(result)
+        return result
+
+    def draw(self) -> Result:
+        """Click the deck."""
+        return self.act(Action(ActionKind.DRAW))
+
+    def discard(self) -> Result:
+        """Click the discard pile."""
+        return self.act(Action(ActionKind.DISCARD))
+
+    def play(self, slot: int) -> Result:
+        """Click hand slot ``slot`` (1-3)."""
+        return self.act(Action(ActionKind.PLAY, slot))
+
+    def undo(self) -> None:
+        """Take back the last action, restoring everything, random state included.
+
+        Undoing then repeating an action gives the same result. Raises
+        :class:`InvalidCommandError` when there is nothing to undo.
+        """
+        if not self._snapshots:
+            raise InvalidCommandError("there is no action to undo")
+        state = self._snapshots.pop()
+        self.history.pop()
+        self.discard_top = state.discard_top
+        self._hand = list(state.hand)
+        self.solved = state.solved
+        self.strikes = state.strikes
+        self.deals = state.deals
+        self._to_mitten = state.to_mitten
+        self._defuse_in = state.defuse_in
+        self._first_cycle = state.first_cycle
+        del self.log[state.log_length:]
+        self._rng.setstate(state.rng_state)
+
+    def copy(self) -> Module:
+        """An independent module in the same state, with its own copy of the random state.
+
+        The copy and the original give the same results to the same actions.
+        """
+        twin = _copy.copy(self)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        twin._hand = list(self._hand)
+        twin.history = list(self.history)
+        twin.log = list(self.log)
+        twin._snapshots = list(self._snapshots)
+        return twin
+
+    # ----------------------------------------------------------------- internals
+
+    def _write(self, message: str) -> str:
+        text = modlog.line(self.module_id, message)
+        self.log.append(text)
+        return text
+
+    def _snapshot(self) -> _State:
+        return _State(
+            self.discard_top,
+            list(self._hand),
+            self.solved,
+            self.strikes,
+            self.deals,
+            self._to_mitten,
+            self._defuse_in,
+            self._first_cycle,
+            len(self.log),
+            self._rng.getstate(),
+        )
+
+    def _check_hidden(self, hidden: HiddenState) -> None:
+        n = self.interval
+        if not 0 <= hidden.deals_until_mitten <= n - 1:
+            raise InvalidCommandError(
+                f"hidden deals_until_mitten {hidden.deals_until_mitten} is out of range, "
+                f"expected 0..{n - 1}"
+            )
+        if hidden.defuse_in is not None and not (
+            0 <= hidden.defuse_in < hidden.deals_until_mitten
+        ):
+            raise InvalidCommandError(
+                f"hidden defuse_in {hidden.defuse_in} is out of range, expected "
+                f"0..{hidden.deals_until_mitten - 1} (before the mitten) or None"
+            )
+
+    def _random_start(self) -> tuple[Card, list[Card]]:
+        rules, rng = self.rules, self._rng
+        discard = rng.choice([c for c in Card if c != rules.mitten])
+        plain = rules.plain_faces
+        hand = [rng.choice(plain) for _ in range(HAND_SIZE)]
+        # The module re-rolls slot 1 or 2 (never 3) over all 16 faces until some card is
+        # both legal and plain; this is how a Defuse or a mitten face can start in hand.
+        while not any(
+            rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in hand
+        ):
+            hand[rng.randrange(2)] = rng.choice(list(Card))
+        return discard, hand
+
+    def _random_first_cycle(self) -> HiddenState:
+        n, rng = self.interval, self._rng
+        p = rng.randint(1, n - 2)  # hidden cycle position at the start
+        q = rng.randint(0, n - 2)  # Defuse position; no Defuse this cycle when q < p
+        # The mitten is card number N-p, the Defuse (if any) card number q-p+1.
+        return HiddenState(n - p - 1, q - p if q >= p else None, True)
+
+    def _deal(self, *, guaranteed_legal: bool) -> tuple[Card, int]:
+        """Take the deck's top card; return it and the log's "coming in" count."""
+        rules, rng, n = self.rules, self._rng, self.interval
+        self.deals += 1
+        if self._to_mitten == 0:
+            # A new full cycle: N-1 deals, the Defuse at place 2..N-1 of them.
+            self._first_cycle = False
+            self._to_mitten = n - 1
+            self._defuse_in = rng.randint(2, n - 1) - 1
+            return rules.mitten, 0
+        if self._defuse_in == 0:
+            card = rng.choice(rules.defuse_faces)
+        elif guaranteed_legal:
+            card = rng.choice(self._legal_plain_faces())
+        else:
+            card = rng.choice(rules.plain_faces)
+        self._to_mitten -= 1
+        if self._defuse_in is not None:
+            self._defuse_in = None if self._defuse_in == 0 else self._defuse_in - 1
+        return card, self._to_mitten + 1
+
+    def _legal_plain_faces(self) -> tuple[Card, ...]:
+        mask = self.rules.legal_mask(self.discard_top)
+        faces = tuple(c for c in self.rules.plain_faces if mask >> int(c) & 1)
+        # Every (table, digit, discard) of the manual admits at least one plain face
+        # (checked exhaustively in the tests); the plain faces keep this total anyway.
+        return faces or self.rules.plain_faces
+
+    def _draw(self, action: Action) -> Result:
+        if self._to_mitten == 0:
+            self.strikes += 1
+            text = self._write(modlog.draw_mitten_strike())
+            return Result(action, Outcome.STRIKE, None, StrikeKind.MITTEN_ON_TOP, log=(text,))
+        if len(self._hand) >= HAND_SIZE:
+            self.strikes += 1
+            text = self._write(modlog.hand_full_strike())
+            return Result(action, Outcome.STRIKE, None, StrikeKind.HAND_FULL, log=(text,))
+        guaranteed = len(self._hand) == 2 and not any(
+            self.rules.is_legal(c, self.discard_top) for c in self._hand
+        )
+        card, coming = self._deal(guaranteed_legal=guaranteed)
+        self._hand.append(card)
+        lines = (
+            self._write(modlog.drew(card, self.rules.type_of(card))),
+            self._write(modlog.mitten_coming(coming)),
+        )
+        return Result(action, Outcome.OK, card, log=lines)
+
+    def _discard(self, action: Action) -> Result:
+        blocking = blocking_slots(self.rules, self.discard_top, self._hand)
+        if blocking:
+            self.strikes += 1
+            lines = (
+                self._write(modlog.discard_blocked()),
+                *(self._write(modlog.blocking_slot(s)) for s in blocking),
+                self._write(modlog.strike()),
+            )
+            return Result(
+                action, Outcome.STRIKE, None, StrikeKind.DISCARD_BLOCKED, blocking, lines
+            )
+        card, coming = self._deal(guaranteed_legal=False)
+        self.discard_top = card
+        lines = (
+            self._write(modlog.discarded(card, self.rules.type_of(card))),
+            self._write(modlog.rule_now(self.rules.rule(card))),
+            self._write(modlog.mitten_coming(coming)),
+        )
+        return Result(action, Outcome.OK, card, log=lines)
+
+    def _play(self, action: Action, slot: int) -> Result:
+        if slot > len(self._hand):
+            return Result(action, Outcome.NOTHING, None, note=f"slot {slot} is empty")
+        card = self._hand[slot - 1]
+        kind = self.rules.type_of(card)
+        if kind is CardType.DEFUSE and self._to_mitten == 0:
+            self.solved = True
+            self._hand.pop(slot - 1)
+            self.discard_top = card
+            text = self._write(modlog.solved())
+            return Result(action, Outcome.SOLVED, card, log=(text,))
+        if self.rules.is_legal(card, self.discard_top):
+            self._hand.pop(slot - 1)
+            self.discard_top = card
+            lines = (
+                self._write(modlog.played(card, kind)),
+                self._write(modlog.rule(self.rules.rule(card))),
+            )
+            return Result(action, Outcome.OK, card, log=lines)
+        self.strikes += 1
+        text = self._write(modlog.invalid_play(card))
+        return Result(action, Outcome.STRIKE, card, StrikeKind.INVALID_PLAY, log=(text,))
