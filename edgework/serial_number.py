@@ -29,16 +29,18 @@ class SerialNumber:
         Raises :class:`InvalidSerialError` naming the input and what is expected.
         """
         raw = text.strip()
-        value = raw.upper()
-        if len(value) != 6:
+        # Check length and ASCII before upper-casing: str.upper() can change the length
+        # of non-ASCII text ('ß' becomes 'SS'), which let 5-character input through.
+        if len(raw) != 6:
             raise InvalidSerialError(
-                f"serial number {raw!r} has {len(value)} characters, expected 6 (like AB3CD4)"
+                f"serial number {raw!r} has {len(raw)} characters, expected 6 (like AB3CD4)"
             )
-        for ch in value:
+        for ch in raw:
             if not (ch.isascii() and ch.isalnum()):
                 raise InvalidSerialError(
                     f"serial number {raw!r} contains {ch!r}, expected only letters and digits"
                 )
+        value = raw.upper()
         if not any(ch.isdigit() for ch in value):
             raise InvalidSerialError(
                 f"serial number {raw!r} has no digit, expected at least one (Table E needs it)"
