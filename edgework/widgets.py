@@ -199,10 +199,15 @@ class Edgework:
         for index, part in enumerate(parts):
             if not part:
                 raise InvalidEdgeworkError(
-                    f"edgework {text!r} has an empty part, expected leave a missing part out "
-                    "entirely"
+                    f"edgework {text!r} has an empty part, expected parts joined by ' // ' "
+                    "with a missing part left out entirely"
                 )
-            if _BATTERY_PART.fullmatch(part):
+            last = index == len(parts) - 1
+            if last and len(part) == 6 and part.isalnum():
+                # The serial comes last. Test it before the battery pattern, which modded
+                # serials such as 12B10H also match.
+                serial = SerialNumber.parse(part, strict=strict)
+            elif _BATTERY_PART.fullmatch(part):
                 if batteries is not None:
                     raise InvalidEdgeworkError(f"edgework {text!r} gives batteries twice")
                 batteries = Batteries.parse(part)
@@ -215,7 +220,9 @@ class Edgework:
                         f"port plates {part!r} are malformed, expected plates like "
                         "[Parallel, Serial] [Empty]"
                     )
-            elif index == len(parts) - 1 and len(part) == 6 and part.isalnum():
+            elif last and part.isalnum() and len(part) != 3:
+                # Not a 3-letter indicator label: a mistyped serial, so let the serial's
+                # parser say what is wrong rather than calling it a bad indicator.
                 serial = SerialNumber.parse(part, strict=strict)
             else:
                 if indicators is not None:
