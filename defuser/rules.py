@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from edgework import Card, CardType, Ruleset
 from defuser.errors import InvalidHandError
+from edgework import Card, CardType, Ruleset
 
 HAND_SIZE = 3
 

@@ -37,7 +37,7 @@ COLOUR_STYLES: dict[Colour, str] = {
 }
 
 
-class CardParam(click.ParamType):
+class CardParam(click.ParamType[Card]):
     """A card face: ``RC``, ``rc``, ``red circle``, ``circle red``."""
 
     name = "card"
@@ -52,7 +52,7 @@ class CardParam(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class HandParam(click.ParamType):
+class HandParam(click.ParamType[tuple[Card, ...]]):
     """Zero or more cards in one argument, separated by spaces or commas."""
 
     name = "cards"
@@ -69,7 +69,7 @@ class HandParam(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class SerialParam(click.ParamType):
+class SerialParam(click.ParamType[str]):
     """A serial number; strict unless ``--lenient-serial`` is given (read at use)."""
 
     name = "serial"
@@ -79,7 +79,7 @@ class SerialParam(click.ParamType):
         return str(value)
 
 
-class BatteriesParam(click.ParamType):
+class BatteriesParam(click.ParamType[Batteries]):
     """A battery count 0-99, or batteries and holders like ``3B 2H``."""
 
     name = "batteries"

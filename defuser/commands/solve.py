@@ -1,0 +1,168 @@
+"""``mittens solve``: the expert's one-shot answer for what the defuser sees."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from defuser.commands.common import (
+    BATTERIES,
+    CARD,
+    HAND,
+    SERIAL,
+    Output,
+    card_text,
+    cards_arg,
+    resolve_edgework,
+)
+from defuser.errors import DefuserError
+from defuser.solve import SolveReport, analyse, solve_batch_line
+from edgework import Batteries, Card, EdgeworkError
+
+
+def render(report: SolveReport, out: Output) -> None:
+    """Print a report for a human: the table and why, the rule, the hand, the answer."""
+    serial = report.serial
+    head = Text(f"Serial {serial.text}")
+    if report.batteries is not None:
+        b = report.batteries.count
+        head.append(
+            f" · {b} batter{'y' if b == 1 else 'ies'} · N = {report.interval} "
+            f"(every {report.interval}th card dealt is the Exploding Mitten)"
+        )
+    else:
+        head.append(" · batteries unknown, so N is unknown")
+    out.print(head)
+    out.print(f"Table {report.rules.table}: {report.table_reason}.")
+    out.print(Text("Exploding Mitten face: ").append_text(card_text(report.rules.mitten)))
+    out.print(
+        Text("Discard top: ")
+        .append_text(card_text(report.discard))
+        .append(f", a(n) {report.discard_type.value} card")
+    )
+    out.print(f"Rule {report.rule_letter} ({report.rule_reason}):")
+    out.print(f"  {report.rule_text}")
+    if report.hand:
+        table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 0))
+        for column in ("Slot", "Card", "Type", "Legal", "Command"):
+            table.add_column(column)
+        for h in report.hand:
+            table.add_row(
+                str(h.slot),
+                card_text(h.card),
+                h.type.value,
+                "legal" if h.legal else "not legal",
+                f"play {h.slot}" if h.legal else "-",
+            )
+        out.print(table)
+    else:
+        out.print("Hand: empty")
+    if report.discard_allowed:
+        out.print("Discard: allowed")
+    else:
+        slots = ", ".join(str(s) for s in report.blocking_slots)
+        out.print(f"Discard: not allowed, it would strike (slot {slots} can be played)")
+    out.print(
+        "Draw: the hand has room (it strikes only if the mitten is on top)"
+        if report.draw_allowed
+        else "Draw: not allowed, the hand is full"
+    )
+    out.print(f"Answer: {report.answer}")
+
+
+def summary_line(report: SolveReport) -> str:
+    """One plain line for ``--batch`` without ``--json``."""
+    legal = " ".join(str(s) for s in report.legal_slots) or "none"
+    return (
+        f"{report.serial.text}: table {report.rules.table}, rule {report.rule_letter}, "
+        f"legal slots {legal}, discard {'allowed' if report.discard_allowed else 'blocked'}, "
+        f"draw {'has room' if report.draw_allowed else 'hand full'}"
+    )
+
+
+def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
+    """Solve one state per stdin line; return the number of lines that failed."""
+    failures = 0
+    write = sys.stdout.write
+    for number, line in enumerate(sys.stdin, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            report = solve_batch_line(text, strict=strict)
+        except (EdgeworkError, DefuserError) as exc:
+            failures += 1
+            if json_mode:
+                out.json({"line": number, "input": text, "error": str(exc)})
+            else:
+                out.note(f"line {number}: {exc}")
+            continue
+        if json_mode:
+            out.json(report.to_json())
+        else:
+            write(summary_line(report) + "\n")
+    sys.stdout.flush()
+    return failures
+
+
+@click.command()
+@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4.")
+@click.option("--batteries", type=BATTERIES, help="Battery count (or '3B 2H').")
+@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
+@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@click.option("--discard", type=CARD, help="The card on top of the discard pile, e.g. RC.")
+@click.option(
+    "--hand",
+    type=HAND,
+    multiple=True,
+    help="Hand cards in slot order: 'BH GS YT', 'BH,GS', or the option repeated.",
+)
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read 'SERIAL BATTERIES DISCARD [HAND...]' lines from stdin, one result per line.",
+)
+def solve(
+    serial: str | None,
+    batteries: Batteries | None,
+    edgework: str | None,
+    lenient_serial: bool,
+    discard: Card | None,
+    hand: tuple[tuple[Card, ...], ...],
+    json_mode: bool,
+    batch: bool,
+) -> None:
+    """Which hand cards are legal, whether to discard, and what to do now.
+
+    Example: mittens solve --serial AB3CD4 --batteries 3 --discard RC --hand "BH GS YT"
+    """
+    out = Output(json_mode=json_mode)
+    if batch:
+        if serial or batteries is not None or edgework or discard or hand:
+            raise click.UsageError("--batch reads every state from stdin; give no state options")
+        failed = run_batch(out, json_mode=json_mode, strict=not lenient_serial)
+        if failed:
+            out.note(f"mittens solve: {failed} line(s) could not be solved")
+            sys.exit(1)
+        return
+    edge = resolve_edgework(serial, batteries, edgework, lenient=lenient_serial)
+    if discard is None:
+        raise click.BadParameter(
+            "the discard top is needed, expected a card like RC or 'red circle'",
+            param_hint="'--discard'",
+        )
+    cards = cards_arg(hand)
+    if len(cards) > 3:
+        codes = " ".join(c.code for c in cards)
+        raise click.BadParameter(
+            f"hand '{codes}' has {len(cards)} cards, expected 0 to 3", param_hint="'--hand'"
+        )
+    report = analyse(edge, discard, cards)
+    if json_mode:
+        out.json(report.to_json())
+    else:
+        render(report, out)

@@ -1,0 +1,81 @@
+"""``mittens verify``: check the built-in tables, or a transcription against them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from defuser.checks import run_checks
+from defuser.commands.common import Output
+from defuser.tableio import compare, read_transcription
+
+
+@click.command()
+@click.argument(
+    "file",
+    required=False,
+    type=click.Path(exists=True, dir_okay=False, readable=True, allow_dash=True),
+)
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON object.")
+def verify(file: str | None, json_mode: bool) -> None:
+    """Check the tables' invariants, or compare FILE (JSON or CSV) with the real tables.
+
+    FILE is what 'mittens tables --format json|csv' writes, possibly edited: a player's
+    own transcription or translation. Every differing cell is listed; the exit code is 1
+    if a card type or rule letter differs (reworded Table F conditions are only noted).
+    """
+    out = Output(json_mode=json_mode)
+    if file is None:
+        checks = run_checks()
+        failed = [c for c in checks if not c.passed]
+        if json_mode:
+            out.json({
+                "ok": not failed,
+                "checks": [
+                    {"name": c.name, "passed": c.passed, "detail": c.detail} for c in checks
+                ],
+            })
+        else:
+            for c in checks:
+                out.print(f"{'PASS' if c.passed else 'FAIL'}  {c.name}: {c.detail}")
+            out.print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
+        if failed:
+            sys.exit(1)
+        return
+    if file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        raw = Path(file).read_bytes()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise click.BadParameter(
+                f"{file} is not UTF-8 text (byte {exc.start}), expected the JSON or CSV that "
+                "'mittens tables' writes",
+                param_hint="'FILE'",
+            ) from None
+        source = file
+    diffs = compare(read_transcription(text, source))
+    failing = [d for d in diffs if d.fails]
+    if json_mode:
+        out.json({
+            "ok": not failing,
+            "file": source,
+            "differences": [
+                {"where": d.where, "expected": d.expected, "found": d.found, "fails": d.fails}
+                for d in diffs
+            ],
+        })
+    else:
+        for d in diffs:
+            out.print(f"{'DIFF' if d.fails else 'NOTE'}  {d}")
+        if failing:
+            out.print(f"{source}: {len(failing)} cell(s) differ from the canonical tables")
+        else:
+            notes = len(diffs)
+            extra = f" ({notes} reworded Table F condition(s) noted)" if notes else ""
+            out.print(f"{source}: every card type and rule letter matches{extra}")
+    if failing:
+        sys.exit(1)
