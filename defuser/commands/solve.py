@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import (
@@ -46,18 +45,23 @@ def render(report: SolveReport, out: Output) -> None:
     out.print(f"Rule {report.rule_letter} ({report.rule_reason}):")
     out.print(f"  {report.rule_text}")
     if report.hand:
-        table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 0))
-        for column in ("Slot", "Card", "Type", "Legal", "Command"):
-            table.add_column(column)
-        for h in report.hand:
-            table.add_row(
+        rows = [("Slot", Text("Card"), "Type", "Legal", "Command")] + [
+            (
                 str(h.slot),
                 card_text(h.card),
                 h.type.value,
                 "legal" if h.legal else "not legal",
                 f"play {h.slot}" if h.legal else "-",
             )
-        out.print(table)
+            for h in report.hand
+        ]
+        widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
+        for slot, card, kind, legal, command in rows:
+            line = Text(slot.ljust(widths[0] + 2))
+            line.append_text(card)
+            line.append(" " * (widths[1] - len(card) + 2))
+            line.append(f"{kind.ljust(widths[2])}  {legal.ljust(widths[3])}  {command}")
+            out.print(line)
     else:
         out.print("Hand: empty")
     if report.discard_allowed:

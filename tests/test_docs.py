@@ -1,0 +1,20 @@
+"""The docs' generated blocks match what the commands print today."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from docs_sync import BLOCK, documents, sync
+
+
+@pytest.mark.parametrize("path", documents(), ids=lambda p: p.name)
+def test_generated_blocks_are_current(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert sync(text) == text, f"{path.name} is stale: run python tests/docs_sync.py"
+
+
+def test_rules_page_renders_tables_from_data() -> None:
+    rules = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    blocks = [m.group("args") for m in BLOCK.finditer(rules)]
+    assert "tables --format markdown" in blocks
