@@ -78,8 +78,16 @@ class Batteries:
                 f"batteries {text!r} is not a battery count, expected a whole number 0-99 "
                 "or batteries and holders like '3B 2H'"
             )
-        holders = int(m.group(2)) if m.group(2) is not None else None
-        return cls(int(m.group(1)), holders)
+        # int() refuses more than 4300 digits (leading zeros included) with a bare
+        # ValueError; a number that long is out of range anyway, so say so first.
+        count_text = m.group(1).lstrip("0") or "0"
+        holders_text = None if m.group(2) is None else m.group(2).lstrip("0") or "0"
+        if len(count_text) > 4 or len(holders_text or "") > 4:
+            raise InvalidBatteriesError(
+                f"batteries {text!r} is out of range, expected 0 to {MAX_BATTERIES}"
+            )
+        holders = None if holders_text is None else int(holders_text)
+        return cls(int(count_text), holders)
 
     @property
     def aa_holders(self) -> int | None:
