@@ -22,6 +22,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "solve": ("defuser.commands.solve:solve", "Answer a live module: legal plays and what to do."),
     "tables": ("defuser.commands.tables:tables", "Print Tables A-F (text, markdown, JSON, CSV)."),
     "verify": ("defuser.commands.verify:verify", "Check the built-in tables or a transcription."),
+    "play": ("defuser.commands.play:play", "Play the module in the terminal, Twitch Plays style."),
 }
 
 

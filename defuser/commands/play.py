@@ -1,0 +1,410 @@
+"""``mittens play``: the module in the terminal, typed with Twitch Plays commands.
+
+On a terminal it prompts and colours; with commands piped in it reads them line by line
+without prompts or colour and stops at the end of input, at the solve or when the bomb
+explodes (exit 0 in all three cases). ``--log`` writes the module's own log lines as
+they happen; ``--json`` prints one JSON object per command for scripts.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Iterator
+from typing import IO, Any
+
+import click
+from rich.text import Text
+
+from defuser import explain
+from defuser.commands.common import (
+    BATTERIES,
+    COLOUR_STYLES,
+    SERIAL,
+    Output,
+    colour_enabled,
+    resolve_edgework,
+)
+from defuser.errors import DefuserError
+from defuser.generate import random_batteries, random_serial
+from defuser.simulator import Action, Module, Outcome, Result, StrikeKind
+from edgework import SHAPE_GLYPHS, Batteries, Card, Edgework
+
+HELP_TEXT = """\
+Commands (Twitch Plays style, any case, optional '!1 ' prefix):
+  draw          click the deck: take its top card into the first empty slot
+  discard       click the discard pile: the deck's top card goes onto the pile
+                (only allowed when no card in your hand is legal)
+  play <1-3>    click a hand slot: play that card onto the discard pile
+  help          show this help
+  quit          stop the game
+Goal: draw a Defuse and play it while the Exploding Mitten is on top of the deck.
+Every N-th card dealt is the mitten, N = (batteries mod 5) + 9."""
+
+QUIT_WORDS = frozenset({"quit", "exit"})
+
+
+def new_seed() -> int:
+    """A fresh random seed, small enough to type back in."""
+    return random.SystemRandom().randrange(1, 10**9)
+
+
+def build_edgework(edge: Edgework, seed: int) -> Edgework:
+    """Fill in a missing serial number or battery count at random, from the seed."""
+    rng = random.Random(f"edgework:{seed}")
+    serial = edge.serial if edge.serial is not None else random_serial(rng)
+    batteries = edge.batteries if edge.batteries is not None else random_batteries(rng)
+    return Edgework(serial, batteries, edge.indicators, edge.port_plates)
+
+
+def batteries_words(batteries: Batteries | None) -> str:
+    """``3 batteries in 2 holders (1 AA, 1 D)`` or just ``3 batteries``."""
+    if batteries is None:
+        return "0 batteries"
+    count = batteries.count
+    text = f"{count} batter{'y' if count == 1 else 'ies'}"
+    if batteries.holders is not None:
+        holders = batteries.holders
+        text += f" in {holders} holder{'' if holders == 1 else 's'}"
+        if holders:
+            text += f" ({batteries.aa_holders} AA, {batteries.d_holders} D)"
+    return text
+
+
+def elapsed_words(seconds: float) -> str:
+    """Elapsed time as ``m:ss``."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def visible_state(module: Module) -> dict[str, Any]:
+    """What the player can see, as JSON-ready values."""
+    return {
+        "discard": module.discard_top.code,
+        "hand": [c.code for c in module.hand],
+        "rule": module.rule,
+        "strikes": module.strikes,
+        "deals": module.deals,
+        "solved": module.solved,
+    }
+
+
+def result_json(command: str, result: Result, module: Module) -> dict[str, Any]:
+    """One command's JSON object: what it did and the state it left."""
+    return {
+        "command": command,
+        "action": str(result.action),
+        "outcome": result.outcome.value,
+        "card": result.card.code if result.card is not None else None,
+        "strike": result.strike.value if result.strike is not None else None,
+        "blocking_slots": list(result.blocking_slots),
+        "note": result.note or None,
+        "log": list(result.log),
+        "state": visible_state(module),
+    }
+
+
+class Game:
+    """One play session: the module, the output, the log file, the clock."""
+
+    def __init__(
+        self,
+        module: Module,
+        edge: Edgework,
+        out: Output,
+        *,
+        colour: bool,
+        json_mode: bool,
+        strike_limit: int,
+        log_file: IO[str] | None,
+    ) -> None:
+        self.module = module
+        self.edge = edge
+        self.out = out
+        self.colour = colour
+        self.json_mode = json_mode
+        self.strike_limit = strike_limit
+        self.log_file = log_file
+        self.started = time.monotonic()
+        self.actions = 0
+        self.logged = 0
+        self.flush_log()
+
+    # --------------------------------------------------------------- rendering
+
+    def card(self, card: Card) -> Text:
+        """A card: code and shape glyph in its colour, then its words."""
+        text = Text()
+        style = COLOUR_STYLES[card.colour] if self.colour else ""
+        text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
+        text.append(f" {card.words}")
+        return text
+
+    def say(self, text: str | Text, style: str = "") -> None:
+        """Print one line, styled only when colour is on."""
+        if isinstance(text, str):
+            text = Text(text, style=style if self.colour else "")
+        self.out.print(text)
+
+    def show_edge(self) -> None:
+        """The bomb's edge: serial number, batteries as holders, other widgets."""
+        edge = self.edge
+        parts = [f"serial {edge.serial}", batteries_words(edge.batteries)]
+        if edge.indicators:
+            parts.append("indicators " + ", ".join(str(i) for i in edge.indicators))
+        if edge.port_plates:
+            parts.append("ports " + " ".join(str(p) for p in edge.port_plates))
+        self.say("Edge:    " + " · ".join(parts))
+
+    def show_state(self) -> None:
+        """Discard top, hand with slots, deck, strikes and time."""
+        m = self.module
+        self.say(Text("Discard: ").append_text(self.card(m.discard_top)))
+        hand = Text("Hand:    ")
+        if not m.hand:
+            hand.append("(empty)")
+        for slot, card in enumerate(m.hand, start=1):
+            if slot > 1:
+                hand.append("   ")
+            hand.append(f"{slot}: ").append_text(self.card(card))
+        self.say(hand)
+        self.say(f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt")
+        limit = f"/{self.strike_limit}" if self.strike_limit else ""
+        self.say(
+            f"Strikes: {m.strikes}{limit} · time {elapsed_words(self.elapsed())}"
+        )
+
+    def elapsed(self) -> float:
+        """Seconds since the game started."""
+        return time.monotonic() - self.started
+
+    # --------------------------------------------------------------- the game
+
+    def flush_log(self) -> None:
+        """Append the module's new log lines to the log file, flushed at once."""
+        if self.log_file is None:
+            return
+        for line in self.module.log[self.logged :]:
+            self.log_file.write(line + "\n")
+        self.logged = len(self.module.log)
+        self.log_file.flush()
+
+    def exploded(self) -> bool:
+        """Whether the strike limit has been reached."""
+        return bool(self.strike_limit) and self.module.strikes >= self.strike_limit
+
+    def start(self, seed: int) -> None:
+        """Print the opening: seed, edge and state."""
+        if self.json_mode:
+            edge = self.edge
+            self.out.json(
+                {
+                    "event": "start",
+                    "seed": seed,
+                    "serial": str(edge.serial),
+                    "batteries": edge.batteries.count if edge.batteries else 0,
+                    "holders": edge.batteries.holders if edge.batteries else None,
+                    "edgework": str(edge),
+                    "strike_limit": self.strike_limit,
+                    "state": visible_state(self.module),
+                }
+            )
+            return
+        self.say(f"Exploding Mittens · seed {seed} (replay with --seed {seed})", "bold")
+        self.show_edge()
+        self.show_state()
+
+    def command(self, text: str) -> bool:
+        """Run one command line; return False when the game is over."""
+        text = text.strip()
+        words = text.lower()
+        if not words:
+            return True
+        if words in QUIT_WORDS:
+            self.finish("quit")
+            return False
+        if words == "help":
+            if self.json_mode:
+                self.out.json({"command": text, "help": HELP_TEXT})
+            else:
+                self.say(HELP_TEXT)
+            return True
+        try:
+            action = Action.parse(text)
+        except DefuserError as exc:
+            if self.json_mode:
+                self.out.json({"command": text, "error": str(exc)})
+            else:
+                self.out.note(f"error: {exc} (type help for the commands)")
+            return True
+        result = self.module.act(action)
+        self.actions += 1
+        self.flush_log()
+        if self.json_mode:
+            self.out.json(result_json(text, result, self.module))
+        else:
+            self.report(result)
+        if self.module.solved:
+            self.finish("solved")
+            return False
+        if self.exploded():
+            self.finish("exploded")
+            return False
+        if not self.json_mode:
+            self.show_state()
+        return True
+
+    def report(self, result: Result) -> None:
+        """Say what an action did, and on a strike which rule was in force and why."""
+        m = self.module
+        action = str(result.action)
+        if result.outcome is Outcome.NOTHING:
+            self.say(f"{action}: nothing happens, {result.note}.")
+        elif result.outcome is Outcome.SOLVED:
+            assert result.card is not None
+            self.say(
+                Text(f"{action}: you played the Defuse ")
+                .append_text(self.card(result.card))
+                .append(" with the Exploding Mitten on top of the deck.")
+            )
+        elif result.outcome is Outcome.OK:
+            assert result.card is not None
+            verb = {"draw": "you drew", "discard": "you discarded"}.get(action, "you played")
+            line = Text(f"{action}: {verb} ").append_text(self.card(result.card))
+            line.append(f", a(n) {m.rules.type_of(result.card).value} card.")
+            if result.card == m.rules.mitten and action == "discard":
+                line.append(" That was the Exploding Mitten.")
+            self.say(line)
+        else:
+            assert result.strike is not None
+            self.say(f"{action}: STRIKE {m.strikes} ({result.strike.value}).", "bold red")
+            self.say(
+                "  Why: "
+                + explain.strike_reason(m.rules, m.discard_top, m.hand, result)
+                + "."
+            )
+            self.say("  Rule: " + explain.rule_in_force(m.rules, m.discard_top))
+            if result.strike is StrikeKind.MITTEN_ON_TOP:
+                self.say("  The strike showed you where the mitten is; the deck did not move.")
+
+    def finish(self, reason: str) -> None:
+        """The closing summary: how the game ended, actions, strikes and time."""
+        m = self.module
+        if self.json_mode:
+            self.out.json(
+                {
+                    "event": "end",
+                    "reason": reason,
+                    "actions": self.actions,
+                    "strikes": m.strikes,
+                    "deals": m.deals,
+                    "solved": m.solved,
+                    "seconds": round(self.elapsed(), 3),
+                }
+            )
+            return
+        headline = {
+            "solved": "Module solved!",
+            "exploded": f"BOOM! The bomb exploded at {m.strikes} strikes.",
+            "quit": "Game stopped.",
+            "end": "End of input; game stopped.",
+        }[reason]
+        self.say(headline, "bold green" if reason == "solved" else "bold")
+        self.say(
+            f"{self.actions} action{'' if self.actions == 1 else 's'}, "
+            f"{m.strikes} strike{'' if m.strikes == 1 else 's'}, "
+            f"{m.deals} card{'' if m.deals == 1 else 's'} dealt, "
+            f"time {elapsed_words(self.elapsed())}."
+        )
+
+
+def read_commands(interactive: bool) -> Iterator[str]:
+    """Yield command lines: prompted on a terminal, plain lines from a pipe."""
+    if interactive:
+        while True:
+            try:
+                yield input("> ")
+            except EOFError:
+                return
+    else:
+        yield from sys.stdin
+
+
+@click.command()
+@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4 (random if omitted).")
+@click.option(
+    "--batteries", type=BATTERIES, help="Battery count or '3B 2H' (random if omitted)."
+)
+@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
+@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the module's log lines to this file as the game goes.",
+)
+@click.option(
+    "--strikes",
+    "strike_limit",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="The bomb explodes at this many strikes; 0 means never.",
+)
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per command.")
+def play(
+    serial: str | None,
+    batteries: Batteries | None,
+    edgework: str | None,
+    lenient_serial: bool,
+    seed: int | None,
+    log_path: str | None,
+    strike_limit: int,
+    json_mode: bool,
+) -> None:
+    """Play the module in the terminal with Twitch Plays commands.
+
+    Commands: draw, discard, play <1-3>, help, quit. With commands piped in, e.g.
+    printf 'draw\\nplay 1\\n' | mittens play --seed 7 --log game.log, it plays them
+    without prompts and stops at the end of input, the solve or the explosion.
+    """
+    given = resolve_edgework(
+        serial, batteries, edgework, lenient=lenient_serial, need_serial=False
+    )
+    if seed is None:
+        seed = new_seed()
+    edge = build_edgework(given, seed)
+    module = Module.from_edgework(edge, seed)
+    interactive = sys.stdin.isatty() and not json_mode
+    out = Output(json_mode=json_mode)
+    colour = interactive and colour_enabled(sys.stdout)
+    log_file: IO[str] | None = None
+    if log_path:
+        try:
+            log_file = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise click.FileError(log_path, hint=exc.strerror or str(exc)) from exc
+    try:
+        game = Game(
+            module,
+            edge,
+            out,
+            colour=colour,
+            json_mode=json_mode,
+            strike_limit=strike_limit,
+            log_file=log_file,
+        )
+        game.start(seed)
+        if interactive:
+            game.say("Type help for the commands.")
+        for line in read_commands(interactive):
+            if not game.command(line):
+                return
+        if interactive:
+            game.say("")
+        game.finish("end")
+    finally:
+        if log_file is not None:
+            log_file.close()
