@@ -1,0 +1,270 @@
+"""Read a whole KTaNE game log and sort out its bombs and Exploding Mittens modules.
+
+Contract: :func:`read_log` takes the log's raw bytes and never fails. Bytes that are not
+UTF-8 are replaced, Windows and Unix line ends are both accepted, and lines are numbered
+from 1 as an editor numbers them. The reader keeps only what the log checker needs:
+
+- ``[BombGenerator] Generating bomb with seed <n>`` starts a bomb; the edgework lines
+  that follow (``[SerialNumber]``, ``[BatteryWidget]`` once per holder,
+  ``[IndicatorWidget]``, ``[PortWidget]``) belong to it.
+- ``[Exploding Mittens #<id>] <message>`` lines are this module's; each module instance
+  belongs to the bomb being generated when its first line appears. Ids count modules
+  across the whole session, and a ``You should use Table`` line that is followed by the
+  opening discard starts a new instance (a log may hold several sessions).
+- Everything else (Unity's blank and ``(Filename: ... Line: N)`` lines, other modules,
+  ``[Bomb]`` strikes) is skipped.
+
+A log that holds only this module's lines (as the module's own log viewer shows them)
+gives one implicit bomb whose edgework is unknown. A bomb that was generated in the log
+but logged no battery holder has 0 batteries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+from typing import Final
+
+from defuser import modlog
+
+_BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
+_SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")
+_BATTERY = re.compile(r"\[BatteryWidget\] Randomizing Battery Widget: ?(?P<count>.*)")
+_INDICATOR = re.compile(r"\[IndicatorWidget\] Randomizing Indicator Widget: ?(?P<text>.*)")
+_PORT = re.compile(r"\[PortWidget\] Randomizing Port Widget: ?(?P<text>.*)")
+_MODULE_TAG: Final = "[Exploding Mittens #"
+
+#: Unity writes every message a second time as this trailer; it never carries data.
+_UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in the file that could not be read as it should be, with its line."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleLine:
+    """One ``[Exploding Mittens #<id>]`` line: its 1-based number and its message."""
+
+    number: int
+    message: str
+
+
+@dataclass(slots=True)
+class ModuleLog:
+    """The lines of one Exploding Mittens module instance, in file order."""
+
+    module_id: int
+    lines: list[ModuleLine] = field(default_factory=list)
+
+    @property
+    def first_line(self) -> int:
+        """The number of the instance's first line (0 when it has none)."""
+        return self.lines[0].number if self.lines else 0
+
+    @property
+    def last_line(self) -> int:
+        """The number of the instance's last line (0 when it has none)."""
+        return self.lines[-1].number if self.lines else 0
+
+
+@dataclass(slots=True)
+class Bomb:
+    """One bomb of the session: its edgework as logged and its mittens modules.
+
+    ``line`` is the ``[BombGenerator]`` line, ``None`` for the implicit bomb of a log
+    that starts with module lines.
+    """
+
+    line: int | None = None
+    seed: str | None = None
+    serial: str | None = None
+    serial_line: int | None = None
+    holders: list[int] = field(default_factory=list)
+    indicators: list[str] = field(default_factory=list)
+    ports: list[str] = field(default_factory=list)
+    modules: list[ModuleLog] = field(default_factory=list)
+
+    @property
+    def batteries(self) -> int | None:
+        """The bomb's battery count: the sum over holders, 0 when a generated bomb has
+        none, ``None`` when the log never showed this bomb's widgets."""
+        if self.holders:
+            return sum(self.holders)
+        return 0 if self.line is not None else None
+
+    @property
+    def edgework_known(self) -> bool:
+        """Whether the log showed this bomb being generated (so its widgets are known)."""
+        return self.line is not None
+
+
+@dataclass(slots=True)
+class GameLog:
+    """Everything :func:`read_log` found in one file."""
+
+    bombs: list[Bomb]
+    problems: list[Problem]
+    line_count: int
+    #: The last line that was a module line or a bomb start (0 when there is none): a
+    #: module whose last action is cut short before this line was not cut by truncation.
+    last_event_line: int
+
+    @property
+    def modules(self) -> list[ModuleLog]:
+        """Every module instance in file order of their first lines."""
+        found = [m for b in self.bombs for m in b.modules]
+        return sorted(found, key=lambda m: m.first_line)
+
+
+def split_lines(data: bytes) -> list[str]:
+    """The file's lines as text: UTF-8 with replacement, line ends removed.
+
+    Lines are split at ``\\n`` (``\\r\\n`` counts once); a file that uses only ``\\r``
+    is split at ``\\r``. A byte-order mark at the start is dropped.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    separator = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
+    raw = data.split(separator)
+    if raw and raw[-1] == b"":
+        raw.pop()
+    return [chunk.rstrip(b"\r").decode("utf-8", errors="replace") for chunk in raw]
+
+
+def read_log(data: bytes) -> GameLog:
+    """Read a game log's bytes into bombs and module instances; never raises."""
+    lines = split_lines(data)
+    bombs: list[Bomb] = []
+    problems: list[Problem] = []
+    current: Bomb | None = None
+    #: module id -> its instance that is still receiving lines.
+    open_modules: dict[int, ModuleLog] = {}
+    last_event = 0
+    for index, text in enumerate(lines):
+        number = index + 1
+        if "[" not in text:
+            continue
+        tag = text.find(_MODULE_TAG)
+        if tag >= 0:
+            match = modlog.LINE_PATTERN.match(text, tag)
+            if match is None:
+                problems.append(Problem(number, f"could not read the module line {text.strip()!r}"))
+                continue
+            module_id = int(match.group("id"))
+            message = match.group("message").rstrip()
+            last_event = number
+            instance = open_modules.get(module_id)
+            if instance is None or (
+                instance.lines and _starts_instance(message, lines, index, module_id)
+            ):
+                if current is None:
+                    current = Bomb()
+                    bombs.append(current)
+                instance = ModuleLog(module_id)
+                current.modules.append(instance)
+                open_modules[module_id] = instance
+            instance.lines.append(ModuleLine(number, message))
+            continue
+        if _UNITY_TRAILER.search(text):
+            continue
+        bomb_match = _BOMB.search(text)
+        if bomb_match is not None:
+            current = Bomb(line=number, seed=bomb_match.group("seed"))
+            bombs.append(current)
+            last_event = number
+            continue
+        _read_edgework_line(text, number, current, problems)
+    return GameLog(bombs, problems, len(lines), last_event)
+
+
+def _starts_instance(message: str, lines: list[str], index: int, module_id: int) -> bool:
+    """Whether a ``You should use Table`` line begins a new instance of ``module_id``.
+
+    It does when the next line of the same id is the opening discard, so that a stray
+    or repeated table line inside a game is checked as a line of that game instead.
+    """
+    if modlog.MESSAGE_PATTERNS["table"].fullmatch(message) is None:
+        return False
+    tag = f"{_MODULE_TAG}{module_id}] "
+    for later in lines[index + 1 :]:
+        at = later.find(tag)
+        if at >= 0:
+            following = later[at + len(tag) :].rstrip()
+            return modlog.MESSAGE_PATTERNS["initial_discard"].fullmatch(following) is not None
+    return False
+
+
+def _read_edgework_line(
+    text: str, number: int, bomb: Bomb | None, problems: list[Problem]
+) -> None:
+    """Add a serial, battery, indicator or port line to ``bomb``; note what is unreadable."""
+    for pattern, kind in (
+        (_SERIAL, "serial"),
+        (_BATTERY, "battery"),
+        (_INDICATOR, "indicator"),
+        (_PORT, "port"),
+    ):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        if bomb is None or bomb.line is None:
+            problems.append(
+                Problem(number, f"{kind} line outside a generated bomb, ignored: {text.strip()!r}")
+            )
+            return
+        if kind == "serial":
+            serial = match.group("serial").strip()
+            if bomb.serial is not None:
+                problems.append(
+                    Problem(number, f"second serial number {serial!r} for one bomb, ignored")
+                )
+            else:
+                bomb.serial, bomb.serial_line = serial, number
+        elif kind == "battery":
+            count = match.group("count").strip()
+            if count.isdigit():
+                bomb.holders.append(int(count))
+            else:
+                problems.append(
+                    Problem(number, f"battery holder {count!r} is not a battery count, ignored")
+                )
+        elif kind == "indicator":
+            bomb.indicators.append(match.group("text").strip())
+        else:
+            bomb.ports.append(match.group("text").strip())
+        return
+
+
+def read_log_file(path: str | Path) -> GameLog:
+    """Read the game log at ``path`` (raises :class:`OSError` when it cannot be opened)."""
+    return read_log(Path(path).read_bytes())
+
+
+def default_log_path(platform: str | None = None, env: dict[str, str] | None = None) -> PurePath:
+    """Where KTaNE writes its log on this operating system (or on ``platform``).
+
+    Windows: ``%APPDATA%\\..\\LocalLow\\Steel Crate Games\\Keep Talking and Nobody
+    Explodes\\output_log.txt``; macOS: ``~/Library/Logs/Unity/Player.log``; Linux and
+    others: ``~/.config/unity3d/Steel Crate Games/Keep Talking and Nobody
+    Explodes/Player.log``. ``env`` stands in for the environment (tests).
+    """
+    system = platform if platform is not None else sys.platform
+    environ = env if env is not None else dict(os.environ)
+    game = "Keep Talking and Nobody Explodes"
+    if system.startswith("win"):
+        appdata = environ.get("APPDATA") or str(PureWindowsPath(Path.home(), "AppData", "Roaming"))
+        return PureWindowsPath(
+            appdata, "..", "LocalLow", "Steel Crate Games", game, "output_log.txt"
+        )
+    home = PurePosixPath(environ.get("HOME") or str(Path.home()))
+    if system == "darwin":
+        return home / "Library" / "Logs" / "Unity" / "Player.log"
+    return home / ".config" / "unity3d" / "Steel Crate Games" / game / "Player.log"
