@@ -1,0 +1,176 @@
+"""The layering rules hold: what each package imports, checked from outside.
+
+``edgework`` uses only the standard library and nothing else from the project; the
+defuser's engine (everything outside ``defuser/cli.py`` and ``defuser/commands/``) never
+loads click, rich or pyserial; ``mittens --help`` loads neither rich nor pyserial. Each
+import runs in a fresh interpreter, because this test process has long since imported
+everything (click's ``test_light_imports`` is the model).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from defuser.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI_LIBRARIES = frozenset({"click", "rich", "serial"})
+PROJECT_PACKAGES = frozenset({"edgework", "defuser", "hardware"})
+
+
+def module_name(path: Path) -> str:
+    """The dotted module name of a source file under the repository root."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def sources(package: str) -> list[Path]:
+    """Every Python source file of ``package``, sorted."""
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def is_cli_layer(path: Path) -> bool:
+    """Whether a defuser file belongs to the command-line layer (may use click and rich)."""
+    rel = path.relative_to(ROOT / "defuser")
+    return rel.parts[0] in ("cli.py", "__main__.py", "commands")
+
+
+EDGEWORK_MODULES = [module_name(p) for p in sources("edgework")]
+ENGINE_MODULES = [module_name(p) for p in sources("defuser") if not is_cli_layer(p)]
+
+
+def loaded_after(code: str) -> set[str]:
+    """Top-level names of the modules a fresh interpreter holds after running ``code``."""
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    names: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return {name.partition(".")[0] for name in names}
+
+
+def test_the_module_lists_are_not_empty() -> None:
+    """Discovery found the modules the parametrised tests below are about."""
+    assert {"edgework", "edgework.cards", "edgework.tables", "edgework.widgets"} <= set(
+        EDGEWORK_MODULES
+    )
+    assert {"defuser.rules", "defuser.errors"} <= set(ENGINE_MODULES)
+    assert "defuser.cli" not in ENGINE_MODULES
+    assert not any(m.startswith("defuser.commands") for m in ENGINE_MODULES)
+
+
+def test_edgework_loads_no_cli_library_and_no_other_package() -> None:
+    """Importing every edgework module leaves click, rich, pyserial and the rest out."""
+    loaded = loaded_after("\n".join(f"import {m}" for m in EDGEWORK_MODULES))
+    assert "edgework" in loaded
+    assert not loaded & CLI_LIBRARIES
+    assert not loaded & (PROJECT_PACKAGES - {"edgework"})
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_defuser_engine_loads_no_cli_library(module: str) -> None:
+    """Each engine module (rules, errors, simulator, ...) imports without click/rich/pyserial."""
+    loaded = loaded_after(f"import {module}")
+    assert not loaded & CLI_LIBRARIES, f"{module} loads {sorted(loaded & CLI_LIBRARIES)}"
+
+
+def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
+    """``python -m defuser --help`` lists the commands without loading rich or pyserial."""
+    record = tmp_path / "modules.json"
+    script = (
+        "import json, runpy, sys\n"
+        "sys.argv = ['mittens', '--help']\n"
+        "try:\n"
+        "    runpy.run_module('defuser', run_name='__main__', alter_sys=True)\n"
+        "finally:\n"
+        f"    open({str(record)!r}, 'w').write(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: mittens")
+    for name in COMMANDS:
+        assert name in done.stdout
+    loaded = {name.partition(".")[0] for name in json.loads(record.read_text())}
+    assert "click" in loaded  # the record is real: the CLI itself ran
+    assert not loaded & {"rich", "serial", "hardware"}
+    modules = set(json.loads(record.read_text()))
+    assert not {m for m in modules if m.startswith("defuser.commands.")}
+
+
+def test_python_m_defuser_help_runs() -> None:
+    """The documented ``python -m defuser`` entry point works as a real process."""
+    done = subprocess.run(
+        [sys.executable, "-m", "defuser", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Usage: mittens" in done.stdout and "solve" in done.stdout
+    assert done.stderr == ""
+
+
+def imported_names(path: Path) -> set[str]:
+    """Top-level names of every absolute import in a source file, lazy ones included."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sources("edgework"), ids=lambda p: p.name)
+def test_edgework_source_imports_only_stdlib_and_itself(path: Path) -> None:
+    """Every import statement in edgework names the standard library or edgework."""
+    foreign = {
+        name
+        for name in imported_names(path)
+        if name != "edgework" and name not in sys.stdlib_module_names
+    }
+    assert not foreign, f"{path.name} imports {sorted(foreign)}"
+
+
+def test_engine_sources_never_import_cli_libraries() -> None:
+    """No engine file mentions click, rich or pyserial in any import, even a lazy one."""
+    offenders = {
+        module_name(p): sorted(imported_names(p) & CLI_LIBRARIES)
+        for p in sources("defuser")
+        if not is_cli_layer(p) and imported_names(p) & CLI_LIBRARIES
+    }
+    assert not offenders
+
+
+def test_only_hardware_imports_pyserial_and_no_module_is_named_serial() -> None:
+    """pyserial stays inside hardware/, and no project module shadows it."""
+    for package in ("edgework", "defuser"):
+        for path in sources(package):
+            assert "serial" not in imported_names(path), path
+    for package in sorted(PROJECT_PACKAGES):
+        assert not list((ROOT / package).rglob("serial.py")), package
