@@ -22,6 +22,15 @@ class SerialNumber:
 
     text: str
 
+    def __post_init__(self) -> None:
+        t = self.text
+        if not (len(t) == 6 and t.isascii() and t.isalnum() and t == t.upper()
+                and any(ch.isdigit() for ch in t)):
+            raise InvalidSerialError(
+                f"serial number {t!r} is not a parsed serial, expected 6 upper-case letters "
+                "and digits with a digit (use SerialNumber.parse for user input)"
+            )
+
     @classmethod
     def parse(cls, text: str, *, strict: bool = True) -> SerialNumber:
         """Read a serial number; ``strict`` demands the vanilla shape.

@@ -55,7 +55,8 @@ class Batteries:
             h = self.holders
             if h < 0 or not h <= self.count <= 2 * h:
                 raise InvalidBatteriesError(
-                    f"{self.count} batteries cannot fill {h} holders, expected between "
+                    f"{self.count} batteries cannot fill {h} holder{'' if h == 1 else 's'}, "
+                    f"expected between "
                     f"{h} and {2 * h} batteries (an AA holder has 2, a D holder 1)"
                 )
 
@@ -72,7 +73,7 @@ class Batteries:
     def parse(cls, text: str) -> Batteries:
         """Read ``3``, ``3B``, ``3B 2H`` or ``3B2H``."""
         raw = text.strip()
-        m = re.fullmatch(r"(\d+)\s*B?(?:\s*(\d+)\s*H)?", raw, re.IGNORECASE)
+        m = re.fullmatch(r"([0-9]+)\s*B?(?:\s*([0-9]+)\s*H)?", raw, re.IGNORECASE)
         if m is None or (m.group(2) is not None and "b" not in raw.lower()):
             raise InvalidBatteriesError(
                 f"batteries {text!r} is not a battery count, expected a whole number 0-99 "
@@ -117,6 +118,14 @@ class Indicator:
     label: str
     lit: bool
 
+    def __post_init__(self) -> None:
+        if not (len(self.label) == 3 and self.label.isascii() and self.label.isalpha()
+                and self.label.isupper()):
+            raise InvalidEdgeworkError(
+                f"indicator label {self.label!r} is not a label, expected 3 capital letters "
+                "like FRK"
+            )
+
     @classmethod
     def parse(cls, text: str) -> Indicator:
         """Read ``FRK`` (unlit), ``*FRK`` (lit), or ``lit FRK`` / ``unlit FRK``."""
@@ -149,6 +158,14 @@ class PortPlate:
 
     ports: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        for port in self.ports:
+            if port not in CANONICAL_PORTS:
+                raise InvalidEdgeworkError(
+                    f"port {port!r} is not a port name, expected one of "
+                    f"{', '.join(CANONICAL_PORTS)}"
+                )
+
     @classmethod
     def parse(cls, text: str) -> PortPlate:
         """Read ``[Parallel, Serial]`` or ``[Empty]`` (the brackets are optional)."""
@@ -176,7 +193,7 @@ class PortPlate:
         return "[" + (", ".join(self.ports) if self.ports else "Empty") + "]"
 
 
-_BATTERY_PART = re.compile(r"\d+\s*B(\s*\d+\s*H)?", re.IGNORECASE)
+_BATTERY_PART = re.compile(r"[0-9]+\s*B(\s*[0-9]+\s*H)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
