@@ -1,0 +1,431 @@
+/*
+ * prop_harness: runs the prop firmware under simavr for the firmware-in-the-loop tests.
+ *
+ * A TEST TOOL ONLY. It links simavr and libsimavrparts, which are GPL-3, so the built
+ * binary is GPL-3 and is never shipped in the exploding-mittens wheel. This source file
+ * is the project's own code.
+ *
+ * What it models of the reference build (docs/hardware.md; the pin map below must match
+ * hardware/firmware/mittens_prop/config.h):
+ *   - an ATmega328P at 16 MHz running the firmware ELF, paced to wall-clock time so the
+ *     firmware's millis() (debounce, heartbeat timeout) agrees with the host's clock;
+ *   - UART0 as a pseudo-terminal (simavr's uart_pty part); its path is printed;
+ *   - the five buttons: simavr does not model pull-ups, so the harness drives every
+ *     button pin high (released) and pulls one low on request;
+ *   - the two HD44780 displays (main and serial tag) that share RS/D4-D7 and have their
+ *     own E line, using simavr's hd44780 part, so a test can read what they show
+ *     (Debian's simavr 1.6 stores glyph memory over row 1's memory, so the firmware
+ *     clears each display after defining its glyphs, and glyphs cannot be read back);
+ *   - the LED outputs, read from the port registers.
+ *
+ * Usage: prop_harness [-v] [-l LINK] [-s SPEED] firmware.elf
+ *   -v       let simavr's own chatter through to stderr (it is discarded otherwise)
+ *   -l LINK  also make LINK a symlink to the pty (the pty path is printed either way)
+ *   -s SPEED simulated time per wall-clock time, 1 by default; 0 runs unpaced
+ *
+ * It prints "pty PATH" and then "ready" on stdout, then reads commands on stdin, one per
+ * line, and answers each with one line ("err ..." for a bad command):
+ *   press B [MS]   hold button B low for MS milliseconds (default 80) then release it
+ *   bounce B       a press whose contacts chatter for 3 ms on the way down and up
+ *   down B / up B  hold button B low / release it
+ *                  (B: deck, discard, slot1, slot2, slot3 or 0-4)
+ *   lcd            "lcd main=HEX tag=HEX": each display's 2x16 characters, row 0 then
+ *                  row 1, as hex bytes (custom glyphs are bytes 0-7)
+ *   leds           "leds NAME=0|1 ..." for every LED output
+ *   time           "time US": simulated microseconds since start
+ *   reset          reset the MCU (what opening the port does to a real Uno)
+ *   quit           exit (so does end of input)
+ * Every answer is written only after the simulation has reached the point where the
+ * command was read, so "press" answers at the press, not at the release.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_ioport.h"
+#include "hd44780.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "sim_time.h"
+#include "uart_pty.h"
+
+#define MCU_NAME "atmega328p"
+#define MCU_FREQUENCY 16000000UL
+
+/* One AVR pin: port letter and bit. */
+typedef struct pin_t {
+	char port;
+	uint8_t bit;
+} pin_t;
+
+/* Reference-build pin map (Arduino pin numbers in the comments). */
+static const char *const BUTTON_NAMES[] = {"deck", "discard", "slot1", "slot2", "slot3"};
+static const pin_t BUTTON_PINS[] = {
+	{'C', 0}, /* A0 deck */
+	{'C', 1}, /* A1 discard pile */
+	{'C', 2}, /* A2 hand slot 1 */
+	{'C', 3}, /* A3 hand slot 2 */
+	{'C', 4}, /* A4 hand slot 3 */
+};
+#define BUTTON_COUNT 5
+
+static const pin_t LCD_RS = {'B', 0};      /* D8 */
+static const pin_t LCD_E_MAIN = {'B', 1};  /* D9 */
+static const pin_t LCD_E_TAG = {'B', 2};   /* D10 */
+static const pin_t LCD_DATA[4] = {{'D', 4}, {'D', 5}, {'D', 6}, {'D', 7}}; /* D4-D7 */
+
+static const char *const LED_NAMES[] = {"strike", "solved", "link"};
+static const pin_t LED_PINS[] = {
+	{'B', 3}, /* D11 status LED, red: strike */
+	{'B', 4}, /* D12 status LED, green: solved */
+	{'B', 5}, /* D13 on-board LED: host link up */
+};
+#define LED_COUNT 3
+
+static avr_t *avr;
+static avr_cycle_count_t slice, next_slice; /* stdin and pacing run once per slice */
+static avr_cycle_count_t pace_cycle;        /* cycle count at pace_start */
+static uint64_t pace_start;                 /* wall clock (us) at pace_cycle */
+static uart_pty_t uart;
+static hd44780_t lcd_main, lcd_tag;
+static FILE *out; /* our answers; stdout itself carries simavr's chatter */
+static int button_low[BUTTON_COUNT];
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("prop_harness: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static avr_irq_t *pin_irq(pin_t p)
+{
+	avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(p.port), p.bit);
+	if (!irq)
+		fail("no IRQ for pin P%c%u", p.port, p.bit);
+	return irq;
+}
+
+static int pin_output_level(pin_t p)
+{
+	avr_ioport_state_t state;
+	if (avr_ioctl(avr, AVR_IOCTL_IOPORT_GETSTATE(p.port), &state) != 0)
+		return 0;
+	return (state.port >> p.bit) & 1;
+}
+
+static void drive_button(int b, int low)
+{
+	button_low[b] = low;
+	avr_raise_irq(pin_irq(BUTTON_PINS[b]), low ? 0 : 1);
+}
+
+/*
+ * The firmware writes PORTC for the pull-ups; simavr may then raise the pin IRQs from
+ * the port latch, which would "release" a held button. Re-assert what the harness holds.
+ */
+static void button_pin_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	int b = (int)(intptr_t)param;
+	(void)irq;
+	if (button_low[b] && value != 0)
+		avr_raise_irq(pin_irq(BUTTON_PINS[b]), 0);
+}
+
+/* A scheduled level change on a button pin: the release of a press, or bounce steps. */
+typedef struct button_step_t {
+	avr_cycle_count_t when;
+	int button;
+	int low;
+} button_step_t;
+
+#define MAX_STEPS 64
+static button_step_t steps[MAX_STEPS];
+static int step_count;
+
+static int schedule(int button, int low, uint32_t after_us)
+{
+	if (step_count >= MAX_STEPS)
+		return -1;
+	steps[step_count].when = avr->cycle + avr_usec_to_cycles(avr, after_us);
+	steps[step_count].button = button;
+	steps[step_count].low = low;
+	step_count++;
+	return 0;
+}
+
+static void run_due_steps(void)
+{
+	int i = 0;
+	while (i < step_count) {
+		if (steps[i].when <= avr->cycle) {
+			drive_button(steps[i].button, steps[i].low);
+			steps[i] = steps[--step_count];
+		} else {
+			i++;
+		}
+	}
+}
+
+static int button_by_name(const char *name)
+{
+	for (int b = 0; b < BUTTON_COUNT; b++)
+		if (strcmp(name, BUTTON_NAMES[b]) == 0)
+			return b;
+	if (name[0] >= '0' && name[0] < '0' + BUTTON_COUNT && name[1] == '\0')
+		return name[0] - '0';
+	return -1;
+}
+
+static void print_hex(const uint8_t *bytes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%02x", bytes[i]);
+}
+
+/* vram holds row 0 at 0x00 and row 1 at 0x40. */
+static void print_display(const char *name, const hd44780_t *lcd)
+{
+	fprintf(out, " %s=", name);
+	print_hex(lcd->vram + 0x00, 16);
+	print_hex(lcd->vram + 0x40, 16);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A reset may rewind the cycle counter; time is measured from here on. */
+static void restart_pacing(void)
+{
+	pace_cycle = avr->cycle;
+	pace_start = now_us();
+	next_slice = avr->cycle + slice;
+}
+
+static int command(char *line)
+{
+	char *words[3] = {0};
+	int n = 0;
+	for (char *tok = strtok(line, " \t\r"); tok && n < 3; tok = strtok(NULL, " \t\r"))
+		words[n++] = tok;
+	if (n == 0)
+		return 1;
+	const char *verb = words[0];
+	if (strcmp(verb, "quit") == 0)
+		return 0;
+	if (strcmp(verb, "lcd") == 0) {
+		fputs("lcd", out);
+		print_display("main", &lcd_main);
+		print_display("tag", &lcd_tag);
+		fputc('\n', out);
+	} else if (strcmp(verb, "leds") == 0) {
+		fputs("leds", out);
+		for (int i = 0; i < LED_COUNT; i++)
+			fprintf(out, " %s=%d", LED_NAMES[i], pin_output_level(LED_PINS[i]));
+		fputc('\n', out);
+	} else if (strcmp(verb, "time") == 0) {
+		fprintf(out, "time %llu\n",
+			(unsigned long long)(avr->cycle / (avr->frequency / 1000000UL)));
+	} else if (strcmp(verb, "reset") == 0) {
+		step_count = 0;
+		avr_reset(avr);
+		restart_pacing();
+		/* The reset cleared the PIN registers but not the IRQ values, and simavr only
+		 * passes changes on: go low then high to bring released buttons back. */
+		for (int b = 0; b < BUTTON_COUNT; b++) {
+			drive_button(b, 1);
+			drive_button(b, 0);
+		}
+		fputs("ok\n", out);
+	} else if (strcmp(verb, "press") == 0 || strcmp(verb, "bounce") == 0 ||
+		   strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) {
+		int b = words[1] ? button_by_name(words[1]) : -1;
+		if (b < 0) {
+			fprintf(out, "err %s needs a button: deck, discard, slot1-3 or 0-4\n", verb);
+		} else if (strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) {
+			drive_button(b, verb[0] == 'd');
+			fputs("ok\n", out);
+		} else {
+			long hold_ms = 80;
+			if (words[2]) {
+				char *end;
+				hold_ms = strtol(words[2], &end, 10);
+				if (*end || hold_ms < 1 || hold_ms > 60000) {
+					fprintf(out, "err press time %s is not 1-60000 ms\n", words[2]);
+					return 1;
+				}
+			}
+			int bad = 0;
+			drive_button(b, 1);
+			if (verb[0] == 'b') {
+				/* Chatter: 0.5 ms steps for 3 ms on the way down, again on the way up. */
+				for (int k = 1; k <= 6; k++)
+					bad |= schedule(b, k % 2 == 0, 500u * k);
+				uint32_t up = 3000u + (uint32_t)hold_ms * 1000u;
+				for (int k = 0; k <= 6; k++)
+					bad |= schedule(b, k % 2 == 1 && k < 6, up + 500u * k);
+			} else {
+				bad |= schedule(b, 0, (uint32_t)hold_ms * 1000u);
+			}
+			fputs(bad ? "err too many scheduled presses\n" : "ok\n", out);
+		}
+	} else {
+		fprintf(out, "err unknown command %s\n", verb);
+	}
+	return 1;
+}
+
+static char inbuf[256];
+static size_t inlen;
+
+/* Reads whatever stdin holds without blocking; returns 0 when it is time to quit. */
+static int poll_stdin(void)
+{
+	struct pollfd pfd = {.fd = 0, .events = POLLIN};
+	if (poll(&pfd, 1, 0) <= 0)
+		return 1;
+	ssize_t r = read(0, inbuf + inlen, sizeof(inbuf) - 1 - inlen);
+	if (r <= 0)
+		return r < 0 && (errno == EAGAIN || errno == EINTR);
+	inlen += (size_t)r;
+	char *start = inbuf;
+	char *nl;
+	while ((nl = memchr(start, '\n', inlen - (size_t)(start - inbuf))) != NULL) {
+		*nl = '\0';
+		if (!command(start))
+			return 0;
+		start = nl + 1;
+	}
+	inlen -= (size_t)(start - inbuf);
+	memmove(inbuf, start, inlen);
+	if (inlen == sizeof(inbuf) - 1) {
+		fputs("err command too long\n", out);
+		inlen = 0;
+	}
+	fflush(out);
+	return 1;
+}
+
+static void connect_lcd(hd44780_t *lcd, pin_t enable)
+{
+	hd44780_init(avr, lcd, 16, 2);
+	avr_connect_irq(pin_irq(LCD_RS), lcd->irq + IRQ_HD44780_RS);
+	avr_connect_irq(pin_irq(enable), lcd->irq + IRQ_HD44780_E);
+	for (int i = 0; i < 4; i++)
+		avr_connect_irq(pin_irq(LCD_DATA[i]), lcd->irq + IRQ_HD44780_D4 + i);
+}
+
+int main(int argc, char **argv)
+{
+	int verbose = 0;
+	const char *link_path = NULL;
+	double speed = 1.0;
+	int opt;
+	while ((opt = getopt(argc, argv, "vl:s:")) != -1) {
+		switch (opt) {
+		case 'v': verbose = 1; break;
+		case 'l': link_path = optarg; break;
+		case 's': speed = atof(optarg); break;
+		default:
+			fprintf(stderr, "usage: %s [-v] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: %s [-v] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
+		return 2;
+	}
+
+	/* Answers go to the original stdout; simavr's printf chatter goes elsewhere. */
+	int answer_fd = dup(1);
+	out = answer_fd >= 0 ? fdopen(answer_fd, "w") : NULL;
+	if (!out)
+		fail("cannot duplicate stdout: %s", strerror(errno));
+	int chatter = verbose ? dup(2) : open("/dev/null", O_WRONLY);
+	if (chatter < 0 || dup2(chatter, 1) < 0)
+		fail("cannot redirect simavr output: %s", strerror(errno));
+	close(chatter);
+
+	elf_firmware_t firmware;
+	memset(&firmware, 0, sizeof(firmware));
+	if (elf_read_firmware(argv[optind], &firmware) != 0)
+		fail("cannot read firmware %s", argv[optind]);
+	avr = avr_make_mcu_by_name(MCU_NAME);
+	if (!avr)
+		fail("simavr does not know %s", MCU_NAME);
+	avr_init(avr);
+	avr->frequency = MCU_FREQUENCY;
+	avr_load_firmware(avr, &firmware);
+
+	uart_pty_init(avr, &uart);
+	uart_pty_connect(&uart, '0');
+	if (uart.pty.slavename[0] == '\0')
+		fail("no pty for UART0");
+	if (link_path) {
+		unlink(link_path);
+		if (symlink(uart.pty.slavename, link_path) != 0)
+			fail("cannot link %s: %s", link_path, strerror(errno));
+	}
+
+	connect_lcd(&lcd_main, LCD_E_MAIN);
+	connect_lcd(&lcd_tag, LCD_E_TAG);
+	for (int b = 0; b < BUTTON_COUNT; b++) {
+		avr_irq_register_notify(pin_irq(BUTTON_PINS[b]), button_pin_hook,
+					(void *)(intptr_t)b);
+		drive_button(b, 0);
+	}
+
+	fprintf(out, "pty %s\nready\n", uart.pty.slavename);
+	fflush(out);
+
+	slice = avr_usec_to_cycles(avr, 1000);
+	restart_pacing();
+	for (;;) {
+		int state = avr_run(avr);
+		if (state == cpu_Done || state == cpu_Crashed) {
+			fprintf(stderr, "prop_harness: firmware %s\n",
+				state == cpu_Done ? "stopped" : "crashed");
+			break;
+		}
+		if (step_count)
+			run_due_steps();
+		if (avr->cycle < next_slice)
+			continue;
+		next_slice = avr->cycle + slice;
+		if (!poll_stdin())
+			break;
+		if (speed > 0) {
+			/* Sleep off any lead over the wall clock, so firmware time is real time. */
+			double sim_us = (double)(avr->cycle - pace_cycle) / ((double)avr->frequency / 1e6);
+			double wall_us = (double)(now_us() - pace_start) * speed;
+			if (sim_us > wall_us + 1000.0) {
+				uint64_t lead = (uint64_t)((sim_us - wall_us) / speed);
+				struct timespec ts = {.tv_sec = (time_t)(lead / 1000000u),
+						      .tv_nsec = (long)(lead % 1000000u) * 1000L};
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	fflush(out);
+	/* No uart_pty_stop(): it signals its thread with SIGINT, which ends the process
+	 * with that signal; exiting closes the pty just the same. */
+	if (link_path)
+		unlink(link_path);
+	return 0;
+}
