@@ -240,6 +240,8 @@ class Device:
             except (NoAnswerError, VersionMismatchError, HostProtocolError, DeviceProtocolError):
                 self._close_connection()
                 raise
+            # Reopen by the exact name from now on (a URL may have created the port).
+            self.url = self.current_url or self.url
             if self.identity is None and self._lister is not None:
                 self.identity = identity_of(self.url, self._lister())
             where = f" ({self.identity})" if self.identity else ""
@@ -350,7 +352,7 @@ class Device:
             target=self._read_loop, args=(connection,), name=f"prop-reader-{url}", daemon=True
         )
         self._connection = connection
-        self.current_url = url
+        self.current_url = link.url
         connection.thread.start()
 
     def _close_connection(self) -> None:

@@ -697,27 +697,52 @@ def _pty_main(args: argparse.Namespace) -> int:
         twin.pump()
 
 
+def winning_script_for(edgework: str, seed: int) -> str:
+    """The presses that win the game ``mittens prop --edgework E --seed S`` plays.
+
+    A demo aid: it peeks at the simulated deck (see :func:`hardware.bridge.winning_actions`).
+    """
+    from defuser.simulator import Module
+    from edgework import Edgework
+    from hardware.bridge import button_for, winning_actions
+
+    module = Module.from_edgework(Edgework.parse(edgework), seed)
+    return script_text(button_for(action) for action in winning_actions(module))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m hardware.propsim --pty``: the simulated prop on a pseudo-terminal."""
     parser = argparse.ArgumentParser(
         prog="python -m hardware.propsim",
         description="The simulated Exploding Mittens prop behind a pseudo-terminal.",
     )
-    parser.add_argument("--pty", action="store_true", required=True, help="serve on a pty")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--pty", action="store_true", help="serve on a pty, print its path")
+    mode.add_argument(
+        "--winning-script",
+        metavar="EDGEWORK",
+        help="print presses that win the game mittens prop plays with this edgework "
+        "(e.g. '3B 2H // AB3CD4') and --seed, then exit",
+    )
     parser.add_argument("--name", help="registry name (default sim-N)")
     parser.add_argument("--link", help="keep a symlink here pointing at the current pty")
     parser.add_argument("--script", help="button presses and faults, e.g. DECK,HAND1,PILE")
     parser.add_argument("--corrupt", type=float, default=0.0, help="chance a line is corrupted")
     parser.add_argument("--drop", type=float, default=0.0, help="chance an event is lost")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the fault chances")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed for the fault chances (or the game)"
+    )
     parser.add_argument("--boot-delay", type=int, default=0, help="lines lost at start-up")
     parser.add_argument("--no-stdin", action="store_true", help="do not read commands")
     args = parser.parse_args(argv)
     try:
+        if args.winning_script is not None:
+            print(winning_script_for(args.winning_script, args.seed))
+            return 0
         return _pty_main(args)
     except KeyboardInterrupt:
         return 0
-    except SimError as exc:
+    except (SimError, ValueError) as exc:
         print(f"propsim: error: {exc}", file=sys.stderr)
         return 2
 

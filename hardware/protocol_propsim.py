@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
-from hardware.propsim import PropSim, SimError, open_url
+from hardware.propsim import PropSim, SimError, open_url, url_of
 
 
 class Serial(SerialBase):
@@ -21,6 +21,8 @@ class Serial(SerialBase):
     def __init__(self, *args: object, **kwargs: object) -> None:
         self._sim: PropSim | None = None
         self._generation = -1
+        #: The URL naming this very prop (``propsim://?...`` creates ``propsim://sim-N``).
+        self.resolved_url: str | None = None
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def open(self) -> None:
@@ -35,6 +37,7 @@ class Serial(SerialBase):
         except SimError as exc:
             raise SerialException(str(exc)) from exc
         self._sim = sim
+        self.resolved_url = url_of(sim)
         self.is_open = True
 
     def close(self) -> None:

@@ -76,9 +76,14 @@ class Link:
 
     @classmethod
     def open(cls, url: str, opener: Callable[[str], Any] = open_port) -> Link:
-        """Open ``url`` and drop whatever was waiting in its buffers."""
+        """Open ``url`` and drop whatever was waiting in its buffers.
+
+        A port that knows a more exact name for itself (``resolved_url``, as a new
+        simulated prop does) gives the link that name, so it can be opened again.
+        """
         port = opener(url)
-        link = cls(url, port)
+        resolved = getattr(port, "resolved_url", None)
+        link = cls(resolved if isinstance(resolved, str) else url, port)
         try:
             port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:

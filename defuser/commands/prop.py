@@ -1,0 +1,459 @@
+"""``mittens prop``: play a module on the physical prop (or its simulated twin).
+
+The host keeps the game; the prop shows what it is told and reports presses
+(docs/protocol.md). This command opens the port (``--port`` URL, or the one USB board
+that looks like a prop), runs the handshake, shows the edge widgets and the module, then
+applies every press until the solve, the explosion or Ctrl-C. It prints what the prop
+shows and every press, and reports link trouble (a lost prop, a restart, lost presses,
+bad lines) in words on stderr, or as JSON events with ``--json``. ``--list`` lists the
+candidate ports; ``--demo`` plays on a simulated prop that presses winning buttons.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import IO, Any
+
+import click
+from rich.text import Text
+
+from defuser.commands.common import (
+    BATTERIES,
+    COLOUR_STYLES,
+    SERIAL,
+    Output,
+    colour_enabled,
+    resolve_edgework,
+)
+from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
+from defuser.simulator import Module, Outcome, Result
+from edgework import SHAPE_GLYPHS, Batteries, Card, Edgework
+from hardware import propsim
+from hardware.bridge import Bridge, Step, button_for, winning_actions
+from hardware.device import Device, Notice, Timing
+from hardware.errors import HardwareError
+from hardware.protocol import (
+    DisplayCommand,
+    ShowBatteries,
+    ShowHand,
+    ShowSerial,
+    ShowSolved,
+    ShowStrikes,
+    ShowTop,
+)
+from hardware.transport import PortInfo, candidate_ports, discover, system_ports
+
+
+class PortParam(click.ParamType[str]):
+    """A port name or pyserial URL: /dev/ttyACM0, COM3, socket://host:port, propsim://..."""
+
+    name = "url"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """Keep the text; refuse an empty one."""
+        text = str(value).strip()
+        if not text:
+            self.fail(
+                "port is empty, expected a device like /dev/ttyACM0 or a URL like "
+                "socket://host:port",
+                param,
+                ctx,
+            )
+        return text
+
+
+PORT = PortParam()
+
+
+def all_ports() -> list[PortInfo]:
+    """System ports plus the simulated props of this process."""
+    return system_ports() + propsim.sim_ports()
+
+
+def prop_state(commands: list[DisplayCommand]) -> dict[str, Any]:
+    """What the prop was told to show, as JSON-ready values."""
+    state: dict[str, Any] = {}
+    for command in commands:
+        if isinstance(command, ShowSerial):
+            state["serial"] = command.serial
+        elif isinstance(command, ShowBatteries):
+            state["batteries"] = command.count
+            state["holders"] = command.holders
+        elif isinstance(command, ShowTop):
+            state["top"] = None if command.card is None else command.card.code
+        elif isinstance(command, ShowHand):
+            state["hand"] = [None if c is None else c.code for c in command.slots]
+        elif isinstance(command, ShowStrikes):
+            state["strikes"] = command.count
+        elif isinstance(command, ShowSolved):
+            state["solved"] = command.solved
+    return state
+
+
+class PropGame:
+    """One game on the prop: the device, the bridge, the output, the log files."""
+
+    def __init__(
+        self,
+        out: Output,
+        *,
+        colour: bool,
+        json_mode: bool,
+        strike_limit: int,
+        log_file: IO[str] | None,
+        trace_file: IO[str] | None,
+    ) -> None:
+        self.out = out
+        self.colour = colour
+        self.json_mode = json_mode
+        self.strike_limit = strike_limit
+        self.log_file = log_file
+        self.trace_file = trace_file
+        self._trace_lock = threading.Lock()
+        self.logged = 0
+        self.started = time.monotonic()
+
+    # ------------------------------------------------------------------ callbacks
+
+    def notice(self, notice: Notice) -> None:
+        """Link trouble, in words on stderr (or as a JSON event)."""
+        if self.json_mode:
+            self.out.json({"event": "link", **notice.as_dict()})
+        else:
+            self.out.note(f"prop: {notice.message}")
+
+    def trace(self, direction: str, text: str) -> None:
+        """Write one protocol line to the trace file (called from two threads)."""
+        if self.trace_file is None:
+            return
+        with self._trace_lock:
+            self.trace_file.write(f"{direction} {text}\n")
+            self.trace_file.flush()
+
+    def flush_log(self, module: Module) -> None:
+        """Append the module's new log lines to the log file at once."""
+        if self.log_file is None:
+            return
+        for line in module.log[self.logged :]:
+            self.log_file.write(line + "\n")
+        self.logged = len(module.log)
+        self.log_file.flush()
+
+    # ------------------------------------------------------------------ rendering
+
+    def card(self, card: Card | None, *, words: bool = True) -> Text:
+        """A card as the prop shows it, or ``--`` for none."""
+        text = Text()
+        if card is None:
+            return text.append("--")
+        style = COLOUR_STYLES[card.colour] if self.colour else ""
+        text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
+        if words:
+            text.append(f" {card.words}")
+        return text
+
+    def show_prop(self, commands: list[DisplayCommand]) -> None:
+        """One line with what the prop shows now."""
+        line = Text("Prop:    ")
+        for command in commands:
+            if isinstance(command, ShowTop):
+                line.append("pile ").append_text(self.card(command.card)).append(" | hand ")
+            elif isinstance(command, ShowHand):
+                for slot, card in enumerate(command.slots, start=1):
+                    line.append(f"{slot}: ").append_text(self.card(card, words=False))
+                    line.append("  " if slot < 3 else "")
+            elif isinstance(command, ShowStrikes):
+                line.append(f" | strikes {command.count}")
+            elif isinstance(command, ShowSolved) and command.solved:
+                line.append(" | SOLVED", style="bold green" if self.colour else "")
+        self.out.print(line)
+
+    def report(self, step: Step, module: Module) -> None:
+        """Say what one press did."""
+        result: Result = step.result
+        head = f"#{step.press.seq} {step.press.button.value} -> {step.action}: "
+        if result.outcome is Outcome.NOTHING:
+            self.out.print(Text(head + f"nothing happens ({result.note or 'empty slot'})."))
+        elif result.outcome is Outcome.STRIKE:
+            assert result.strike is not None
+            style = "bold red" if self.colour else ""
+            self.out.print(Text(head + f"STRIKE {module.strikes} ({result.strike.value}).", style))
+        else:
+            assert result.card is not None
+            verb = {"draw": "drew", "discard": "discarded"}.get(step.action.kind.value, "played")
+            line = Text(head + f"{verb} ").append_text(self.card(result.card))
+            line.append(f", a(n) {module.rules.type_of(result.card).value} card.")
+            if result.outcome is Outcome.SOLVED:
+                line.append(" The Exploding Mitten was on top of the deck.")
+            self.out.print(line)
+
+    # ------------------------------------------------------------------ the game
+
+    def run(self, device: Device, module: Module, edge: Edgework, seed: int) -> str:
+        """Play until solved or exploded; return how it ended."""
+        self.flush_log(module)
+        device.connect()
+        bridge = Bridge(module, edge, device)
+        bridge.start()
+        shown = device.display_state()
+        if self.json_mode:
+            self.out.json(
+                {
+                    "event": "start",
+                    "seed": seed,
+                    "port": device.current_url,
+                    "identity": None if device.identity is None else str(device.identity),
+                    "firmware": device.firmware,
+                    "serial": str(edge.serial),
+                    "batteries": edge.batteries.count if edge.batteries else 0,
+                    "holders": edge.batteries.holders if edge.batteries else None,
+                    "edgework": str(edge),
+                    "prop": prop_state(shown),
+                }
+            )
+        else:
+            self.out.print(
+                f"Exploding Mittens on the prop · seed {seed} (replay with --seed {seed})"
+            )
+            where = f" ({device.identity})" if device.identity else ""
+            self.out.print(f"Port:    {device.current_url}{where}, firmware {device.firmware}")
+            self.out.print(
+                f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}"
+            )
+            self.show_prop(shown)
+        while True:
+            step = bridge.step(0.5)
+            if step is None:
+                continue
+            self.flush_log(module)
+            shown = device.display_state()
+            if self.json_mode:
+                self.out.json(self.step_json(step, shown))
+            else:
+                self.report(step, module)
+                self.show_prop(shown)
+            if module.solved:
+                return "solved"
+            if self.strike_limit and module.strikes >= self.strike_limit:
+                return "exploded"
+
+    def step_json(self, step: Step, shown: list[DisplayCommand]) -> dict[str, Any]:
+        """One press as a JSON event."""
+        result = step.result
+        return {
+            "event": "press",
+            "seq": step.press.seq,
+            "button": step.press.button.value,
+            "action": str(step.action),
+            "outcome": result.outcome.value,
+            "card": None if result.card is None else result.card.code,
+            "strike": None if result.strike is None else result.strike.value,
+            "blocking_slots": list(result.blocking_slots),
+            "log": list(result.log),
+            "sent": [type(c).WORD for c in step.shown],
+            "prop": prop_state(shown),
+        }
+
+    def finish(self, reason: str, module: Module, device: Device, presses: int) -> None:
+        """The closing summary."""
+        elapsed = time.monotonic() - self.started
+        if self.json_mode:
+            self.out.json(
+                {
+                    "event": "end",
+                    "reason": reason,
+                    "presses": presses,
+                    "strikes": module.strikes,
+                    "solved": module.solved,
+                    "lost_presses": device.lost_events,
+                    "bad_lines": device.bad_lines,
+                    "prop_bad_lines": device.prop_bad_lines,
+                    "recoveries": device.recoveries,
+                    "seconds": round(elapsed, 3),
+                }
+            )
+            return
+        headline = {
+            "solved": "Module solved!",
+            "exploded": f"BOOM! The bomb exploded at {module.strikes} strikes.",
+        }.get(reason, "Game stopped.")
+        self.out.print(Text(headline, style="bold" if self.colour else ""))
+        self.out.print(
+            f"{presses} press{'' if presses == 1 else 'es'}, {module.strikes} "
+            f"strike{'' if module.strikes == 1 else 's'}, {device.lost_events} lost, "
+            f"{device.bad_lines} bad line(s) dropped here and {device.prop_bad_lines} on the "
+            f"prop, {device.recoveries} reconnection(s), time {elapsed_words(elapsed)}."
+        )
+
+
+def list_ports(out: Output, json_mode: bool) -> None:
+    """Print the candidate ports."""
+    ports = system_ports()
+    candidates = candidate_ports(ports)
+    if json_mode:
+        out.json(
+            {
+                "ports": [
+                    {**port.as_dict(), "candidate": port in candidates} for port in ports
+                ]
+            }
+        )
+        return
+    if not ports:
+        out.print("No serial ports found. Plug the prop in, or use --demo to try a simulated one.")
+        return
+    for port in sorted(ports, key=lambda p: (p not in candidates, p.board is None, p.device)):
+        usb = "" if port.identity is None else f"  {port.identity}"
+        board = f"  [{port.board}]" if port.board else ""
+        mark = "*" if port in candidates else " "
+        out.print(f"{mark} {port.device}{board}{usb}  {port.description}")
+    out.print("* = USB serial port that could be the prop")
+
+
+@click.command()
+@click.option("--port", type=PORT, help="Port or URL: /dev/ttyACM0, COM3, socket://h:p, ...")
+@click.option("--list", "list_only", is_flag=True, help="List candidate ports and exit.")
+@click.option("--demo", is_flag=True, help="Play on a simulated prop that presses by itself.")
+@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4 (random if omitted).")
+@click.option(
+    "--batteries", type=BATTERIES, help="Battery count or '3B 2H' (random if omitted)."
+)
+@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
+@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
+@click.option(
+    "--strikes",
+    "strike_limit",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="The bomb explodes at this many strikes; 0 means never.",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the module's log lines to this file as the game goes.",
+)
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write every protocol line (> sent, < received, ! dropped) to this file.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=0.5,
+    show_default=True,
+    help="Seconds to wait for each reply.",
+)
+@click.option(
+    "--handshake-timeout",
+    type=click.FloatRange(min=0.1),
+    default=5.0,
+    show_default=True,
+    help="Seconds to wait for the prop to answer at all.",
+)
+@click.option(
+    "--reconnect-timeout",
+    type=click.FloatRange(min=0.0),
+    help="Give up when a lost prop is not back after this many seconds (default: wait).",
+)
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per event.")
+def prop(
+    port: str | None,
+    list_only: bool,
+    demo: bool,
+    serial: str | None,
+    batteries: Batteries | None,
+    edgework: str | None,
+    lenient_serial: bool,
+    seed: int | None,
+    strike_limit: int,
+    log_path: str | None,
+    trace_path: str | None,
+    timeout: float,
+    handshake_timeout: float,
+    reconnect_timeout: float | None,
+    json_mode: bool,
+) -> None:
+    """Play a module on the physical prop over USB serial (docs/protocol.md).
+
+    The host keeps the game: the prop shows the hand, the discard pile, strikes, the
+    solve, the serial number and the batteries, and reports button presses. Without
+    --port the one USB board that looks like a prop is used; --list shows the choices.
+    For a try without hardware: mittens prop --demo, or python -m hardware.propsim --pty
+    in another terminal and --port with the path it prints.
+    """
+    out = Output(json_mode=json_mode)
+    if list_only:
+        list_ports(out, json_mode)
+        return
+    if demo and port is not None:
+        raise click.UsageError("give --port or --demo, not both")
+    given = resolve_edgework(
+        serial, batteries, edgework, lenient=lenient_serial, need_serial=False
+    )
+    if seed is None:
+        seed = new_seed()
+    edge = build_edgework(given, seed)
+    module = Module.from_edgework(edge, seed)
+    if demo:
+        presses = [button_for(action) for action in winning_actions(module)]
+        port = propsim.url_of(propsim.create(script=presses))
+    elif port is None:
+        try:
+            port = discover(system_ports())
+        except HardwareError as exc:
+            raise click.ClickException(str(exc)) from exc
+    files: list[IO[str]] = []
+    try:
+        log_file = _open_for_writing(log_path, files)
+        trace_file = _open_for_writing(trace_path, files)
+        game = PropGame(
+            out,
+            colour=colour_enabled(sys.stdout) and not json_mode,
+            json_mode=json_mode,
+            strike_limit=strike_limit,
+            log_file=log_file,
+            trace_file=trace_file,
+        )
+        device = Device(
+            port,
+            timing=Timing(
+                reply_timeout=timeout,
+                handshake_timeout=handshake_timeout,
+                reconnect_timeout=reconnect_timeout,
+            ),
+            lister=all_ports,
+            on_notice=game.notice,
+            trace=game.trace,
+        )
+        try:
+            reason = "stopped"
+            try:
+                reason = game.run(device, module, edge, seed)
+            except KeyboardInterrupt:
+                reason = "stopped"
+            game.finish(reason, module, device, len(module.history))
+        except HardwareError as exc:
+            raise click.ClickException(str(exc)) from exc
+        finally:
+            device.close()
+    finally:
+        for file in files:
+            file.close()
+
+
+def _open_for_writing(path: str | None, files: list[IO[str]]) -> IO[str] | None:
+    if path is None:
+        return None
+    try:
+        file = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise click.FileError(path, hint=exc.strerror or str(exc)) from exc
+    files.append(file)
+    return file
