@@ -23,6 +23,9 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "tables": ("defuser.commands.tables:tables", "Print Tables A-F (text, markdown, JSON, CSV)."),
     "verify": ("defuser.commands.verify:verify", "Check the built-in tables or a transcription."),
     "play": ("defuser.commands.play:play", "Play the module in the terminal, Twitch Plays style."),
+    "prop": ("defuser.commands.prop:prop", "Play a module on the physical prop over USB serial."),
+    "drill": ("defuser.commands.drill:drill", "Timed drills: lookups, decisions, whole games."),
+    "stats": ("defuser.commands.stats:stats", "Drill progress: accuracy, speed, weak spots."),
 }
 
 
