@@ -32,7 +32,6 @@ from defuser.logreader import ModuleLine
 from defuser.rules import HAND_SIZE, blocking_slots
 from edgework import (
     RULE_TEXTS,
-    TABLE_E,
     TABLE_LETTERS,
     Card,
     CardType,
@@ -567,10 +566,10 @@ class _Replayer:
                     f"the discard must reveal it, not {card.words}"
                 )
             out = []
-            for n in ns:
+            for interval in ns:
                 out.append((
-                    s._replace(n=n, until=n - 1, first_cycle=False, defuse_line=0, coming=0,
-                               deals=deals),
+                    s._replace(n=interval, until=interval - 1, first_cycle=False,
+                               defuse_line=0, coming=0, deals=deals),
                     list(problems),
                 ))
             return out
@@ -917,10 +916,20 @@ def check_module(
     opening = [name for _, name, _ in read[:2]]
     if "initial_discard" not in opening:
         result.replayed = False
-        result.notes.append(
-            "the module's start-up lines (the opening discard and hand) are missing, so it "
-            "cannot be replayed"
-        )
+        if opening[:1] == ["table"]:
+            at = read[1][0].number if len(read) > 1 else first
+            if len(read) > 1 or last < (last_event_line or 0):
+                result.inconsistencies.append(Inconsistency(
+                    at, "expected the opening discard line 'The card on the discard pile is "
+                    "a ...' after the table line; without it the module cannot be replayed"
+                ))
+            else:
+                result.notes.append("the log ends inside the start-up; the file looks truncated")
+        else:
+            result.notes.append(
+                "the module's start-up lines (the opening discard and hand) are not in the "
+                "log, so it cannot be replayed"
+            )
         return result
 
     claimed_table = next((f["table"] for _, name, f in read[:1] if name == "table"), None)
@@ -968,9 +977,9 @@ def check_module(
     finals = [(s, t) for s, (c, t) in beam.items() if c == best_cost]
     best_state, best_trail = finals[0]
     records: list[LineRecord] = []
-    trail: _Trail = best_trail
-    while trail:
-        trail, record = trail
+    link: _Trail = best_trail
+    while link:
+        link, record = link
         records.append(record)
     records.reverse()
     result.records = records

@@ -163,7 +163,7 @@ def read_log(data: bytes) -> GameLog:
             last_event = number
             instance = open_modules.get(module_id)
             if instance is None or (
-                instance.lines and _starts_instance(message, lines, index, module_id)
+                _has_begun(instance) and _starts_instance(message, lines, index, module_id)
             ):
                 if current is None:
                     current = Bomb()
@@ -183,6 +183,16 @@ def read_log(data: bytes) -> GameLog:
             continue
         _read_edgework_line(text, number, current, problems)
     return GameLog(bombs, problems, len(lines), last_event)
+
+
+def _has_begun(instance: ModuleLog) -> bool:
+    """Whether the instance holds more than a lone table line (a repeated table line
+    right at the start is a line of the same game, checked as such)."""
+    if not instance.lines:
+        return False
+    if len(instance.lines) > 1:
+        return True
+    return modlog.MESSAGE_PATTERNS["table"].fullmatch(instance.lines[0].message) is None
 
 
 def _starts_instance(message: str, lines: list[str], index: int, module_id: int) -> bool:
