@@ -185,7 +185,11 @@ class HiddenState:
 
 @dataclass(slots=True)
 class _State:
-    """Everything an action can change; one snapshot per action makes undo exact."""
+    """Everything an action can change; one snapshot per action makes undo exact.
+
+    ``rng_state`` is filled in only by an action that deals a card (the only ones that
+    use the random source), since saving it costs more than the rest of an action.
+    """
 
     discard_top: Card
     hand: list[Card]
@@ -253,6 +257,7 @@ class Module:
         self.history = []
         self.log = []
         self._snapshots: list[_State] = []
+        self._pending: _State | None = None
         if start is None:
             self.discard_top, hand = self._random_start()
         else:
@@ -321,6 +326,7 @@ class Module:
     def act(self, action: Action) -> Result:
         """Perform one click and return what it did (also appended to ``history``)."""
         snapshot = self._snapshot()
+        self._pending = snapshot
         if self.solved:
             result = Result(action, Outcome.NOTHING, None, note="the module is already solved")
         elif action.kind is ActionKind.DRAW:
@@ -330,6 +336,7 @@ class Module:
         else:
             assert action.slot is not None
             result = self._play(action, action.slot)
+        self._pending = None
         self._snapshots.append(snapshot)
         self.history.append(result)
         return result
@@ -365,7 +372,8 @@ class Module:
         self._defuse_in = state.defuse_in
         self._first_cycle = state.first_cycle
         del self.log[state.log_length:]
-        self._rng.setstate(state.rng_state)
+        if state.rng_state is not None:
+            self._rng.setstate(state.rng_state)
 
     def copy(self) -> Module:
         """An independent module in the same state, with its own copy of the random state.
@@ -399,7 +407,6 @@ class Module:
             self._defuse_in,
             self._first_cycle,
             len(self.log),
-            self._rng.getstate(),
         )
 
     def _check_hidden(self, hidden: HiddenState) -> None:
@@ -440,6 +447,8 @@ class Module:
     def _deal(self, *, guaranteed_legal: bool) -> tuple[Card, int]:
         """Take the deck's top card; return it and the log's "coming in" count."""
         rules, rng, n = self.rules, self._rng, self.interval
+        if self._pending is not None:
+            self._pending.rng_state = rng.getstate()
         self.deals += 1
         if self._to_mitten == 0:
             # A new full cycle: N-1 deals, the Defuse at place 2..N-1 of them.
