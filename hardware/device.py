@@ -318,6 +318,9 @@ class Device:
                 if self._stash:
                     self._absorb_stash()
                     continue
+                if self._take_incoming(0.0):
+                    # Whatever already arrived comes before any heartbeat.
+                    continue
                 now = time.monotonic()
                 beat = self.timing.heartbeat
                 if beat and now - self._last_sent >= beat:
@@ -328,18 +331,25 @@ class Device:
                 waits = [] if deadline is None else [deadline - now]
                 if beat:
                     waits.append(self._last_sent + beat - now)
-                wait = max(0.0, min(waits)) if waits else None
-                try:
-                    generation, item = self._incoming.get(timeout=wait)
-                except queue.Empty:
-                    continue
-                try:
-                    self._dispatch(generation, item, None)
-                except _Restarted:
-                    self._notice(NoticeKind.RESTARTED, "the prop restarted; saying hello again")
-                    self._recover(None)
-                except _Lost as exc:
-                    self._recover(self._reason(exc))
+                self._take_incoming(max(0.0, min(waits)) if waits else None)
+
+    def _take_incoming(self, wait: float | None) -> bool:
+        """Handle one incoming item, waiting up to ``wait`` (0: only if one is there)."""
+        try:
+            if wait == 0.0:
+                generation, item = self._incoming.get_nowait()
+            else:
+                generation, item = self._incoming.get(timeout=wait)
+        except queue.Empty:
+            return False
+        try:
+            self._dispatch(generation, item, None)
+        except _Restarted:
+            self._notice(NoticeKind.RESTARTED, "the prop restarted; saying hello again")
+            self._recover(None)
+        except _Lost as exc:
+            self._recover(self._reason(exc))
+        return True
 
     # ------------------------------------------------------------------ connection
 
