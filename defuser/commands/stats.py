@@ -1,0 +1,191 @@
+"""``mittens stats``: progress, accuracy and speed from the stored drill answers.
+
+Reads the stats database without creating it. ``--json`` prints the same numbers as one
+object; ``--export`` writes every answer as CSV (``-`` for stdout); ``--reset`` deletes
+every answer after a confirmation (``--yes`` skips it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from defuser.commands.common import Output, colour_enabled
+from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
+from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
+
+#: Width of the longest bar of the answers-per-week chart.
+BAR_WIDTH = 30
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _secs(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} s"
+
+
+def tally_table(first: str, rows: list[Tally], extra: dict[str, str] | None = None) -> Table:
+    """Answers, accuracy, median and 90th-percentile time per row."""
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    table.add_column(first)
+    for column in ("answers", "right", "median", "90th pct"):
+        table.add_column(column, justify="right")
+    if extra is not None:
+        table.add_column("best streak", justify="right")
+    for row in rows:
+        cells = [
+            row.label,
+            str(row.answers),
+            _pct(row.accuracy),
+            _secs(row.median_seconds),
+            _secs(row.p90_seconds),
+        ]
+        if row.mean_loss is not None:
+            cells[0] += f" (mean loss {row.mean_loss:.2f})"
+        if extra is not None:
+            cells.append(extra.get(row.label, "-"))
+        table.add_row(*cells)
+    return table
+
+
+def week_chart(report: StatsReport, colour: bool) -> Table:
+    """One line per week: answers as a bar, accuracy and median time."""
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    table.add_column("week")
+    table.add_column("answers", justify="right")
+    table.add_column("right", justify="right")
+    table.add_column("median", justify="right")
+    table.add_column("")
+    most = max((w.answers for w in report.weeks), default=1)
+    for week in report.weeks:
+        width = max(1, round(BAR_WIDTH * week.answers / most))
+        bar = Text("█" * width, style="cyan" if colour else "")
+        table.add_row(
+            week.label, str(week.answers), _pct(week.accuracy), _secs(week.median_seconds), bar
+        )
+    return table
+
+
+def render(report: StatsReport, out: Output, colour: bool) -> None:
+    """The human report."""
+    total = report.total
+    if not total.answers:
+        out.print(f"No answers yet in {report.database}. Run `mittens drill` to start.")
+        return
+    assert report.first is not None and report.last is not None
+    bold = "bold" if colour else ""
+    out.print(
+        f"Stats from {report.database}: {total.answers} answers in {report.sessions} "
+        f"session{'s' if report.sessions != 1 else ''} over {report.days} "
+        f"day{'s' if report.days != 1 else ''} ({iso_time(report.first)[:10]} to "
+        f"{iso_time(report.last)[:10]})"
+    )
+    out.print(
+        f"Overall: {_pct(total.accuracy)} right, median {_secs(total.median_seconds)}, "
+        f"90th percentile {_secs(total.p90_seconds)}; best streak {report.streaks.best}, "
+        f"current streak {report.streaks.current}"
+    )
+    out.print(Text("\nBy drill kind", style=bold))
+    streaks = {k: str(v) for k, v in report.streaks.best_by_kind.items()}
+    out.print(tally_table("kind", report.by_kind, streaks))
+    if report.by_rule:
+        out.print(Text("\nBy rule letter (questions with that rule in force)", style=bold))
+        out.print(tally_table("rule", report.by_rule))
+    out.print(Text("\nProgress per week", style=bold))
+    out.print(week_chart(report, colour))
+    out.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
+    out.print(Text("\nRecent sessions", style=bold))
+    out.print(tally_table("session", report.recent_sessions))
+    out.print(Text("\nWeakest skills (asked first when you drill without --seed)", style=bold))
+    if report.weakest:
+        for n, weak in enumerate(report.weakest, start=1):
+            out.print(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}")
+    else:
+        out.print("none yet")
+    out.print(f"\nSkills due for review now: {report.due}")
+
+
+def export(rows: list[AnswerRow], target: str, out: Output) -> None:
+    """Write the CSV export to ``target`` (``-`` is stdout), atomically for a file."""
+    if target == "-":
+        write_csv(rows, sys.stdout)
+        return
+    path = Path(target)
+    if path.is_dir():
+        raise click.BadParameter(f"{target!r} is a directory, expected a file name",
+                                 param_hint="'--export'")
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".mittens-export-", dir=directory)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {target!r} ({exc.strerror})",
+                                 param_hint="'--export'") from exc
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            write_csv(rows, stream)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    out.note(f"Exported {len(rows)} answers to {path}")
+
+
+@click.command()
+@click.option("--json", "json_mode", is_flag=True, help="Print the numbers as one JSON object.")
+@click.option("--export", "export_to", metavar="CSV", default=None,
+              help="Write every stored answer to this CSV file ('-' for stdout).")
+@click.option("--reset", is_flag=True, help="Delete every stored answer (asks first).")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The stats database (default: the user data directory).",
+)
+def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Path | None) -> None:
+    """Show drill progress: accuracy and speed per kind and rule, weeks, streaks, weak spots."""
+    out = Output(json_mode=json_mode)
+    path = db if db is not None else default_db_path()
+    store = Store.open(path, create=False)
+    if reset:
+        if store is None:
+            out.note(f"Nothing to reset: {path} does not exist.")
+            if json_mode:
+                out.json({"database": str(path), "reset": True, "deleted": 0})
+            return
+        with store:
+            count = len(store.answers())
+            if not yes:
+                click.confirm(
+                    f"Delete all {count} stored answers in {path}? This cannot be undone",
+                    abort=True,
+                    err=True,
+                )
+            deleted = store.reset()
+        if json_mode:
+            out.json({"database": str(path), "reset": True, "deleted": deleted})
+        else:
+            out.print(f"Deleted {deleted} answers from {path}.")
+        return
+    rows: list[AnswerRow] = []
+    if store is not None:
+        with store:
+            rows = store.answers()
+    if export_to is not None:
+        export(rows, export_to, out)
+        if export_to == "-" or not json_mode:
+            return
+    report = build_report(rows, database=str(path), now=time.time())
+    if json_mode:
+        out.json(report.to_json())
+    else:
+        render(report, out, colour_enabled(sys.stdout))

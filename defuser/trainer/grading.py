@@ -1,0 +1,168 @@
+"""Grading: read an answer in its question's notation and judge it.
+
+Lookup kinds are right or wrong. A ``decide`` answer is judged by its expected-click
+loss against the best action of the optimal zero-strike policy, on a five-step scale
+(:data:`DECIDE_SCALE`); an action that risks a strike is always a blunder. A ``cycle``
+probability is right within :data:`PROBABILITY_TOLERANCE` (so ``14%`` is right for 1/7).
+An answer slower than the time limit is graded ``too slow`` whatever it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Final
+
+from defuser.trainer.answers import (
+    UnreadableAnswer,
+    read_action,
+    read_count,
+    read_legal,
+    read_probability,
+    read_rule,
+    read_table,
+    read_type,
+)
+from defuser.trainer.model import Grade, Kind, Option, Question, Verdict
+
+#: A ``decide`` answer losing less than this many expected clicks counts as the best
+#: (ties between equally good actions are common: two legal cards of the same effect).
+BEST_TOLERANCE: Final = 1e-6
+
+#: Upper bounds (exclusive) of expected-click loss for each verdict short of blunder.
+#: A whole module takes 15-30 clicks; half a click is a small slip, three clicks is
+#: most of a mitten cycle thrown away.
+DECIDE_SCALE: Final[tuple[tuple[float, Verdict], ...]] = (
+    (BEST_TOLERANCE, Verdict.BEST),
+    (0.5, Verdict.GOOD),
+    (1.5, Verdict.INACCURACY),
+    (3.0, Verdict.MISTAKE),
+)
+
+#: How far a probability answer may be from the exact value: rounding to two decimals
+#: or to a whole percent stays inside it.
+PROBABILITY_TOLERANCE: Final = 0.006
+
+
+def verdict_for_loss(loss: float) -> Verdict:
+    """The decide verdict for a zero-strike action losing ``loss`` expected clicks."""
+    for bound, verdict in DECIDE_SCALE:
+        if loss < bound:
+            return verdict
+    return Verdict.BLUNDER
+
+
+def _simple(
+    reader: Callable[[str], object], render: Callable[[object], str]
+) -> Callable[[Question, str], tuple[Verdict, str, str, float | None]]:
+    def judge(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+        reading = render(reader(text))
+        verdict = Verdict.RIGHT if reading == question.expected else Verdict.WRONG
+        return verdict, reading, "", None
+
+    return judge
+
+
+def _judge_legal(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+    given = read_legal(text)
+    expected = read_legal(question.expected)
+    if given == expected:
+        return Verdict.RIGHT, str(given), "", None
+    parts = []
+    if given.slots != expected.slots:
+        parts.append("the legal slots are wrong")
+    if given.discard != expected.discard:
+        parts.append(
+            "you may discard" if expected.discard else "discarding would strike"
+        )
+    return Verdict.WRONG, str(given), "; ".join(parts), None
+
+
+def option_for(question: Question, action: str) -> Option:
+    """The candidate action ``action`` (``play 2``) of a decide question."""
+    for option in question.options:
+        if option.action == action:
+            return option
+    raise UnreadableAnswer(f"answer {action!r} is not one of this question's actions")
+
+
+def best_option(question: Question) -> Option:
+    """The zero-strike option with the fewest expected clicks (the first on ties)."""
+    safe = [o for o in question.options if o.expected_clicks is not None]
+    return min(safe, key=lambda o: o.expected_clicks or 0.0)
+
+
+def _judge_decide(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+    defuse_slots = tuple(question.facts.get("defuse_slots", ()))
+    action = read_action(text, defuse_slots)
+    option = option_for(question, action)
+    best = best_option(question)
+    assert best.expected_clicks is not None
+    if option.expected_clicks is None:
+        chance = option.strike_risk
+        risk = "certain" if chance >= 1 else f"{chance:.0%} chance"
+        detail = f"{action} risks a strike ({risk})"
+        if option.note:
+            detail += f": {option.note}"
+        return Verdict.BLUNDER, action, detail, None
+    loss = option.expected_clicks - best.expected_clicks
+    verdict = verdict_for_loss(loss)
+    detail = (
+        f"{action}: {option.expected_clicks:.2f} expected clicks to the solve; "
+        f"best {best.action}: {best.expected_clicks:.2f}; loss {max(loss, 0.0):.2f}"
+    )
+    if option.note and verdict is not Verdict.BEST:
+        detail += f" ({option.note})"
+    return verdict, action, detail, max(loss, 0.0)
+
+
+def _judge_cycle(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+    if question.facts.get("asks") == "deals":
+        count = read_count(text)
+        verdict = Verdict.RIGHT if str(count) == question.expected else Verdict.WRONG
+        return verdict, str(count), "", None
+    given = read_probability(text)
+    expected = Fraction(question.expected)
+    close = abs(float(given) - float(expected)) <= PROBABILITY_TOLERANCE
+    reading = f"{float(given):.3g}" if given.denominator > 100 else str(given)
+    detail = "" if close else f"{float(given):.1%} is not {float(expected):.1%}"
+    return (Verdict.RIGHT if close else Verdict.WRONG), reading, detail, None
+
+
+_JUDGES: Final[dict[Kind, Callable[[Question, str], tuple[Verdict, str, str, float | None]]]] = {
+    Kind.TABLE: _simple(lambda t: read_table(t), str),
+    Kind.IDENTIFY: _simple(lambda t: read_type(t), lambda v: str(v)),
+    Kind.RULE: _simple(lambda t: read_rule(t), str),
+    Kind.LEGAL: _judge_legal,
+    Kind.DECIDE: _judge_decide,
+    Kind.CYCLE: _judge_cycle,
+}
+
+
+def grade(
+    question: Question, text: str, seconds: float, *, time_limit: float | None = None
+) -> Grade:
+    """Judge the answer ``text`` given after ``seconds``.
+
+    An unreadable answer is graded ``unreadable`` (wrong) with the reader's message as
+    the detail. With ``time_limit``, an answer taking longer is graded ``too slow``.
+    """
+    given = text.strip()
+    try:
+        verdict, reading, detail, loss = _JUDGES[question.kind](question, given)
+    except UnreadableAnswer as exc:
+        verdict, reading, detail, loss = Verdict.UNREADABLE, None, str(exc), None
+    if time_limit is not None and seconds > time_limit:
+        was = f"the answer was {verdict.value}" if reading is not None else "no answer"
+        detail = f"{seconds:.1f} s is over the {time_limit:g} s limit ({was})"
+        verdict = Verdict.SLOW
+    return Grade(
+        verdict=verdict,
+        given=given,
+        reading=reading,
+        expected=question.expected,
+        reason=question.reason,
+        seconds=seconds,
+        loss=loss,
+        detail=detail,
+    )

@@ -1,0 +1,270 @@
+"""Questions on the manual's lookups: ``table``, ``identify``, ``rule`` and ``legal``.
+
+Each generator makes one question for a given skill from random vanilla edgework, and
+computes the expected answer and its reason with the rules engine (:mod:`edgework`,
+:mod:`defuser.rules`), never by a second transcription of the tables.
+
+Skills: ``table:<A-D>``; ``identify:<table>:<card>`` (a Table A-D cell);
+``rule:<type>:<digit>`` (a Table E cell); ``legal:<rule letter>``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from defuser.generate import random_serial
+from defuser.rules import blocking_slots, legal_slots
+from defuser.trainer.answers import LegalAnswer
+from defuser.trainer.model import Kind, Question
+from edgework import (
+    ALL_CARDS,
+    RULE_LETTERS,
+    RULE_TEXTS,
+    TABLE_E_ROWS,
+    TABLE_LETTERS,
+    Card,
+    CardType,
+    Ruleset,
+    SerialNumber,
+)
+
+#: Tries before giving up on drawing a serial with a wanted property; the rarest
+#: (table A with a fixed last digit) comes up in about 1 of 30 draws.
+_MAX_TRIES: Final = 10_000
+
+
+def card_words(card: Card) -> str:
+    """A card for a prompt: ``green triangle (GT)``."""
+    return f"{card.words} ({card.code})"
+
+
+def hand_words(hand: tuple[Card, ...] | list[Card]) -> str:
+    """A hand for a prompt: ``1: blue heart (BH)  2: green square (GS)``."""
+    return "  ".join(f"{i}: {card_words(c)}" for i, c in enumerate(hand, start=1)) or "empty"
+
+
+def serial_with(
+    rng: random.Random, *, table: str | None = None, digit: int | None = None
+) -> SerialNumber:
+    """A random vanilla serial number, optionally with a given table and last digit.
+
+    Rejection sampling keeps the serial distributed as the game's, conditioned on the
+    wanted table; the last digit is the serial's 6th character, so it is set directly.
+    """
+    for _ in range(_MAX_TRIES):
+        text = random_serial(rng).text
+        if digit is not None:
+            text = text[:5] + str(digit)
+        serial = SerialNumber.parse(text)
+        if table is None or serial.table == table:
+            return serial
+    raise RuntimeError(f"no vanilla serial with table {table} and digit {digit} found")
+
+
+def table_reason(serial: SerialNumber) -> str:
+    """Why a serial selects its table, in words."""
+    vowel = (
+        f"a vowel ({', '.join(dict.fromkeys(serial.vowels))})"
+        if serial.has_vowel
+        else "no vowel (A, E, I, O, U)"
+    )
+    repeat = (
+        f"a repeated character ({', '.join(serial.repeated)})"
+        if serial.has_repeat
+        else "every character unique"
+    )
+    return f"{serial.text} has {vowel} and {repeat}: Table {serial.table}"
+
+
+def cell_reason(table: str, card: Card, kind: CardType) -> str:
+    """Where a card's type sits in Tables A-D."""
+    return (
+        f"Table {table}, row {card.shape.word}, column {card.colour.word}: {kind.value}"
+    )
+
+
+def rule_reason(rules: Ruleset, discard: Card) -> str:
+    """How the discard top gives the rule letter: its type, then the Table E cell."""
+    kind = rules.type_of(discard)
+    letter = rules.rule(discard)
+    return (
+        f"{cell_reason(rules.table, discard, kind)}; Table E, row {kind.value}, "
+        f"column {rules.last_digit} (last digit): rule {letter}: {RULE_TEXTS[letter]}"
+    )
+
+
+# --------------------------------------------------------------------------- skills
+
+
+def table_skill(table: str) -> str:
+    """The skill of recognising table ``table`` from a serial."""
+    return f"table:{table}"
+
+
+def identify_skill(table: str, card: Card) -> str:
+    """The skill of one Table A-D cell."""
+    return f"identify:{table}:{card.code}"
+
+
+def rule_skill(kind: CardType, digit: int) -> str:
+    """The skill of one Table E cell."""
+    return f"rule:{kind.value}:{digit}"
+
+
+def legal_skill(letter: str) -> str:
+    """The skill of applying one Table F rule."""
+    return f"legal:{letter}"
+
+
+LOOKUP_SKILLS: Final[dict[Kind, tuple[str, ...]]] = {
+    Kind.TABLE: tuple(table_skill(t) for t in TABLE_LETTERS),
+    Kind.IDENTIFY: tuple(identify_skill(t, c) for t in TABLE_LETTERS for c in ALL_CARDS),
+    Kind.RULE: tuple(rule_skill(k, d) for k in TABLE_E_ROWS for d in range(10)),
+    Kind.LEGAL: tuple(legal_skill(letter) for letter in RULE_LETTERS),
+}
+
+
+def _field(skill: str, index: int) -> str:
+    return skill.split(":")[index]
+
+
+# --------------------------------------------------------------------------- generators
+
+
+def table_question(rng: random.Random, skill: str) -> Question:
+    """Serial number -> which of Tables A-D."""
+    serial = serial_with(rng, table=_field(skill, 1))
+    return Question(
+        kind=Kind.TABLE,
+        skill=skill,
+        text=f"Serial {serial.text}. Which table, A-D?",
+        facts={"serial": serial.text},
+        expected=serial.table,
+        reason=table_reason(serial),
+    )
+
+
+def identify_question(rng: random.Random, skill: str) -> Question:
+    """Serial number and a card -> the card's type."""
+    table, code = _field(skill, 1), _field(skill, 2)
+    card = Card.parse(code)
+    serial = serial_with(rng, table=table)
+    kind = Ruleset(serial.table, serial.last_digit).type_of(card)
+    return Question(
+        kind=Kind.IDENTIFY,
+        skill=skill,
+        text=f"Serial {serial.text}, card {card_words(card)}. What type is it?",
+        facts={"serial": serial.text, "card": card.code},
+        expected=kind.value,
+        reason=f"{table_reason(serial)}; {cell_reason(table, card, kind)}",
+    )
+
+
+def rule_question(rng: random.Random, skill: str) -> Question:
+    """Serial number and the discard top -> the rule letter in force."""
+    kind, digit = CardType(_field(skill, 1)), int(_field(skill, 2))
+    serial = serial_with(rng, digit=digit)
+    rules = Ruleset(serial.table, serial.last_digit)
+    discard = rng.choice([c for c in ALL_CARDS if rules.type_of(c) is kind])
+    letter = rules.rule(discard)
+    return Question(
+        kind=Kind.RULE,
+        skill=skill,
+        text=f"Serial {serial.text}, discard pile {card_words(discard)}. Which rule, A-L?",
+        facts={"serial": serial.text, "discard": discard.code},
+        expected=letter,
+        reason=f"{table_reason(serial)}; {rule_reason(rules, discard)}",
+        rule=letter,
+    )
+
+
+def _random_hand(rng: random.Random, rules: Ruleset) -> list[Card]:
+    """A hand as play produces them: mostly plain cards, sometimes a Defuse.
+
+    Defuse faces show up often enough to train the lone-legal-Defuse exemption; a
+    mitten face (possible only from the start-up re-roll) now and then.
+    """
+    size = rng.choices((1, 2, 3), weights=(2, 3, 5))[0]
+    hand: list[Card] = []
+    for _ in range(size):
+        roll = rng.random()
+        if roll < 0.2:
+            hand.append(rng.choice(rules.defuse_faces))
+        elif roll < 0.23:
+            hand.append(rules.mitten)
+        else:
+            hand.append(rng.choice(rules.plain_faces))
+    return hand
+
+
+def legal_answer(rules: Ruleset, discard: Card, hand: list[Card]) -> LegalAnswer:
+    """The expected answer to a ``legal`` question, from :mod:`defuser.rules`."""
+    return LegalAnswer(
+        legal_slots(rules, discard, hand), not blocking_slots(rules, discard, hand)
+    )
+
+
+def legal_reason(rules: Ruleset, discard: Card, hand: list[Card]) -> str:
+    """Which cards the rule admits and why discarding is or is not allowed."""
+    letter = rules.rule(discard)
+    text = rule_reason(rules, discard).rstrip(".")
+    if letter in "IJKL":
+        text += f" (the Exploding Mitten card is {card_words(rules.mitten)})"
+    slots = legal_slots(rules, discard, hand)
+    blocking = blocking_slots(rules, discard, hand)
+    if slots:
+        listed = ", ".join(f"{s} ({hand[s - 1].code})" for s in slots)
+        text += f". Legal: slot{'s' if len(slots) > 1 else ''} {listed}"
+    else:
+        text += ". No card in hand is legal"
+    if blocking:
+        text += ", so discarding would strike"
+    elif slots:
+        text += (
+            "; a lone legal Defuse never blocks the discard pile, so you may discard"
+        )
+    else:
+        text += ", so you may discard"
+    return text + "."
+
+
+def legal_question(rng: random.Random, skill: str) -> Question:
+    """Serial, discard top and hand -> the legal slots, and whether discarding is allowed."""
+    letter = _field(skill, 1)
+    for _ in range(_MAX_TRIES):
+        serial = serial_with(rng)
+        rules = Ruleset(serial.table, serial.last_digit)
+        discards = [c for c in ALL_CARDS if rules.rule(c) == letter]
+        if discards:
+            break
+    else:
+        raise RuntimeError(f"no vanilla serial gives rule {letter}")
+    discard = rng.choice(discards)
+    hand = _random_hand(rng, rules)
+    answer = legal_answer(rules, discard, hand)
+    return Question(
+        kind=Kind.LEGAL,
+        skill=skill,
+        text=(
+            f"Serial {serial.text}, discard pile {card_words(discard)}, hand "
+            f"{hand_words(hand)}. Which slots are legal, and may you discard?"
+        ),
+        facts={
+            "serial": serial.text,
+            "discard": discard.code,
+            "hand": [c.code for c in hand],
+        },
+        expected=str(answer),
+        reason=legal_reason(rules, discard, hand),
+        rule=letter,
+    )
+
+
+LOOKUP_GENERATORS: Final[dict[Kind, Callable[[random.Random, str], Question]]] = {
+    Kind.TABLE: table_question,
+    Kind.IDENTIFY: identify_question,
+    Kind.RULE: rule_question,
+    Kind.LEGAL: legal_question,
+}

@@ -1,0 +1,191 @@
+"""The trainer's vocabulary: drill kinds, skills, questions and grades.
+
+A :class:`Question` carries everything needed to ask it, to check an answer and to
+explain the right one: the prompt, the situation as JSON-able facts, the expected
+answer in the drill notation, and the reason (the table cell or rule text it comes
+from). A :class:`Grade` is the verdict on one answer. Every question trains one
+*skill* (a table, a Table A-D cell, a Table E cell, a rule letter, a kind of decision,
+a kind of cycle question); the scheduler spaces repetitions per skill.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+
+class Kind(enum.Enum):
+    """The kinds of drill question."""
+
+    TABLE = "table"
+    IDENTIFY = "identify"
+    RULE = "rule"
+    LEGAL = "legal"
+    DECIDE = "decide"
+    CYCLE = "cycle"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The drill kinds in the order they are taught and listed.
+KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
+
+#: ``--mode`` values: every kind and ``mixed`` (all kinds, weighted to weak spots).
+MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed")
+
+#: Answer time (seconds) above which a right answer counts as slow for scheduling: a
+#: slow answer is not promoted, so it comes back sooner than a quick one. The numbers
+#: are what a fluent expert manages while reading the manual aloud.
+TARGET_SECONDS: Final[Mapping[Kind, float]] = {
+    Kind.TABLE: 4.0,
+    Kind.IDENTIFY: 5.0,
+    Kind.RULE: 7.0,
+    Kind.LEGAL: 10.0,
+    Kind.DECIDE: 12.0,
+    Kind.CYCLE: 10.0,
+}
+
+#: How to type an answer, per kind (shown with the question and after unreadable input).
+NOTATION: Final[Mapping[Kind, str]] = {
+    Kind.TABLE: "a table letter: A, B, C or D",
+    Kind.IDENTIFY: "a card type: Nope, Yep, Defuse, Double Play (dp), Attack, Mitten",
+    Kind.RULE: "a rule letter A-L",
+    Kind.LEGAL: (
+        "the legal slots (like '1 3', or 'none'), then 'discard' if you may discard "
+        "(like 'none discard' or '2 discard')"
+    ),
+    Kind.DECIDE: "an action: draw, discard, play 1/2/3 (or just 1/2/3)",
+    Kind.CYCLE: "deals until the mitten is on top (0 = on top now), or a probability "
+    "like 1/5, 0.2 or 20%",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One candidate action of a ``decide`` question and what it is worth.
+
+    ``expected_clicks`` counts this click and every later one to the solve under the
+    optimal policy; it is ``None`` when the action risks a strike (``strike_risk`` > 0)
+    and so is outside the zero-strike policy.
+    """
+
+    action: str
+    expected_clicks: float | None
+    strike_risk: float
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as a JSON object."""
+        return {
+            "action": self.action,
+            "expected_clicks": self.expected_clicks,
+            "strike_risk": self.strike_risk,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One drill question, with its expected answer and the reason for it.
+
+    ``facts`` is the situation as JSON-able values (serial, cards as codes, ...), so a
+    script can check the expected answer independently. ``rule`` is the rule letter in
+    force, when the question has one, for the per-rule statistics. ``options`` lists the
+    candidate actions of a ``decide`` question. ``why`` says why the scheduler chose it.
+    """
+
+    kind: Kind
+    skill: str
+    text: str
+    facts: Mapping[str, Any]
+    expected: str
+    reason: str
+    rule: str | None = None
+    options: tuple[Option, ...] = ()
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The question (without any answer) as a JSON object."""
+        obj: dict[str, Any] = {"text": self.text, **self.facts}
+        if self.options:
+            obj["options"] = [o.to_json() for o in self.options]
+        return obj
+
+
+class Verdict(enum.Enum):
+    """The grade of one answer. ``decide`` answers use the five-step scale."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
+    BEST = "best"
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+    SLOW = "too slow"
+    UNREADABLE = "unreadable"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def correct(self) -> bool:
+        """Whether the answer counts as right (for accuracy and the scheduler)."""
+        return self in (Verdict.RIGHT, Verdict.BEST, Verdict.GOOD)
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """The verdict on one answer.
+
+    ``given`` is the answer as typed; ``reading`` how the parser read it (``None`` when
+    it could not). ``loss`` is the expected-click loss of a ``decide`` answer against
+    the best action (``None`` when the answer risks a strike or is not a decide).
+    """
+
+    verdict: Verdict
+    given: str
+    reading: str | None
+    expected: str
+    reason: str
+    seconds: float
+    loss: float | None = None
+    detail: str = ""
+
+    @property
+    def correct(self) -> bool:
+        """Whether the answer counts as right."""
+        return self.verdict.correct
+
+
+@dataclass(slots=True)
+class Answered:
+    """A question together with its grade, as a session keeps it."""
+
+    question: Question
+    grade: Grade
+    at: float = field(default=0.0)
+
+    def to_json(self, number: int) -> dict[str, Any]:
+        """The ``--json`` object for this question: question, expected, given, grade."""
+        grade = self.grade
+        return {
+            "n": number,
+            "kind": self.question.kind.value,
+            "skill": self.question.skill,
+            "question": self.question.to_json(),
+            "expected": grade.expected,
+            "given": grade.given,
+            "reading": grade.reading,
+            "grade": grade.verdict.value,
+            "correct": grade.correct,
+            "loss": grade.loss,
+            "reason": grade.reason,
+            "detail": grade.detail,
+            "seconds": round(grade.seconds, 3),
+            "rule": self.question.rule,
+            "why": self.question.why,
+        }

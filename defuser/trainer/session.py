@@ -1,0 +1,163 @@
+"""A drill session: choose a question, grade the answer, store it, summarise.
+
+Contract: without a seed, the next skill comes from the spaced-repetition scheduler,
+primed with every stored answer and updated after each answer of this session. With a
+seed, the questions are a fixed function of the seed and the mode, whatever the answers
+and the stored history (so a script can replay them); answers are still stored. The
+caller does the input and output and measures the answer time; :meth:`Drill.answer`
+writes each answer in its own transaction before returning.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
+from defuser.trainer.grading import grade
+from defuser.trainer.lookups import LOOKUP_GENERATORS
+from defuser.trainer.model import KINDS, Answered, Grade, Kind, Question
+from defuser.trainer.report import Tally, build_scheduler, percentile
+from defuser.trainer.scheduler import Scheduler
+from defuser.trainer.skills import ALL_SKILLS
+from defuser.trainer.store import AnswerRecord, AnswerRow, Store
+
+Generator = Callable[[random.Random, str], Question]
+
+
+def generators() -> dict[Kind, Generator]:
+    """Every question generator, by kind (the situation kinds load the policy lazily)."""
+    from defuser.trainer.situations import SITUATION_GENERATORS
+
+    return {**LOOKUP_GENERATORS, **SITUATION_GENERATORS}
+
+
+def kinds_for(mode: str) -> tuple[Kind, ...]:
+    """The kinds a ``--mode`` asks: one kind, or all of them for ``mixed``."""
+    if mode == "mixed":
+        return KINDS
+    return (Kind(mode),)
+
+
+SEEDED_WHY: Final = "drawn from the seed (a seeded drill does not adapt)"
+
+
+class Drill:
+    """One session of drill questions of a mode (a kind, or ``mixed``)."""
+
+    def __init__(
+        self,
+        mode: str,
+        *,
+        store: Store | None,
+        seed: int | None = None,
+        time_limit: float | None = None,
+        history: Sequence[AnswerRow] = (),
+        clock: Callable[[], float] = time.time,
+        makers: Mapping[Kind, Generator] | None = None,
+    ) -> None:
+        """Start a session; ``history`` primes the scheduler (ignored with a seed)."""
+        self.mode = mode
+        self.kinds = kinds_for(mode)
+        self.seed = seed
+        self.time_limit = time_limit
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.store = store
+        self.makers = dict(makers) if makers is not None else generators()
+        self.scheduler: Scheduler = build_scheduler(history if seed is None else ())
+        self.answered: list[Answered] = []
+        self.session_id = store.start_session(mode, seed, clock()) if store else None
+
+    def next_question(self) -> Question:
+        """The next question, with the reason it was chosen in ``why``."""
+        if self.seed is not None:
+            kind = self.rng.choice(self.kinds)
+            skill = self.rng.choice(ALL_SKILLS[kind])
+            why = SEEDED_WHY
+        else:
+            choice = self.scheduler.choose(self.kinds, self.clock(), self.rng)
+            kind, skill, why = choice.kind, choice.skill, choice.why
+        question = self.makers[kind](self.rng, skill)
+        self.scheduler.advance()
+        return _with_why(question, why)
+
+    def answer(self, question: Question, text: str, seconds: float) -> Grade:
+        """Grade ``text`` (typed after ``seconds``), store it and update the schedule."""
+        result = grade(question, text, seconds, time_limit=self.time_limit)
+        self.record(question, result)
+        return result
+
+    def record(self, question: Question, result: Grade) -> None:
+        """Store a graded answer and let the scheduler learn from it."""
+        at = self.clock()
+        if self.store is not None and self.session_id is not None:
+            self.store.record(
+                self.session_id,
+                AnswerRecord(
+                    at=at,
+                    kind=question.kind.value,
+                    skill=question.skill,
+                    rule=question.rule,
+                    question=question.to_json(),
+                    expected=result.expected,
+                    given=result.given,
+                    grade=result.verdict.value,
+                    correct=result.correct,
+                    seconds=result.seconds,
+                    loss=result.loss,
+                ),
+            )
+        if self.seed is None:
+            self.scheduler.review(
+                question.skill, result.correct, result.seconds, at, in_session=True
+            )
+        self.answered.append(Answered(question, result, at))
+
+    def finish(self) -> None:
+        """Mark the session as ended in the store."""
+        if self.store is not None and self.session_id is not None:
+            self.store.end_session(self.session_id, self.clock())
+
+    def summary(self) -> list[Tally]:
+        """Accuracy and answer times (median, 90th percentile) per kind of this session."""
+        return session_summary(self.answered)
+
+
+def session_summary(answered: Sequence[Answered]) -> list[Tally]:
+    """Per-kind accuracy, median and 90th-percentile answer time, mean decide loss."""
+    result = []
+    for kind in KINDS:
+        mine = [a for a in answered if a.question.kind is kind]
+        if not mine:
+            continue
+        seconds = [a.grade.seconds for a in mine]
+        losses = [a.grade.loss for a in mine if a.grade.loss is not None]
+        result.append(
+            Tally(
+                kind.value,
+                len(mine),
+                sum(a.grade.correct for a in mine),
+                percentile(seconds, 50),
+                percentile(seconds, 90),
+                sum(losses) / len(losses) if losses else None,
+            )
+        )
+    if len(result) > 1:
+        seconds = [a.grade.seconds for a in answered]
+        result.append(
+            Tally(
+                "all",
+                len(answered),
+                sum(a.grade.correct for a in answered),
+                percentile(seconds, 50),
+                percentile(seconds, 90),
+            )
+        )
+    return result
+
+
+def _with_why(question: Question, why: str) -> Question:
+    return replace(question, why=why)

@@ -1,0 +1,374 @@
+"""The answer log: every drill answer in a SQLite database.
+
+Contract: each answer is written in its own transaction, so a crash or Ctrl-C loses at
+most the answer in flight and never what was committed; the database runs in WAL mode
+with a busy timeout, so two sessions can write at once. A file that is not a readable
+stats database of this program (corrupt, another program's, from a newer version) is
+reported in one line as :class:`StatsDatabaseError` and never written to. Only
+:meth:`Store.reset` deletes answers, and the CLI asks first.
+
+The default location is ``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3`` (or
+``~/.local/share/...`` when ``XDG_DATA_HOME`` is unset).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import datetime as dt
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Final
+
+from defuser.errors import DefuserError
+
+#: Marks the file as ours (``PRAGMA application_id``): the bytes "MiTn".
+APPLICATION_ID: Final = 0x4D69546E
+SCHEMA_VERSION: Final = 1
+#: How long a writer waits for another session's transaction (milliseconds).
+BUSY_TIMEOUT_MS: Final = 15_000
+DB_FILENAME: Final = "stats.sqlite3"
+APP_DIR: Final = "exploding-mittens"
+
+_SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS sessions (
+        id INTEGER PRIMARY KEY,
+        started REAL NOT NULL,
+        ended REAL,
+        mode TEXT NOT NULL,
+        seed INTEGER
+    )""",
+    """CREATE TABLE IF NOT EXISTS answers (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions(id),
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        skill TEXT NOT NULL,
+        rule TEXT,
+        question TEXT NOT NULL,
+        expected TEXT NOT NULL,
+        given TEXT NOT NULL,
+        grade TEXT NOT NULL,
+        correct INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        loss REAL
+    )""",
+    "CREATE INDEX IF NOT EXISTS answers_at ON answers(at)",
+    "CREATE INDEX IF NOT EXISTS answers_skill ON answers(skill)",
+)
+
+
+class StatsDatabaseError(DefuserError):
+    """The stats database cannot be used; the message names the file and what to do."""
+
+
+def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3``, or under ``~/.local/share``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / APP_DIR / DB_FILENAME
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRecord:
+    """One answer to store."""
+
+    at: float
+    kind: str
+    skill: str
+    rule: str | None
+    question: Mapping[str, Any]
+    expected: str
+    given: str
+    grade: str
+    correct: bool
+    seconds: float
+    loss: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRow:
+    """One stored answer, as read back."""
+
+    id: int
+    session_id: int
+    mode: str
+    at: float
+    kind: str
+    skill: str
+    rule: str | None
+    question: str
+    expected: str
+    given: str
+    grade: str
+    correct: bool
+    seconds: float
+    loss: float | None
+
+
+CSV_COLUMNS: Final[tuple[str, ...]] = (
+    "id",
+    "session",
+    "mode",
+    "time",
+    "kind",
+    "skill",
+    "rule",
+    "question",
+    "expected",
+    "given",
+    "grade",
+    "correct",
+    "seconds",
+    "loss",
+)
+
+
+def _fail(path: Path, what: str) -> StatsDatabaseError:
+    return StatsDatabaseError(
+        f"stats database {str(path)!r} {what}; it was left untouched "
+        "(move it away or give --db PATH)"
+    )
+
+
+class Store:
+    """An open stats database. Use :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        """Wrap an already checked connection; use :meth:`open` instead."""
+        self.path = path
+        self._db = connection
+
+    @classmethod
+    def open(cls, path: Path, *, create: bool = True) -> Store | None:
+        """Open (and, with ``create``, create) the database at ``path``.
+
+        Returns ``None`` when the file does not exist and ``create`` is false. Raises
+        :class:`StatsDatabaseError` when the file exists but is not a usable database.
+        """
+        path = Path(path)
+        if path.is_dir():
+            raise _fail(path, "is a directory, expected a database file")
+        exists = path.exists()
+        if not exists and not create:
+            return None
+        if not exists:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise _fail(path, f"cannot be created ({exc.strerror})") from exc
+        # mode=rw never creates a file, so an existing path cannot be replaced.
+        uri = f"{path.absolute().as_uri()}?mode={'rw' if exists else 'rwc'}"
+        try:
+            db = sqlite3.connect(
+                uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            )
+        except sqlite3.Error as exc:
+            raise _fail(path, f"cannot be opened ({exc})") from exc
+        try:
+            cls._check_and_prepare(path, db)
+        except BaseException:
+            db.close()
+            raise
+        return cls(path, db)
+
+    @staticmethod
+    def _check_and_prepare(path: Path, db: sqlite3.Connection) -> None:
+        try:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            tables = {
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
+        if tables and app_id != APPLICATION_ID:
+            raise _fail(path, "is another program's SQLite database, not mittens stats")
+        if version > SCHEMA_VERSION:
+            raise _fail(
+                path, f"was written by a newer mittens (schema {version} > {SCHEMA_VERSION})"
+            )
+        try:
+            if tables:
+                problems = [r[0] for r in db.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise _fail(path, f"is corrupt ({problems[0]})")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise _fail(path, f"cannot use write-ahead logging (journal mode {mode})")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            if not tables or version < SCHEMA_VERSION:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _SCHEMA:
+                        db.execute(statement)
+                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+        except sqlite3.DatabaseError as exc:
+            raise _fail(path, f"cannot be used ({exc})") from exc
+
+    # ----------------------------------------------------------------- writing
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _fail(self.path, f"cannot be written ({exc})") from exc
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise _fail(self.path, f"cannot be written ({exc})") from exc
+
+    def start_session(self, mode: str, seed: int | None, at: float | None = None) -> int:
+        """Record the start of a drill session; returns its id."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (started, mode, seed) VALUES (?, ?, ?)",
+                (time.time() if at is None else at, mode, seed),
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def end_session(self, session_id: int, at: float | None = None) -> None:
+        """Record the end of a session (an interrupted one keeps no end time)."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE sessions SET ended = ? WHERE id = ?",
+                (time.time() if at is None else at, session_id),
+            )
+
+    def record(self, session_id: int, answer: AnswerRecord) -> int:
+        """Store one answer in its own transaction; returns its id."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO answers (session_id, at, kind, skill, rule, question, expected,"
+                " given, grade, correct, seconds, loss)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    answer.at,
+                    answer.kind,
+                    answer.skill,
+                    answer.rule,
+                    json.dumps(answer.question, ensure_ascii=False, sort_keys=True),
+                    answer.expected,
+                    answer.given,
+                    answer.grade,
+                    int(answer.correct),
+                    answer.seconds,
+                    answer.loss,
+                ),
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def reset(self) -> int:
+        """Delete every answer and session in one transaction; returns the answers deleted."""
+        with self._transaction() as db:
+            count = int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
+            db.execute("DELETE FROM answers")
+            db.execute("DELETE FROM sessions")
+        return count
+
+    # ----------------------------------------------------------------- reading
+
+    def answers(self) -> list[AnswerRow]:
+        """Every stored answer, oldest first."""
+        try:
+            rows = self._db.execute(
+                "SELECT a.id, a.session_id, s.mode, a.at, a.kind, a.skill, a.rule,"
+                " a.question, a.expected, a.given, a.grade, a.correct, a.seconds, a.loss"
+                " FROM answers a JOIN sessions s ON s.id = a.session_id"
+                " ORDER BY a.at, a.id"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise _fail(self.path, f"cannot be read ({exc})") from exc
+        return [
+            AnswerRow(
+                id=r[0],
+                session_id=r[1],
+                mode=r[2],
+                at=r[3],
+                kind=r[4],
+                skill=r[5],
+                rule=r[6],
+                question=r[7],
+                expected=r[8],
+                given=r[9],
+                grade=r[10],
+                correct=bool(r[11]),
+                seconds=r[12],
+                loss=r[13],
+            )
+            for r in rows
+        ]
+
+    def session_count(self) -> int:
+        """How many sessions have answers."""
+        try:
+            row = self._db.execute("SELECT count(DISTINCT session_id) FROM answers").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _fail(self.path, f"cannot be read ({exc})") from exc
+        return int(row[0])
+
+    def integrity(self) -> str:
+        """SQLite's full integrity check: ``ok`` or the first problem."""
+        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection (every answer is already committed)."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iso_time(at: float) -> str:
+    """A stored timestamp as ISO 8601 in UTC, to the second."""
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_csv(rows: list[AnswerRow], stream: IO[str]) -> None:
+    """Write answers as CSV with a header row (:data:`CSV_COLUMNS`)."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in rows:
+        writer.writerow(
+            (
+                r.id,
+                r.session_id,
+                r.mode,
+                iso_time(r.at),
+                r.kind,
+                r.skill,
+                r.rule or "",
+                r.question,
+                r.expected,
+                r.given,
+                r.grade,
+                int(r.correct),
+                f"{r.seconds:.3f}",
+                "" if r.loss is None else f"{r.loss:.3f}",
+            )
+        )

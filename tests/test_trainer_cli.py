@@ -1,0 +1,251 @@
+"""``mittens drill`` and ``mittens stats`` from the outside: golden transcripts of
+scripted drills (fixed seed, fixed answers), the JSON protocol, stats and its options."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_helpers import check_golden, run_cli
+
+from defuser.trainer.store import AnswerRecord, Store
+
+#: Answer times vary from run to run; goldens show them as 0.0.
+SECONDS = re.compile(r"(\d+\.\d) s\b")
+JSON_SECONDS = re.compile(r'"seconds": [0-9.e-]+')
+
+
+def steady(text: str) -> str:
+    """A transcript with answer times zeroed (scripted answers take ~0 s anyway)."""
+    return JSON_SECONDS.sub('"seconds": 0.0', SECONDS.sub("0.0 s", text))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A fresh stats database path."""
+    return tmp_path / "stats.sqlite3"
+
+
+def test_scripted_identify_drill_golden(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = "Yep\ndp\nnope\nzz\nDEFUSE\n"
+    run = run_cli(
+        ["drill", "--mode", "identify", "--seed", "7", "--count", "5", "--db", str(db)],
+        monkeypatch,
+        stdin=answers,
+    )
+    assert run.code == 0, run.err
+    assert "\x1b[" not in run.out  # no colour on a pipe
+    assert "> " not in run.out  # no prompts
+    check_golden("trainer/drill_identify_seed7.txt", steady(run.out))
+
+
+@pytest.mark.parametrize("mode", ["table", "identify", "rule", "legal", "cycle"])
+def test_every_kind_graded_right_when_answered_as_expected(
+    mode: str, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = run_cli(
+        ["drill", "--mode", mode, "--seed", "3", "--count", "6", "--json", "--db", str(db)],
+        monkeypatch,
+        stdin="\n" * 6,
+    )
+    objects = [json.loads(line) for line in first.out.splitlines()]
+    assert len(objects) == 6
+    assert all(o["kind"] == mode and not o["correct"] for o in objects)
+    expected = "".join(o["expected"] + "\n" for o in objects)
+    second = run_cli(
+        ["drill", "--mode", mode, "--seed", "3", "--count", "6", "--json", "--db", str(db)],
+        monkeypatch,
+        stdin=expected,
+    )
+    again = [json.loads(line) for line in second.out.splitlines()]
+    assert [o["question"] for o in again] == [o["question"] for o in objects]
+    assert all(o["correct"] and o["grade"] == "right" for o in again)
+
+
+def test_json_objects_carry_question_expected_given_grade(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(
+        ["drill", "--mode", "legal", "--seed", "5", "--count", "3", "--json", "--db", str(db)],
+        monkeypatch,
+        stdin="1\nnone\n2 discard\n",
+    )
+    assert run.code == 0, run.err
+    check_golden("trainer/drill_legal_seed5.jsonl", steady(run.out))
+    for line in run.out.splitlines():
+        obj = json.loads(line)
+        for key in ("question", "expected", "given", "grade", "correct", "seconds", "reason"):
+            assert key in obj
+        assert {"serial", "discard", "hand", "text"} <= set(obj["question"])
+    assert "Session: " in run.err  # the summary goes to stderr in --json mode
+
+
+def test_end_of_input_ends_the_session_with_a_summary(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(
+        ["drill", "--mode", "table", "--seed", "1", "--count", "5", "--db", str(db)],
+        monkeypatch,
+        stdin="A\nB\n",
+    )
+    assert run.code == 0
+    assert run.out.count("answer: ") == 2
+    assert "Session: " in run.out and "median" in run.out
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        assert len(store.answers()) == 2
+
+
+def test_quit_stops_early(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(
+        ["drill", "--mode", "rule", "--seed", "1", "--count", "5", "--db", str(db)],
+        monkeypatch,
+        stdin="A\nquit\nB\n",
+    )
+    assert run.code == 0
+    assert run.out.count("answer: ") == 1
+
+
+def test_time_limit_grades_slow_answers(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks = iter(range(0, 1000, 7))  # every answer takes 7 "seconds"
+    monkeypatch.setattr("defuser.commands.drill.time.monotonic", lambda: float(next(ticks)))
+    run = run_cli(
+        ["drill", "--mode", "table", "--seed", "1", "--count", "2", "--time-limit", "5",
+         "--json", "--db", str(db)],
+        monkeypatch,
+        stdin="A\nB\n",
+    )
+    grades = [json.loads(line)["grade"] for line in run.out.splitlines()]
+    assert grades == ["too slow", "too slow"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["drill", "--mode", "poker"],
+        ["drill", "--count", "0"],
+        ["drill", "--time-limit", "-1"],
+        ["drill", "--seed", "x"],
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    args: list[str], db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli([*args, "--db", str(db)], monkeypatch)
+    assert run.code == 2
+    assert len(run.err.strip().splitlines()) == 1
+    assert not db.exists()
+
+
+# --------------------------------------------------------------------------- stats
+
+DAY = 86_400.0
+#: Monday 2023-11-06 12:00 UTC: far enough back that every skill is due "now".
+MONDAY = 1_699_272_000.0
+
+
+def fill(db: Path) -> None:
+    """Three sessions over two weeks with known answers."""
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        plan = [
+            (MONDAY, "table", [("table:A", True, 1.0), ("table:C", False, 3.0),
+                               ("table:C", True, 2.0)]),
+            (MONDAY + DAY, "rule", [("rule:Attack:3", True, 4.0), ("rule:Attack:3", False, 9.0),
+                                    ("rule:Nope:0", True, 2.0)]),
+            (MONDAY + 8 * DAY, "legal", [("legal:L", True, 5.0), ("legal:L", True, 6.0),
+                                         ("legal:J", False, 12.0), ("legal:J", False, 11.0)]),
+        ]
+        for start, mode, answers in plan:
+            session = store.start_session(mode, None, at=start)
+            for n, (skill, correct, seconds) in enumerate(answers):
+                kind = skill.split(":")[0]
+                rule = skill.split(":")[1] if kind == "legal" else (
+                    "L" if kind == "rule" else None)
+                store.record(session, AnswerRecord(
+                    at=start + 60 * n, kind=kind, skill=skill, rule=rule,
+                    question={"text": skill}, expected="x", given="x" if correct else "y",
+                    grade="right" if correct else "wrong", correct=correct, seconds=seconds))
+            store.end_session(session, start + 3600)
+
+
+@pytest.fixture
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Weeks and days in UTC, whatever the machine's zone."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_stats_json_numbers(db: Path, monkeypatch: pytest.MonkeyPatch, utc: None) -> None:
+    fill(db)
+    run = run_cli(["stats", "--json", "--db", str(db)], monkeypatch)
+    assert run.code == 0, run.err
+    report = json.loads(run.out)
+    assert report["total"]["answers"] == 10 and report["total"]["right"] == 6
+    assert report["sessions"] == 3 and report["days"] == 3
+    kinds = {k["label"]: k for k in report["by_kind"]}
+    assert kinds["table"]["accuracy"] == round(2 / 3, 4)
+    assert kinds["legal"]["median_seconds"] == 8.5
+    assert kinds["legal"]["p90_seconds"] == pytest.approx(11.7)
+    rules = {r["label"]: r["answers"] for r in report["by_rule"]}
+    assert rules == {"J": 2, "L": 5}
+    assert [w["label"] for w in report["weeks"]] == ["2023-W45", "2023-W46"]
+    assert [w["answers"] for w in report["weeks"]] == [6, 4]
+    assert report["streaks"] == {
+        "best": 3, "current": 0, "best_by_kind": {"table": 1, "rule": 1, "legal": 2}
+    }
+    weakest = [w["skill"] for w in report["weakest"]]
+    assert weakest[0] == "legal:J"
+    assert set(weakest[:3]) >= {"legal:J", "rule:Attack:3"}
+
+
+def test_stats_human_golden(db: Path, monkeypatch: pytest.MonkeyPatch, utc: None) -> None:
+    fill(db)
+    run = run_cli(["stats", "--db", str(db)], monkeypatch)
+    assert run.code == 0, run.err
+    check_golden("trainer/stats.txt", run.out.replace(str(db), "STATS.sqlite3"))
+
+
+def test_stats_on_a_missing_database_creates_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(["stats", "--db", str(db)], monkeypatch)
+    assert run.code == 0 and "No answers yet" in run.out
+    run = run_cli(["stats", "--json", "--db", str(db)], monkeypatch)
+    assert json.loads(run.out)["total"]["answers"] == 0
+    assert not db.exists()
+
+
+def test_stats_export_csv(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fill(db)
+    target = tmp_path / "answers.csv"
+    run = run_cli(["stats", "--export", str(target), "--db", str(db)], monkeypatch)
+    assert run.code == 0, run.err
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
+    assert len(rows) == 10
+    assert rows[0]["skill"] == "table:A" and rows[0]["correct"] == "1"
+    assert rows[0]["time"] == "2023-11-06T12:00:00Z"
+    run = run_cli(["stats", "--export", "-", "--db", str(db)], monkeypatch)
+    assert run.out.splitlines()[0].startswith("id,session,mode,time")
+
+
+def test_stats_reset_asks_first(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fill(db)
+    run = run_cli(["stats", "--reset", "--db", str(db)], monkeypatch, stdin="n\n")
+    assert run.code == 1 and "Delete all 10 stored answers" in run.err
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        assert len(store.answers()) == 10
+    run = run_cli(["stats", "--reset", "--db", str(db)], monkeypatch, stdin="")
+    assert run.code == 1  # no answer at all is not a yes
+    run = run_cli(["stats", "--reset", "--db", str(db)], monkeypatch, stdin="y\n")
+    assert run.code == 0 and "Deleted 10 answers" in run.out
+    fill(db)
+    run = run_cli(["stats", "--reset", "--yes", "--json", "--db", str(db)], monkeypatch)
+    assert json.loads(run.out)["deleted"] == 10

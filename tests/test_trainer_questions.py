@@ -1,0 +1,167 @@
+"""Every generated drill question's expected answer, checked two ways.
+
+Each question's facts are re-read and the answer recomputed with the rules engine and
+with the independent manual oracle (``tests/oracle_manual.py``); each question must
+train the skill it claims; the expected answer must grade as right and a different one
+as wrong.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import oracle_manual as manual
+import pytest
+
+from defuser.rules import blocking_slots, legal_slots
+from defuser.trainer.grading import grade
+from defuser.trainer.lookups import LOOKUP_GENERATORS, LOOKUP_SKILLS
+from defuser.trainer.model import Kind, Question, Verdict
+from defuser.trainer.skills import ALL_SKILLS, skill_label
+from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType, Ruleset, SerialNumber
+
+
+def face(card: Card) -> manual.Face:
+    """A card as the oracle's ``(colour, shape)`` pair."""
+    return (card.colour.word, card.shape.word)
+
+
+def questions(kind: Kind, per_skill: int = 3) -> list[Question]:
+    """``per_skill`` questions for every skill of ``kind``, from a fixed seed."""
+    rng = random.Random(f"questions:{kind.value}")
+    return [
+        LOOKUP_GENERATORS[kind](rng, skill)
+        for skill in LOOKUP_SKILLS[kind]
+        for _ in range(per_skill)
+    ]
+
+
+def assert_grades(question: Question, wrong: str) -> None:
+    """The expected answer is right; ``wrong`` is wrong."""
+    assert grade(question, question.expected, 1.0).verdict is Verdict.RIGHT
+    assert grade(question, wrong, 1.0).verdict is Verdict.WRONG
+
+
+def test_table_questions() -> None:
+    for q in questions(Kind.TABLE, 10):
+        serial = SerialNumber.parse(q.facts["serial"])  # vanilla, strict
+        assert q.expected == serial.table == manual.table_for_serial(serial.text)
+        assert q.skill == f"table:{q.expected}"
+        assert_grades(q, next(t for t in TABLE_LETTERS if t != q.expected))
+
+
+def test_identify_questions_cover_every_cell() -> None:
+    seen = set()
+    for q in questions(Kind.IDENTIFY):
+        serial = SerialNumber.parse(q.facts["serial"])
+        card = Card.parse(q.facts["card"])
+        kind = Ruleset(serial.table, serial.last_digit).type_of(card)
+        assert q.expected == kind.value == manual.card_type(serial.table, face(card))
+        assert q.skill == f"identify:{serial.table}:{card.code}"
+        seen.add(q.skill)
+        assert_grades(q, next(t.value for t in CardType if t is not kind))
+    assert len(seen) == 64
+
+
+def test_rule_questions_cover_every_table_e_cell() -> None:
+    seen = set()
+    for q in questions(Kind.RULE):
+        serial = SerialNumber.parse(q.facts["serial"])
+        discard = Card.parse(q.facts["discard"])
+        rules = Ruleset(serial.table, serial.last_digit)
+        expected = manual.rule_letter(serial.table, serial.last_digit, face(discard))
+        assert q.expected == rules.rule(discard) == expected == q.rule
+        assert q.skill == f"rule:{rules.type_of(discard).value}:{serial.last_digit}"
+        seen.add(q.skill)
+        assert_grades(q, next(x for x in RULE_LETTERS if x != q.expected))
+    assert len(seen) == 60
+
+
+def test_legal_questions_match_rules_and_oracle() -> None:
+    lone_defuse = 0
+    for q in questions(Kind.LEGAL, 8):
+        serial = SerialNumber.parse(q.facts["serial"])
+        discard = Card.parse(q.facts["discard"])
+        hand = [Card.parse(c) for c in q.facts["hand"]]
+        rules = Ruleset(serial.table, serial.last_digit)
+        table, digit = serial.table, serial.last_digit
+        slots = manual.legal_slots(table, digit, face(discard), [face(c) for c in hand])
+        allowed = manual.discard_allowed(table, digit, face(discard), [face(c) for c in hand])
+        assert list(legal_slots(rules, discard, hand)) == slots
+        assert (not blocking_slots(rules, discard, hand)) == allowed
+        words = " ".join(str(s) for s in slots) or "none"
+        assert q.expected == words + (" discard" if allowed else "")
+        assert q.rule == rules.rule(discard) and q.skill == f"legal:{q.rule}"
+        lone_defuse += bool(slots) and allowed
+        flipped = (words + " discard") if not allowed else ("1 2 3" if words != "1 2 3" else "1")
+        assert_grades(q, flipped)
+    assert lone_defuse > 0  # the lone-legal-Defuse exemption gets asked
+
+
+def test_every_skill_has_a_label() -> None:
+    for skills in ALL_SKILLS.values():
+        for skill in skills:
+            assert skill_label(skill) != skill
+    assert skill_label("nonsense:1") == "nonsense:1"
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "expected", "reading"),
+    [
+        (Kind.TABLE, " table b ", "B", "B"),
+        (Kind.RULE, "rule l", "L", "L"),
+        (Kind.IDENTIFY, "dp", "Double Play", "Double Play"),
+        (Kind.IDENTIFY, "DEF", "Defuse", "Defuse"),
+        (Kind.IDENTIFY, "expl. mitten", "Exploding Mitten", "Exploding Mitten"),
+        (Kind.IDENTIFY, "att", "Attack", "Attack"),
+        (Kind.LEGAL, "3,1", "1 3", "1 3"),
+        (Kind.LEGAL, "13", "1 3", "1 3"),
+        (Kind.LEGAL, "none", "none discard", "none discard"),
+        (Kind.LEGAL, "2 D", "2 discard", "2 discard"),
+    ],
+)
+def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -> None:
+    q = Question(kind, "x", "?", {}, expected, "because")
+    result = grade(q, text, 0.5)
+    assert result.verdict is Verdict.RIGHT
+    assert result.reading == reading
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        (Kind.TABLE, "E"),
+        (Kind.RULE, "M"),
+        (Kind.IDENTIFY, "d"),  # Defuse or Double Play
+        (Kind.IDENTIFY, "banana"),
+        (Kind.LEGAL, ""),
+        (Kind.LEGAL, "1 none"),
+        (Kind.LEGAL, "4"),
+    ],
+)
+def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
+    q = Question(kind, "x", "?", {}, "A" if kind is not Kind.LEGAL else "1", "because")
+    result = grade(q, text, 0.5)
+    assert result.verdict is Verdict.UNREADABLE
+    assert not result.correct
+    assert "expected" in result.detail
+
+
+def test_time_limit_turns_a_right_answer_slow() -> None:
+    q = Question(Kind.TABLE, "table:B", "?", {}, "B", "because")
+    assert grade(q, "B", 4.0, time_limit=5).verdict is Verdict.RIGHT
+    slow = grade(q, "B", 6.0, time_limit=5)
+    assert slow.verdict is Verdict.SLOW and not slow.correct
+    assert "over the 5 s limit" in slow.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [("1/7", True), ("14%", True), ("0.14", True), ("1 in 7", True), ("14", True), ("15", False),
+     ("0.1", False), ("1/6", False)],
+)
+def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
+    q = Question(Kind.CYCLE, "cycle:unknown", "?", {"asks": "probability"},
+                 str(Fraction(1, 7)), "because")
+    assert grade(q, text, 1.0).correct is right

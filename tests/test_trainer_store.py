@@ -1,0 +1,289 @@
+"""The stats database: transactions, concurrent sessions, interrupted sessions, and
+files that are not ours or are corrupt (reported, never written to)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from defuser.trainer.store import (
+    APPLICATION_ID,
+    AnswerRecord,
+    StatsDatabaseError,
+    Store,
+    default_db_path,
+    write_csv,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def record(n: int, *, correct: bool = True, kind: str = "table") -> AnswerRecord:
+    """A plausible answer number ``n``."""
+    return AnswerRecord(
+        at=1_700_000_000.0 + n,
+        kind=kind,
+        skill=f"{kind}:B",
+        rule=None,
+        question={"text": f"question {n}"},
+        expected="B",
+        given="B" if correct else "C",
+        grade="right" if correct else "wrong",
+        correct=correct,
+        seconds=1.5,
+    )
+
+
+def digest(path: Path) -> str:
+    """The file's SHA-256, to prove it was not touched."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_default_path_follows_xdg(tmp_path: Path) -> None:
+    assert default_db_path({"XDG_DATA_HOME": str(tmp_path)}) == (
+        tmp_path / "exploding-mittens" / "stats.sqlite3"
+    )
+    home = default_db_path({})
+    assert home == Path.home() / ".local" / "share" / "exploding-mittens" / "stats.sqlite3"
+    assert default_db_path({"XDG_DATA_HOME": "relative/dir"}) == home  # XDG wants absolute
+
+
+def test_round_trip_and_reset(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "dir" / "stats.sqlite3"
+    assert Store.open(path, create=False) is None
+    assert not path.exists()
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        session = store.start_session("table", 7, at=1_700_000_000.0)
+        for n in range(5):
+            store.record(session, record(n, correct=n != 2))
+        store.end_session(session)
+        rows = store.answers()
+        assert [r.given for r in rows] == ["B", "B", "C", "B", "B"]
+        assert [r.correct for r in rows] == [True, True, False, True, True]
+        assert rows[0].mode == "table" and rows[0].seconds == 1.5
+        assert store.integrity() == "ok"
+        assert store.reset() == 5
+        assert store.answers() == []
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    raw.close()
+
+
+def test_csv_export(tmp_path: Path) -> None:
+    import io
+
+    with Store.open(tmp_path / "s.db") as store:  # type: ignore[union-attr]
+        session = store.start_session("rule", None)
+        store.record(session, record(1))
+        stream = io.StringIO()
+        write_csv(store.answers(), stream)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("id,session,mode,time,kind,skill,rule,question")
+    assert ",table,table:B," in lines[1]
+    assert len(lines) == 2
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from defuser.trainer.store import AnswerRecord, Store
+
+    store = Store.open(Path(sys.argv[1]))
+    session = store.start_session(sys.argv[2], None)
+    sys.stdout.write("ready\\n"); sys.stdout.flush()
+    sys.stdin.readline()  # start together
+    for n in range(int(sys.argv[3])):
+        store.record(session, AnswerRecord(
+            at=float(n), kind="table", skill="table:A", rule=None,
+            question={"n": n}, expected="A", given="A", grade="right",
+            correct=True, seconds=0.1))
+    store.end_session(session)
+    store.close()
+    """
+)
+
+
+def test_two_sessions_write_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    count = 150
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), mode, str(count)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for mode in ("first", "second")
+    ]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.wait(timeout=60) == 0
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        rows = store.answers()
+        assert store.integrity() == "ok"
+    assert len(rows) == 2 * count
+    for mode in ("first", "second"):
+        mine = [r for r in rows if r.mode == mode]
+        assert sorted(int(r.question.split(":")[1].rstrip("}")) for r in mine) == list(
+            range(count)
+        )
+
+
+def test_threads_with_their_own_connections(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    Store.open(path).close()  # type: ignore[union-attr]
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        try:
+            with Store.open(path) as store:  # type: ignore[union-attr]
+                session = store.start_session(name, None)
+                for n in range(60):
+                    store.record(session, record(n))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(f"t{i}",)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        assert len(store.answers()) == 180
+
+
+def mittens(*args: str, stdin: str = "", env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "defuser", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        timeout=60,
+    )
+
+
+def test_garbage_file_is_reported_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    path.write_bytes(b"these are my notes, not a database\n" * 100)
+    before = digest(path)
+    with pytest.raises(StatsDatabaseError, match="not a readable SQLite database"):
+        Store.open(path)
+    for args in (("stats",), ("drill", "--mode", "table", "--count", "1"),
+                 ("stats", "--reset", "--yes")):
+        result = mittens(*args, "--db", str(path), stdin="B\n")
+        assert result.returncode == 2
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0] and "left untouched" in lines[0]
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.sqlite3"]
+
+
+def test_another_programs_database_is_not_touched(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE recipes (name TEXT)")
+    raw.execute("INSERT INTO recipes VALUES ('soup')")
+    raw.commit()
+    raw.close()
+    before = digest(path)
+    with pytest.raises(StatsDatabaseError, match="another program"):
+        Store.open(path)
+    assert digest(path) == before
+
+
+def test_corrupt_database_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        session = store.start_session("table", None)
+        for n in range(400):
+            store.record(session, record(n))
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode = DELETE")  # fold the WAL back into the file
+    raw.close()
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 3 * page
+    data[2 * page : 3 * page] = b"\xff" * page  # wreck a page in the middle
+    path.write_bytes(bytes(data))
+    before = digest(path)
+    result = mittens("stats", "--db", str(path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "left untouched" in result.stderr
+    assert digest(path) == before
+
+
+def test_directory_as_database_is_an_input_error(tmp_path: Path) -> None:
+    result = mittens("stats", "--db", str(tmp_path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def _drill_proc(path: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "defuser", "drill", "--mode", "table", "--seed", "3",
+         "--count", "20", "--db", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def _answer_three(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdin is not None and proc.stdout is not None
+    answered = 0
+    while answered < 3:
+        line = proc.stdout.readline()
+        assert line, "the drill ended early"
+        if line.startswith("["):
+            proc.stdin.write("B\n")
+            proc.stdin.flush()
+        if line.strip().startswith(("RIGHT", "WRONG")):
+            answered += 1
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_interrupted_session_keeps_earlier_answers(tmp_path: Path, how: int) -> None:
+    path = tmp_path / "stats.sqlite3"
+    proc = _drill_proc(path)
+    _answer_three(proc)
+    proc.send_signal(how)
+    _, err = proc.communicate(timeout=30)
+    if how == signal.SIGINT:
+        assert proc.returncode == 130
+        assert "Traceback" not in err
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        assert store.integrity() == "ok"
+        assert len(store.answers()) == 3
+    # the next session starts cleanly and adds to the same file
+    result = mittens("drill", "--mode", "table", "--seed", "3", "--count", "2",
+                     "--db", str(path), stdin="A\nB\n")
+    assert result.returncode == 0, result.stderr
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        assert len(store.answers()) == 5
