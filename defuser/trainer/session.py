@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
+from defuser.errors import DefuserError
 from defuser.trainer.grading import grade
 from defuser.trainer.lookups import LOOKUP_GENERATORS
 from defuser.trainer.model import KINDS, Answered, Grade, Kind, Question
@@ -60,13 +61,15 @@ class Drill:
     ) -> None:
         """Start a session; ``history`` primes the scheduler (ignored with a seed)."""
         self.mode = mode
-        self.kinds = kinds_for(mode)
+        self.makers = dict(makers) if makers is not None else generators()
+        self.kinds = tuple(k for k in kinds_for(mode) if k in self.makers)
+        if not self.kinds:
+            raise DefuserError(f"mode {mode!r} has no question generator")
         self.seed = seed
         self.time_limit = time_limit
         self.clock = clock
         self.rng = random.Random(seed)
         self.store = store
-        self.makers = dict(makers) if makers is not None else generators()
         self.scheduler: Scheduler = build_scheduler(history if seed is None else ())
         self.answered: list[Answered] = []
         self.session_id = store.start_session(mode, seed, clock()) if store else None
