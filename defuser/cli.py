@@ -26,6 +26,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "prop": ("defuser.commands.prop:prop", "Play a module on the physical prop over USB serial."),
     "drill": ("defuser.commands.drill:drill", "Timed drills: lookups, decisions, whole games."),
     "stats": ("defuser.commands.stats:stats", "Drill progress: accuracy, speed, weak spots."),
+    "log": ("defuser.commands.log:log", "Read KTaNE game logs: replay and check every line."),
 }
 
 

@@ -1,0 +1,221 @@
+"""``mittens log analyze``: read KTaNE game logs and check every Exploding Mittens line.
+
+With no file it reads the game's log at its default place for this operating system
+(and says which). Human output shows, per bomb, the edgework, then per module the
+opening state, the replay action by action with the rule in force, the outcome and the
+cycle, the judgement of each decision, every strike explained and every inconsistency
+with its line. ``--json`` prints one document (see docs/log.md).
+
+Exit status: 0 when every file was read (inconsistencies are findings, not failures);
+1 with ``--check`` when some module has an inconsistency; 2 for a missing or unreadable
+file or a bad option.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from defuser import loganalysis
+from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
+from defuser.loganalysis import BombAnalysis, FileAnalysis
+from defuser.logcheck import ModuleCheck
+from defuser.logreader import default_log_path
+from edgework import Batteries, EdgeworkError, SerialNumber
+
+
+@click.group("log")
+def log() -> None:
+    """Read KTaNE game logs: replay and check every Exploding Mittens module."""
+
+
+@log.command("analyze")
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON document.")
+@click.option(
+    "--serial",
+    type=SERIAL,
+    default=None,
+    help="Serial number for bombs whose edgework is not in the log.",
+)
+@click.option(
+    "--batteries",
+    type=BATTERIES,
+    default=None,
+    help="Battery count for bombs whose edgework is not in the log.",
+)
+@click.option(
+    "--check",
+    "check_mode",
+    is_flag=True,
+    help="Exit 1 when any module has an inconsistency.",
+)
+@click.option(
+    "--brief",
+    is_flag=True,
+    help="Human output: one summary per module, without the replay.",
+)
+def analyze(
+    files: tuple[Path, ...],
+    json_mode: bool,
+    serial: str | None,
+    batteries: Batteries | None,
+    check_mode: bool,
+    brief: bool,
+) -> None:
+    """Replay and check every Exploding Mittens module in game logs.
+
+    FILE is a KTaNE log (output_log.txt / Player.log) or a log written by
+    'mittens play --log'. Without FILE, the game's log at its default place for this
+    operating system is read.
+    """
+    out = Output(json_mode=json_mode)
+    if serial is not None:
+        try:
+            serial = SerialNumber.parse(serial, strict=False).text
+        except EdgeworkError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--serial'") from exc
+    paths = list(files)
+    if not paths:
+        default = Path(default_log_path())
+        if not default.is_file():
+            raise click.UsageError(
+                f"no FILE given and the game's default log {default} does not exist, "
+                "expected a log file path"
+            )
+        out.note(f"reading the game's default log for this system: {default}")
+        paths = [default]
+    contents: list[tuple[Path, bytes]] = []
+    for path in paths:
+        if path.is_dir():
+            raise click.UsageError(f"log file {str(path)!r} is a directory, expected a file")
+        try:
+            contents.append((path, path.read_bytes()))
+        except FileNotFoundError:
+            raise click.UsageError(
+                f"log file {str(path)!r} does not exist, expected a KTaNE game log"
+            ) from None
+        except OSError as exc:
+            raise click.UsageError(
+                f"log file {str(path)!r} cannot be read ({exc.strerror or exc})"
+            ) from None
+    count = batteries.count if batteries is not None else None
+    analyses = [
+        loganalysis.analyse_bytes(data, str(path), serial=serial, batteries=count)
+        for path, data in contents
+    ]
+    if json_mode:
+        out.json(loganalysis.to_json(analyses))
+    else:
+        for analysis in analyses:
+            render_file(out, analysis, brief=brief)
+    if check_mode and any(a.inconsistency_count for a in analyses):
+        raise click.exceptions.Exit(1)
+
+
+# --------------------------------------------------------------------------- human output
+
+
+def render_file(out: Output, analysis: FileAnalysis, *, brief: bool) -> None:
+    """Everything about one file."""
+    modules = analysis.modules
+    head = Text(f"{analysis.path}", style="bold")
+    head.append(
+        f"  ({analysis.game.line_count} lines, {len(analysis.bombs)} "
+        f"bomb{'s' if len(analysis.bombs) != 1 else ''}, {len(modules)} Exploding Mittens "
+        f"module{'s' if len(modules) != 1 else ''})"
+    )
+    out.print(head)
+    for problem in analysis.problems:
+        out.print(f"  line {problem.line}: could not read: {problem.message}")
+    if not modules:
+        out.print("  No Exploding Mittens lines in this file.")
+    for number, bomb in enumerate(analysis.bombs, start=1):
+        if not bomb.modules:
+            continue
+        render_bomb(out, number, bomb)
+        for check in bomb.modules:
+            render_module(out, check, brief=brief)
+    total = analysis.inconsistency_count
+    out.print(
+        Text(
+            f"{total} inconsistenc{'y' if total == 1 else 'ies'} in {analysis.path}",
+            style="bold red" if total else "bold green",
+        )
+    )
+    out.print("")
+
+
+def render_bomb(out: Output, number: int, bomb: BombAnalysis) -> None:
+    """The bomb's edgework as the log (or the options) gave it."""
+    where = f"line {bomb.bomb.line}" if bomb.bomb.line is not None else "no bomb lines"
+    out.print(Text(f"Bomb {number} ({where})", style="bold"))
+    serial = bomb.serial if bomb.serial is not None else "unknown"
+    source = {"log": "", "given": " (given)", "unknown": ""}[bomb.serial_source]
+    parts = [f"serial number {serial}{source}"]
+    if bomb.batteries is None:
+        parts.append("batteries unknown")
+    else:
+        holders = bomb.bomb.holders
+        text = f"{bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+        if bomb.batteries_source == "log":
+            text += f" in {len(holders)} holder{'' if len(holders) == 1 else 's'}"
+        elif bomb.batteries_source == "given":
+            text += " (given)"
+        parts.append(text)
+    if bomb.bomb.indicators:
+        parts.append("indicators " + ", ".join(bomb.bomb.indicators))
+    if bomb.bomb.ports:
+        parts.append("port plates " + " | ".join(p or "empty" for p in bomb.bomb.ports))
+    out.print("  " + "; ".join(parts))
+
+
+def render_module(out: Output, check: ModuleCheck, *, brief: bool) -> None:
+    """One module: summary, opening, replay, strikes and inconsistencies."""
+    title = Text(f"  Exploding Mittens #{check.module_id}", style="bold")
+    title.append(f" (lines {check.first_line}-{check.last_line})")
+    out.print(title)
+    facts = []
+    if check.table is not None:
+        facts.append(f"Table {check.table}")
+    if check.last_digit is not None:
+        if len(check.digit_candidates) > 1:
+            facts.append("last digit one of " + ", ".join(map(str, check.digit_candidates)))
+        else:
+            facts.append(f"last digit {check.last_digit}")
+    if check.interval is not None:
+        facts.append(f"N = {check.interval}")
+    elif check.interval_candidates:
+        facts.append("N one of " + ", ".join(map(str, check.interval_candidates)))
+    if facts:
+        out.print("    " + ", ".join(facts))
+    for note in check.notes:
+        out.print(f"    note: {note}")
+    verdict = "solved" if check.solved else "not solved"
+    out.print(
+        f"    {verdict}; {check.actions} action{'s' if check.actions != 1 else ''}, "
+        f"{check.strikes} strike{'s' if check.strikes != 1 else ''}"
+    )
+    rules = check.rules
+    opening = check.opening
+    if opening is not None and rules is not None:
+        discard, hand = opening
+        line = Text("    opening: discard ")
+        line.append_text(card_text(discard))
+        line.append(f" ({rules.type_of(discard).value}), rule {rules.rule(discard)}; hand")
+        for slot, card in enumerate(hand, start=1):
+            line.append(f" {slot}:")
+            line.append_text(card_text(card, words=False))
+        out.print(line)
+    if not brief and check.steps and rules is not None:
+        out.print("    replay:")
+        for text in loganalysis.describe_steps(check):
+            out.print(f"      {text}")
+    if check.inconsistencies:
+        out.print(Text(f"    {len(check.inconsistencies)} inconsistencies:", style="bold red"))
+        for item in check.inconsistencies:
+            out.print(Text(f"      line {item.line}: {item.message}", style="red"))
+    else:
+        out.print(Text("    every line agrees with the module's behaviour", style="green"))

@@ -1,0 +1,281 @@
+"""Analyse whole game logs: every bomb, every Exploding Mittens module, as data.
+
+Contract: :func:`analyse_bytes` reads one file's bytes (never raising on its content),
+checks every module instance with :func:`defuser.logcheck.check_module` using its
+bomb's edgework, and returns a :class:`FileAnalysis`; :func:`to_json` turns analyses
+into the documented ``mittens log analyze --json`` document. Edgework given by the
+caller (``serial``/``batteries``) fills in what the log does not show; the log's own
+edgework lines always win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from defuser import explain
+from defuser.logcheck import ModuleCheck, Step, check_module
+from defuser.logreader import Bomb, GameLog, Problem, read_log
+from defuser.rules import blocking_slots, legal_slots
+from edgework import RULE_TEXTS, Card
+
+#: Version of the JSON document's shape (keys are only ever added).
+JSON_VERSION = 1
+
+
+@dataclass(slots=True)
+class BombAnalysis:
+    """One bomb: its edgework as used for checking, and its modules' checks."""
+
+    bomb: Bomb
+    serial: str | None
+    batteries: int | None
+    #: Where the edgework came from: ``log``, ``given`` (options) or ``unknown``.
+    serial_source: str
+    batteries_source: str
+    modules: list[ModuleCheck] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FileAnalysis:
+    """One log file: its bombs and what could not be read."""
+
+    path: str
+    game: GameLog
+    bombs: list[BombAnalysis]
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Lines outside the modules that could not be read."""
+        return self.game.problems
+
+    @property
+    def modules(self) -> list[ModuleCheck]:
+        """Every module check of the file, in file order."""
+        found = [m for b in self.bombs for m in b.modules]
+        return sorted(found, key=lambda m: m.first_line)
+
+    @property
+    def inconsistency_count(self) -> int:
+        """How many contradicting lines the file's modules have, in all."""
+        return sum(len(m.inconsistencies) for m in self.modules)
+
+
+def analyse_bytes(
+    data: bytes,
+    path: str = "-",
+    *,
+    serial: str | None = None,
+    batteries: int | None = None,
+) -> FileAnalysis:
+    """Read and check one log file's content.
+
+    ``serial`` and ``batteries`` stand in for edgework that a bomb's lines do not show
+    (for a log that holds only the module's lines).
+    """
+    game = read_log(data)
+    last_nonblank = game.line_count
+    bombs: list[BombAnalysis] = []
+    for bomb in game.bombs:
+        bomb_serial, serial_source = bomb.serial, "log"
+        if bomb_serial is None:
+            bomb_serial, serial_source = serial, ("given" if serial is not None else "unknown")
+        bomb_batteries, batteries_source = bomb.batteries, "log"
+        if bomb_batteries is None:
+            bomb_batteries = batteries
+            batteries_source = "given" if batteries is not None else "unknown"
+        analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
+                                batteries_source)
+        for module in bomb.modules:
+            analysis.modules.append(
+                check_module(
+                    module.lines,
+                    module_id=module.module_id,
+                    serial=bomb_serial,
+                    batteries=bomb_batteries,
+                    last_event_line=game.last_event_line,
+                    file_last_line=last_nonblank,
+                )
+            )
+        bombs.append(analysis)
+    return FileAnalysis(path, game, bombs)
+
+
+def _card(card: Card | None) -> str | None:
+    return card.code if card is not None else None
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """One replayed action as JSON."""
+    before = step.before
+    slot = None
+    if step.action == "play" and step.card is not None and step.card in before.hand:
+        slot = _played_slot(step)
+    return {
+        "line": step.line,
+        "action": step.action,
+        "slot": slot,
+        "card": _card(step.card),
+        "outcome": step.outcome,
+        "strike": _STRIKE_NAMES.get(step.kind),
+        "discard": _card(before.discard),
+        "hand": [c.code for c in before.hand],
+        "countdown": step.countdown,
+        "blocking": list(step.blocking_listed),
+    }
+
+
+_STRIKE_NAMES = {
+    "draw_mitten_strike": "mitten-on-top",
+    "hand_full_strike": "hand-full",
+    "discard_blocked": "discard-blocked",
+    "invalid_play": "invalid-play",
+}
+
+
+def _played_slot(step: Step) -> int | None:
+    """The slot the replay took the played (or named) card from."""
+    before, after = step.before.hand, step.after.hand
+    if step.kind == "invalid_play":
+        return before.index(step.card) + 1 if step.card in before else None
+    for i in range(len(before)):
+        if before[:i] + before[i + 1 :] == after and before[i] == step.card:
+            return i + 1
+    return before.index(step.card) + 1 if step.card in before else None
+
+
+def module_json(check: ModuleCheck) -> dict[str, Any]:
+    """One module's entry of the JSON document."""
+    opening = check.opening
+    return {
+        "id": check.module_id,
+        "table": check.table,
+        "interval": check.interval,
+        "solved": check.solved,
+        "strikes": check.strikes,
+        "actions": check.actions,
+        "inconsistencies": [{"line": i.line, "message": i.message}
+                            for i in check.inconsistencies],
+        "first_line": check.first_line,
+        "last_line": check.last_line,
+        "table_source": check.table_source,
+        "last_digit": check.last_digit,
+        "last_digit_candidates": list(check.digit_candidates),
+        "interval_candidates": list(check.interval_candidates),
+        "replayed": check.replayed,
+        "opening": None if opening is None else {
+            "discard": opening[0].code,
+            "hand": [c.code for c in opening[1]],
+        },
+        "notes": list(check.notes),
+        "replay": [step_json(s) for s in check.steps],
+    }
+
+
+def bomb_json(bomb: BombAnalysis) -> dict[str, Any]:
+    """One bomb's entry of the JSON document."""
+    return {
+        "serial": bomb.serial,
+        "batteries": bomb.batteries,
+        "serial_source": bomb.serial_source,
+        "batteries_source": bomb.batteries_source,
+        "line": bomb.bomb.line,
+        "seed": bomb.bomb.seed,
+        "battery_holders": list(bomb.bomb.holders),
+        "indicators": list(bomb.bomb.indicators),
+        "ports": list(bomb.bomb.ports),
+        "modules": [module_json(m) for m in bomb.modules],
+    }
+
+
+def file_json(analysis: FileAnalysis) -> dict[str, Any]:
+    """One file's entry of the JSON document."""
+    return {
+        "path": analysis.path,
+        "lines": analysis.game.line_count,
+        "problems": [{"line": p.line, "message": p.message} for p in analysis.problems],
+        "bombs": [bomb_json(b) for b in analysis.bombs],
+    }
+
+
+def to_json(analyses: list[FileAnalysis]) -> dict[str, Any]:
+    """The whole ``mittens log analyze --json`` document."""
+    return {"version": JSON_VERSION, "files": [file_json(a) for a in analyses]}
+
+
+# --------------------------------------------------------------------------- plain words
+
+
+def _rule_words(check: ModuleCheck, step: Step) -> str:
+    rules = check.rules
+    discard = step.before.discard
+    if rules is None or discard is None:
+        return ""
+    letter = rules.rule(discard)
+    text = f"rule {letter} ({RULE_TEXTS[letter].rstrip('.')}"
+    if letter in explain.MITTEN_RULES:
+        text += f"; the mitten face is {rules.mitten.words}"
+    return text + ")"
+
+
+def strike_words(check: ModuleCheck, step: Step) -> str:
+    """Why a strike happened, from the state before it (a strike moves nothing)."""
+    rules = check.rules
+    before = step.before
+    if rules is None or before.discard is None:
+        return ""
+    hand = before.hand
+    if step.kind == "draw_mitten_strike":
+        return "the Exploding Mitten was on top of the deck, and it can never be drawn"
+    if step.kind == "hand_full_strike":
+        return f"the hand already held 3 cards ({', '.join(c.words for c in hand)})"
+    legal = legal_slots(rules, before.discard, hand)
+    if step.kind == "discard_blocked":
+        blocking = blocking_slots(rules, before.discard, hand)
+        return (
+            f"a discard is allowed only when no card can be played, and "
+            f"{explain.slot_list(hand, blocking)} could be played under {_rule_words(check, step)}"
+        )
+    if step.kind == "invalid_play" and step.card is not None:
+        where = (
+            f"legal were {explain.slot_list(hand, legal)}"
+            if legal
+            else "nothing in the hand was legal, so a discard was the move"
+        )
+        return f"{step.card.words} is not legal under {_rule_words(check, step)}; {where}"
+    return ""
+
+
+def step_words(check: ModuleCheck, step: Step) -> str:
+    """One replayed action in one line: the click, the rule in force, the outcome."""
+    rules = check.rules
+    command = step.action
+    slot = step_json(step)["slot"]
+    if slot is not None:
+        command = f"play {slot}"
+    card = f" {step.card.code} {step.card.words}" if step.card is not None else ""
+    text = f"line {step.line}: {command}"
+    if step.kind in ("played", "invalid_play", "solved"):
+        text += card
+    text += f" under {_rule_words(check, step)}"
+    if step.kind == "drew":
+        text += f" -> drew{card}"
+    elif step.kind == "discarded":
+        text += f" -> the deck gave{card}"
+        if rules is not None and step.card is not None:
+            text += f"; rule now {rules.rule(step.card)}"
+    elif step.kind == "played":
+        if rules is not None and step.card is not None:
+            text += f" -> ok; rule now {rules.rule(step.card)}"
+    elif step.kind == "solved":
+        text += " -> SOLVED (a Defuse played with the mitten on top)"
+    else:
+        text += f" -> STRIKE: {strike_words(check, step)}"
+    if step.countdown is not None:
+        text += f" [log: mitten coming in {step.countdown}]"
+    return text
+
+
+def describe_steps(check: ModuleCheck) -> list[str]:
+    """The replay in plain words, one line per action."""
+    return [step_words(check, step) for step in check.steps]
