@@ -593,6 +593,11 @@ class Device:
 
     # ------------------------------------------------------------------ events
 
+    def heartbeat(self) -> None:
+        """Ping the prop now and act on the answer: restart, missed presses, bad lines."""
+        with self._lock:
+            self._heartbeat()
+
     def _heartbeat(self) -> None:
         generation = self._generation
         pong = self.request(Ping())
