@@ -1,0 +1,126 @@
+"""Build realistic KTaNE game logs around Exploding Mittens lines, for the log tests.
+
+A game log holds much more than this module's lines: Unity repeats every message with
+a blank line and a ``(Filename: ... Line: N)`` trailer, the bomb generator announces
+each bomb, widgets log their randomisation, other modules log their own lines, and the
+bomb logs strikes. :func:`game_log` wraps given module lines in all of that, and can
+interleave the lines of several modules of one bomb at random, keeping each module's
+own order. It returns the bytes and, for each module, the line numbers its lines got.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SAMPLES = Path("/work/shared/samples/real-module-logs")
+if not SAMPLES.is_dir():
+    SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "real-module-logs"
+
+TRAILER = (
+    "(Filename: C:/buildslave/unity/build/artifacts/generated/common/runtime/"
+    "DebugBindings.gen.cpp Line: 51)"
+)
+
+NOISE = (
+    "[State] Enter GameplayState",
+    "[Wires #{n}] Cut wire 3. Correct.",
+    "[The Button #{n}] Holding the button, strip is blue.",
+    "[Bomb] Strike from Wires! 1 / 3 strikes",
+    "[PaceMaker] PacingEvent: OneStrikeLeft",
+    "Kept Ypsilon alive: {n} frames",
+    "[Keypad #{n}] Pressed Ϙ: correct.",
+)
+
+
+def sample_names() -> list[str]:
+    """The ten real sample logs' file names."""
+    return sorted(p.name for p in SAMPLES.glob("sample*.log"))
+
+
+def sample_index() -> dict[str, dict[str, object]]:
+    """``index.json``: serial, batteries, solved, strikes and lines of each sample."""
+    data: dict[str, dict[str, object]] = json.loads((SAMPLES / "index.json").read_text())
+    return data
+
+
+def sample_messages(name: str) -> list[str]:
+    """A sample's module messages, without the ``[Exploding Mittens #1] `` prefix."""
+    prefix = "[Exploding Mittens #1] "
+    return [line[len(prefix):] for line in (SAMPLES / name).read_text().splitlines()]
+
+
+@dataclass
+class BombSpec:
+    """One bomb of a generated log; ``modules`` maps a module id to its messages."""
+
+    serial: str | None
+    holders: list[int]
+    modules: dict[int, list[str]]
+    seed: int = 1
+    indicators: list[str] = field(default_factory=lambda: ["unlit FRK", "lit CAR"])
+    ports: list[str] = field(default_factory=lambda: ["Parallel, Serial", ""])
+
+
+@dataclass
+class BuiltLog:
+    """A generated game log and where each module's lines ended up (1-based)."""
+
+    data: bytes
+    lines: list[str]
+    #: (bomb index, module id) -> line number of each of the module's messages.
+    numbers: dict[tuple[int, int], list[int]]
+
+
+def game_log(
+    bombs: list[BombSpec],
+    *,
+    seed: int = 0,
+    unity_trailers: bool = True,
+    interleave: bool = True,
+    newline: str = "\n",
+) -> BuiltLog:
+    """A whole game log with these bombs, in KTaNE's own format, noise included."""
+    rng = random.Random(seed)
+    out: list[str] = ["Initialize engine version: 2017.4.22f1", "[Startup] Loading mods"]
+    numbers: dict[tuple[int, int], list[int]] = {}
+
+    def emit(text: str) -> int:
+        out.append(text)
+        number = len(out)
+        if unity_trailers:
+            out.extend(["", TRAILER, ""])
+        return number
+
+    def noise() -> None:
+        for _ in range(rng.randrange(0, 3)):
+            emit(rng.choice(NOISE).format(n=rng.randrange(1, 9)))
+
+    for index, bomb in enumerate(bombs):
+        emit(f"[BombGenerator] Generating bomb with seed {bomb.seed}")
+        emit("[BombGenerator] Generator settings: Time: 300, NumStrikes: 3, FrontFaceOnly: False")
+        for holder in bomb.holders:
+            emit("[WidgetGenerator] Added widget: BatteryWidget at Bottom")
+            emit(f"[BatteryWidget] Randomizing Battery Widget: {holder}")
+        for indicator in bomb.indicators:
+            emit(f"[IndicatorWidget] Randomizing Indicator Widget: {indicator}")
+        for ports in bomb.ports:
+            emit(f"[PortWidget] Randomizing Port Widget: {ports}")
+        if bomb.serial is not None:
+            emit(f"[SerialNumber] Randomizing Serial Number: {bomb.serial}")
+        noise()
+        queues = {mid: list(msgs) for mid, msgs in bomb.modules.items()}
+        for mid in queues:
+            numbers[(index, mid)] = []
+        while any(queues.values()):
+            live = [mid for mid, q in queues.items() if q]
+            mid = rng.choice(live) if interleave else live[0]
+            message = queues[mid].pop(0)
+            numbers[(index, mid)].append(emit(f"[Exploding Mittens #{mid}] {message}"))
+            if rng.random() < 0.3:
+                noise()
+        emit("[Bomb] Bomb solved" if index % 2 == 0 else "[Bomb] Boom")
+    text = newline.join(out) + newline
+    return BuiltLog(text.encode("utf-8"), out, numbers)
