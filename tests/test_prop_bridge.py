@@ -1,0 +1,283 @@
+"""The bridge: presses to actions, state to display; stateful against the simulated prop
+with faults injected, and a golden transcript of a whole game."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from prop_helpers import (
+    FAST,
+    assert_consistent,
+    assert_display,
+    make_device,
+    sim_shows,
+    simulated_prop,
+    unique_name,
+)
+
+from defuser.generate import random_edgework
+from defuser.simulator import Action, ActionKind, Module, Outcome
+from edgework import Batteries, Card, Edgework
+from hardware import propsim
+from hardware.bridge import (
+    ACTIONS,
+    Bridge,
+    action_for,
+    button_for,
+    display_commands,
+    winning_actions,
+)
+from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.protocol import (
+    Button,
+    ButtonPressed,
+    DisplayCommand,
+    ShowBatteries,
+    ShowHand,
+    ShowSerial,
+    ShowSolved,
+    ShowStrikes,
+    ShowTop,
+)
+
+GOLDEN = Path(__file__).parent / "golden" / "prop" / "full_game.txt"
+
+
+def test_buttons_and_actions_correspond() -> None:
+    assert {str(action_for(b)) for b in Button} == {"draw", "discard", "play 1", "play 2", "play 3"}
+    for button in Button:
+        assert button_for(action_for(button)) is button
+    assert ACTIONS[Button.HAND2] == Action(ActionKind.PLAY, 2)
+
+
+def test_display_commands_mirror_the_module() -> None:
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    module = Module.from_edgework(edge, 5)
+    commands = display_commands(module, edge)
+    assert commands == [
+        ShowSerial("AB3CD4"),
+        ShowBatteries(3, 2),
+        ShowTop(module.discard_top),
+        ShowHand.of(module.hand),
+        ShowStrikes(0),
+        ShowSolved(False),
+    ]
+    no_batteries = display_commands(module, Edgework(serial=edge.serial))
+    assert no_batteries[1] == ShowBatteries(0, None)
+    seven = display_commands(module, Edgework(edge.serial, Batteries(7)))
+    assert seven[1] == ShowBatteries(7, None)
+
+
+class FakeProp:
+    """Records what the bridge sends; hands out prepared presses."""
+
+    def __init__(self, presses: list[ButtonPressed]) -> None:
+        self.presses = presses
+        self.sent: list[DisplayCommand] = []
+        self.acked: list[int] = []
+
+    def show(self, command: DisplayCommand) -> None:
+        self.sent.append(command)
+
+    def ack(self, press: ButtonPressed) -> None:
+        self.acked.append(press.seq)
+
+    def next_press(self, timeout: float | None) -> ButtonPressed | None:
+        return self.presses.pop(0) if self.presses else None
+
+
+def test_bridge_sends_only_what_changed_and_acknowledges() -> None:
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    module = Module.from_edgework(edge, 11)
+    presses = [ButtonPressed(1, Button.PILE), ButtonPressed(2, Button.HAND3)]
+    prop = FakeProp(presses)
+    bridge = Bridge(module, edge, prop)
+    bridge.start()
+    assert len(prop.sent) == 6
+    first = bridge.step(0)
+    assert first is not None
+    if first.result.outcome is Outcome.STRIKE:
+        assert first.shown == (ShowStrikes(1),)
+    second = bridge.step(0)
+    assert second is not None and bridge.step(0) is None
+    assert prop.acked == [1, 2]
+    assert prop.sent[6:] == [*first.shown, *second.shown]
+    assert_consistent(bridge, 11, [Button.PILE, Button.HAND3])
+
+
+def test_winning_actions_solve_without_strikes() -> None:
+    rng = random.Random(2024)
+    for _ in range(60):
+        edge = random_edgework(rng)
+        seed = rng.randrange(10**6)
+        module = Module.from_edgework(edge, seed)
+        actions = winning_actions(module)
+        assert module.history == []  # the module itself was not touched
+        for action in actions:
+            module.act(action)
+        assert module.solved and module.strikes == 0
+
+
+# ---------------------------------------------------------------------- stateful
+
+buttons = st.sampled_from(list(Button))
+
+
+class BridgeWithFaults(RuleBasedStateMachine):
+    """Presses and faults in any order; after each, nothing is lost and the state holds.
+
+    Faults: lost events, corrupted lines (events or replies), garbage, noise from the
+    host's side, a prop restart, an unplug with the prop coming back under another name.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+        self.notices: list[Notice] = []
+        self.pressed: list[Button] = []
+        self.device: Device | None = None
+
+    @initialize(game=st.integers(0, 10**6))
+    def start(self, game: int) -> None:
+        rng = random.Random(game)
+        self.seed = game
+        edge = random_edgework(rng)
+        self.sim = propsim.create(unique_name("sm"))
+        self.names.append(self.sim.name)
+        self.device = make_device(propsim.url_of(self.sim), self.notices)
+        self.device.connect()
+        self.bridge = Bridge(Module.from_edgework(edge, game), edge, self.device)
+        self.bridge.start()
+
+    def apply_pending(self) -> None:
+        while len(self.bridge.steps) < len(self.pressed):
+            step = self.bridge.step(5.0)
+            assert step is not None, "a press never reached the host"
+
+    def press(self, button: Button) -> None:
+        self.sim.press(button)
+        self.pressed.append(button)
+
+    @rule(button=buttons)
+    def press_one(self, button: Button) -> None:
+        self.press(button)
+        self.apply_pending()
+
+    @rule(many=st.lists(buttons, min_size=2, max_size=5))
+    def press_quickly(self, many: list[Button]) -> None:
+        for button in many:
+            self.press(button)
+        self.apply_pending()
+
+    @rule(button=buttons, lost=st.integers(1, 3))
+    def presses_lost_on_the_wire(self, button: Button, lost: int) -> None:
+        self.sim.drop_next(lost)
+        for _ in range(lost):
+            self.press(button)
+        self.apply_pending()
+
+    @rule(button=buttons, lines=st.integers(1, 2))
+    def lines_corrupted(self, button: Button, lines: int) -> None:
+        self.sim.corrupt_next(lines)
+        self.press(button)
+        self.apply_pending()
+
+    @rule(button=buttons)
+    def garbage_both_ways(self, button: Button) -> None:
+        self.sim.send_garbage()
+        self.sim.receive(b"\x00\x13noise from the host side\n")
+        self.press(button)
+        self.apply_pending()
+
+    @rule()
+    def prop_restarts(self) -> None:
+        assert self.device is not None
+        self.sim.restart()
+        self.device.heartbeat()
+        assert sim_shows(self.sim, self.bridge)
+
+    @rule()
+    def unplugged_and_back_elsewhere(self) -> None:
+        assert self.device is not None
+        name = unique_name("sm")
+        self.names.append(name)
+        self.sim.unplug()
+        self.sim.plug(name)
+        self.device.heartbeat()
+        assert self.device.current_url == f"propsim://{name}"
+        assert sim_shows(self.sim, self.bridge)
+
+    @invariant()
+    def nothing_lost_state_intact(self) -> None:
+        if self.device is None:
+            return
+        self.apply_pending()
+        assert_consistent(self.bridge, self.seed, self.pressed)
+        assert_display(self.device.display_state(), self.bridge)
+        assert sim_shows(self.sim, self.bridge)
+        assert self.device.lost_events == 0
+        assert not [n for n in self.notices if n.kind is NoticeKind.EVENTS_LOST]
+
+    def teardown(self) -> None:
+        if self.device is not None:
+            self.device.close()
+        for name in self.names:
+            propsim.forget(name)
+
+
+BridgeWithFaults.TestCase.settings = settings(
+    max_examples=12, stateful_step_count=12, deadline=None
+)
+TestBridgeWithFaults = BridgeWithFaults.TestCase
+
+
+# ---------------------------------------------------------------------- golden
+
+
+def golden_game() -> tuple[list[str], Module]:
+    """A whole game: a strike first, then the winning presses; every line recorded."""
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    seed = 7
+    module = Module.from_edgework(edge, seed)
+    opening = Action(ActionKind.DISCARD)
+    assert module.copy().act(opening).outcome is Outcome.STRIKE
+    after = module.copy()
+    after.act(opening)
+    script = [button_for(opening), *(button_for(a) for a in winning_actions(after))]
+    trace: list[str] = []
+    # No heartbeat: every line in the transcript follows from the previous ones.
+    timing = Timing(reply_timeout=2.0, heartbeat=0.0, handshake_timeout=5.0)
+    with simulated_prop(script=script) as sim:
+        device = make_device(propsim.url_of(sim), trace=trace, timing=timing, session_seed=1)
+        device.connect()
+        try:
+            bridge = Bridge(module, edge, device)
+            bridge.start()
+            while not bridge.solved:
+                assert bridge.step(5.0) is not None
+        finally:
+            device.close()
+        assert sim.display.solved and sim.script_done
+    return trace, module
+
+
+def test_golden_transcript_of_a_full_game() -> None:
+    trace, module = golden_game()
+    assert module.solved and module.strikes == 1
+    text = "\n".join(trace) + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(text, encoding="ascii")
+    assert text == GOLDEN.read_text(encoding="ascii")
+
+
+def test_card_codes_used_on_the_wire_are_the_cards_codes() -> None:
+    assert {card.code for card in Card} == {
+        c + s for c in "RBGY" for s in "CHTS"
+    }
+    assert FAST.heartbeat > 0
