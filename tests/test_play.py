@@ -14,7 +14,7 @@ from cli_helpers import GOLDEN, check_golden, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from defuser.commands.play import build_edgework
+from defuser.commands.play import batteries_words, build_edgework
 from defuser.errors import InvalidCommandError
 from defuser.simulator import ALL_ACTIONS, Action, ActionKind, Module
 from edgework import Edgework
@@ -95,7 +95,7 @@ def test_action_rejects_bad_slots() -> None:
 
 def expected_log(edge_text: str, seed: int, commands: list[str]) -> list[str]:
     """The log the library writes for this edge, seed and command lines."""
-    edge = build_edgework(Edgework.parse(edge_text), seed)
+    edge = build_edgework(Edgework.parse(edge_text), seed, whole_edge=True)
     module = Module.from_edgework(edge, seed)
     for line in commands:
         try:
@@ -287,6 +287,15 @@ def test_pipe_through_the_real_console_script(tmp_path: Path) -> None:
     assert "\x1b[" not in proc.stdout  # no colour on a pipe
     assert ">" not in proc.stdout.split("\n")[0]  # no prompt
     assert log.read_text(encoding="utf-8").count("\n") >= 7
+
+
+def test_edgework_without_batteries_means_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["play", "--edgework", "*FRK // KT4RE7", "--seed", "1"], monkeypatch)
+    assert "serial KT4RE7 · 0 batteries ·" in run.out
+    run = run_cli(["play", "--serial", "KT4RE7", "--seed", "1"], monkeypatch)
+    edge = build_edgework(Edgework.parse("KT4RE7"), 1)
+    assert edge.batteries is not None
+    assert f"serial KT4RE7 · {batteries_words(edge.batteries)}" in run.out
 
 
 def test_vanilla_edgework_generation_is_seeded() -> None:

@@ -50,11 +50,18 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 10**9)
 
 
-def build_edgework(edge: Edgework, seed: int) -> Edgework:
-    """Fill in a missing serial number or battery count at random, from the seed."""
+def build_edgework(edge: Edgework, seed: int, *, whole_edge: bool = False) -> Edgework:
+    """Fill in a missing serial number or battery count at random, from the seed.
+
+    With ``whole_edge`` (the edge came from ``--edgework``) a missing battery part
+    means the bomb has no batteries, as the Twitch Plays notation leaves out what a
+    bomb does not have.
+    """
     rng = random.Random(f"edgework:{seed}")
     serial = edge.serial if edge.serial is not None else random_serial(rng)
-    batteries = edge.batteries if edge.batteries is not None else random_batteries(rng)
+    batteries = edge.batteries
+    if batteries is None:
+        batteries = Batteries(0, 0) if whole_edge else random_batteries(rng)
     return Edgework(serial, batteries, edge.indicators, edge.port_plates)
 
 
@@ -64,11 +71,10 @@ def batteries_words(batteries: Batteries | None) -> str:
         return "0 batteries"
     count = batteries.count
     text = f"{count} batter{'y' if count == 1 else 'ies'}"
-    if batteries.holders is not None:
+    if batteries.holders:
         holders = batteries.holders
         text += f" in {holders} holder{'' if holders == 1 else 's'}"
-        if holders:
-            text += f" ({batteries.aa_holders} AA, {batteries.d_holders} D)"
+        text += f" ({batteries.aa_holders} AA, {batteries.d_holders} D)"
     return text
 
 
@@ -375,7 +381,7 @@ def play(
     )
     if seed is None:
         seed = new_seed()
-    edge = build_edgework(given, seed)
+    edge = build_edgework(given, seed, whole_edge=edgework is not None)
     module = Module.from_edgework(edge, seed)
     interactive = sys.stdin.isatty() and not json_mode
     out = Output(json_mode=json_mode)
