@@ -16,7 +16,8 @@
  *     own E line, using simavr's hd44780 part, so a test can read what they show
  *     (Debian's simavr 1.6 stores glyph memory over row 1's memory, so the firmware
  *     clears each display after defining its glyphs, and glyphs cannot be read back);
- *   - the LED outputs, read from the port registers.
+ *   - the LED outputs, read from the port registers;
+ *   - faults on the line to the host: dropped event lines and garbled lines.
  *
  * Usage: prop_harness [-v] [-l LINK] [-s SPEED] firmware.elf
  *   -v       let simavr's own chatter through to stderr (it is discarded otherwise)
@@ -33,6 +34,11 @@
  *                  row 1, as hex bytes (custom glyphs are bytes 0-7)
  *   leds           "leds NAME=0|1 ..." for every LED output
  *   time           "time US": simulated microseconds since start
+ *   wait MS        answers "ok" once MS milliseconds of simulated time have passed;
+ *                  later commands wait their turn
+ *   drop [N]       drop the next N (default 1) BTN lines the prop sends: lost events
+ *   garble [N]     garble the next N lines the prop sends (first byte changed, so the
+ *                  checksum fails)
  *   reset          reset the MCU (what opening the port does to a real Uno)
  *   quit           exit (so does end of input)
  * Every answer is written only after the simulation has reached the point where the
@@ -51,6 +57,7 @@
 #include <unistd.h>
 
 #include "avr_ioport.h"
+#include "avr_uart.h"
 #include "hd44780.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
@@ -92,6 +99,8 @@ static const pin_t LED_PINS[] = {
 
 static avr_t *avr;
 static avr_cycle_count_t slice, next_slice; /* stdin and pacing run once per slice */
+static int waiting;                         /* a "wait" command is pending */
+static avr_cycle_count_t wait_until;        /* ... until this cycle */
 static avr_cycle_count_t pace_cycle;        /* cycle count at pace_start */
 static uint64_t pace_start;                 /* wall clock (us) at pace_cycle */
 static uart_pty_t uart;
@@ -142,6 +151,59 @@ static void button_pin_hook(struct avr_irq_t *irq, uint32_t value, void *param)
 	(void)irq;
 	if (button_low[b] && value != 0)
 		avr_raise_irq(pin_irq(BUTTON_PINS[b]), 0);
+}
+
+/*
+ * Faults on the prop-to-host direction. The UART's output goes through tx_hook, which
+ * holds each line until its LF, then passes it on to the pty, drops it, or garbles it.
+ */
+static avr_irq_t *tx_filter;
+static int drop_btn_lines;  /* BTN lines still to drop */
+static int garble_lines;    /* lines of any kind still to garble */
+static uint8_t tx_line[128];
+static size_t tx_len;
+
+static void tx_forward(void)
+{
+	for (size_t i = 0; i < tx_len; i++)
+		avr_raise_irq(uart.irq + IRQ_UART_PTY_BYTE_IN, tx_line[i]);
+	tx_len = 0;
+}
+
+static void tx_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	(void)param;
+	tx_line[tx_len++] = (uint8_t)value;
+	if (value != '\n') {
+		if (tx_len == sizeof(tx_line))
+			tx_forward(); /* no line of ours is this long; pass it on as it is */
+		return;
+	}
+	if (drop_btn_lines > 0 && tx_len >= 4 && memcmp(tx_line, "BTN ", 4) == 0) {
+		drop_btn_lines--;
+		tx_len = 0;
+		return;
+	}
+	if (garble_lines > 0 && tx_len > 1) {
+		garble_lines--;
+		tx_line[0] ^= 0x01; /* still printable; the checksum no longer matches */
+	}
+	tx_forward();
+}
+
+static void connect_uart(void)
+{
+	uart_pty_init(avr, &uart);
+	uart_pty_connect(&uart, '0');
+	avr_irq_t *src = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT);
+	if (!src)
+		fail("no UART0 output IRQ");
+	static const char *names[] = {"8<harness.tx"};
+	tx_filter = avr_alloc_irq(&avr->irq_pool, 0, 1, names);
+	avr_unconnect_irq(src, uart.irq + IRQ_UART_PTY_BYTE_IN);
+	avr_connect_irq(src, tx_filter);
+	avr_irq_register_notify(tx_filter, tx_hook, NULL);
 }
 
 /* A scheduled level change on a button pin: the release of a press, or bounce steps. */
@@ -242,8 +304,27 @@ static int command(char *line)
 	} else if (strcmp(verb, "time") == 0) {
 		fprintf(out, "time %llu\n",
 			(unsigned long long)(avr->cycle / (avr->frequency / 1000000UL)));
+	} else if (strcmp(verb, "wait") == 0) {
+		char *end = NULL;
+		long ms = words[1] ? strtol(words[1], &end, 10) : -1;
+		if (!end || *end || ms < 0 || ms > 600000) {
+			fputs("err wait needs 0-600000 ms\n", out);
+		} else {
+			waiting = 1;
+			wait_until = avr->cycle + avr_usec_to_cycles(avr, 1000) * (avr_cycle_count_t)ms;
+		}
+	} else if (strcmp(verb, "drop") == 0 || strcmp(verb, "garble") == 0) {
+		char *end = NULL;
+		long n = words[1] ? strtol(words[1], &end, 10) : 1;
+		if (words[1] && (*end || n < 0 || n > 1000)) {
+			fprintf(out, "err %s needs a count 0-1000\n", verb);
+		} else {
+			*(verb[0] == 'd' ? &drop_btn_lines : &garble_lines) = (int)n;
+			fputs("ok\n", out);
+		}
 	} else if (strcmp(verb, "reset") == 0) {
 		step_count = 0;
+		tx_forward(); /* a line cut short by the reset went out as far as it got */
 		avr_reset(avr);
 		restart_pacing();
 		/* The reset cleared the PIN registers but not the IRQ values, and simavr only
@@ -294,32 +375,42 @@ static int command(char *line)
 static char inbuf[256];
 static size_t inlen;
 
+/* Runs the buffered commands, stopping early while a "wait" is pending so that answers
+ * stay in order. Returns 0 when it is time to quit. */
+static int run_commands(void)
+{
+	char *nl;
+	while (!waiting && (nl = memchr(inbuf, '\n', inlen)) != NULL) {
+		*nl = '\0';
+		size_t used = (size_t)(nl - inbuf) + 1;
+		int keep = command(inbuf);
+		inlen -= used;
+		memmove(inbuf, inbuf + used, inlen);
+		if (!keep)
+			return 0;
+	}
+	fflush(out);
+	return 1;
+}
+
 /* Reads whatever stdin holds without blocking; returns 0 when it is time to quit. */
 static int poll_stdin(void)
 {
-	struct pollfd pfd = {.fd = 0, .events = POLLIN};
-	if (poll(&pfd, 1, 0) <= 0)
+	if (waiting)
 		return 1;
-	ssize_t r = read(0, inbuf + inlen, sizeof(inbuf) - 1 - inlen);
-	if (r <= 0)
-		return r < 0 && (errno == EAGAIN || errno == EINTR);
-	inlen += (size_t)r;
-	char *start = inbuf;
-	char *nl;
-	while ((nl = memchr(start, '\n', inlen - (size_t)(start - inbuf))) != NULL) {
-		*nl = '\0';
-		if (!command(start))
-			return 0;
-		start = nl + 1;
-	}
-	inlen -= (size_t)(start - inbuf);
-	memmove(inbuf, start, inlen);
 	if (inlen == sizeof(inbuf) - 1) {
 		fputs("err command too long\n", out);
 		inlen = 0;
 	}
-	fflush(out);
-	return 1;
+	struct pollfd pfd = {.fd = 0, .events = POLLIN};
+	if (poll(&pfd, 1, 0) <= 0)
+		return 1;
+	ssize_t r = read(0, inbuf + inlen, sizeof(inbuf) - 1 - inlen);
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+		return 0; /* end of input: the test has gone */
+	if (r > 0)
+		inlen += (size_t)r;
+	return run_commands();
 }
 
 static void connect_lcd(hd44780_t *lcd, pin_t enable)
@@ -373,8 +464,7 @@ int main(int argc, char **argv)
 	avr->frequency = MCU_FREQUENCY;
 	avr_load_firmware(avr, &firmware);
 
-	uart_pty_init(avr, &uart);
-	uart_pty_connect(&uart, '0');
+	connect_uart();
 	if (uart.pty.slavename[0] == '\0')
 		fail("no pty for UART0");
 	if (link_path) {
@@ -408,6 +498,12 @@ int main(int argc, char **argv)
 		if (avr->cycle < next_slice)
 			continue;
 		next_slice = avr->cycle + slice;
+		if (waiting && avr->cycle >= wait_until) {
+			waiting = 0;
+			fputs("ok\n", out);
+			if (!run_commands())
+				break;
+		}
 		if (!poll_stdin())
 			break;
 		if (speed > 0) {

@@ -13,7 +13,7 @@
 void setup() {
   link_begin();
   display_begin();
-  buttons_begin(millis());
+  buttons_begin();
   link_send_boot();
 }
 

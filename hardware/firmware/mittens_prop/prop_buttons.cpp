@@ -31,15 +31,22 @@ const char *button_name(uint8_t button) {
   return button < PROP_BUTTON_COUNT ? BUTTON_NAMES[button] : "?";
 }
 
-void buttons_begin(uint32_t now_ms) {
+void buttons_begin() {
+  for (uint8_t i = 0; i < PROP_BUTTON_COUNT; i++) pinMode(BUTTON_PINS[i], INPUT_PULLUP);
+  // Watch the buttons for one debounce time before taking presses, so the first press
+  // after start counts like any other: a button released throughout is ready, one that
+  // was pressed at any moment (held at start) must be released first.
+  bool released[PROP_BUTTON_COUNT];
+  for (uint8_t i = 0; i < PROP_BUTTON_COUNT; i++) released[i] = true;
+  uint32_t start = millis();
+  while (millis() - start < PROP_DEBOUNCE_MS)
+    for (uint8_t i = 0; i < PROP_BUTTON_COUNT; i++)
+      if (digitalRead(BUTTON_PINS[i]) == LOW) released[i] = false;
   for (uint8_t i = 0; i < PROP_BUTTON_COUNT; i++) {
-    pinMode(BUTTON_PINS[i], INPUT_PULLUP);
-    // Start as if pressed, so a button held at start must be released for the debounce
-    // time before its next press counts.
-    debouncers[i].pressed = true;
+    debouncers[i].pressed = !released[i];
     debouncers[i].changing_ms = 0;
   }
-  last_sample_ms = now_ms;
+  last_sample_ms = millis();
   event_count = 0;
   event_next = 0;
   newest_seq = 0;

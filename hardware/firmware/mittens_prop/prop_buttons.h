@@ -23,8 +23,9 @@ enum ButtonIndex : uint8_t {
 // The protocol name of a button: DECK, PILE, HAND1, HAND2, HAND3.
 const char *button_name(uint8_t button);
 
-// Sets up the button pins (inputs with pull-ups) and the debouncers.
-void buttons_begin(uint32_t now_ms);
+// Sets up the button pins (inputs with pull-ups) and the debouncers; takes one debounce
+// time to watch the buttons.
+void buttons_begin();
 
 // Samples the buttons and stores each press that just completed its debounce as the
 // newest event. Returns how many it stored (0-5): they are the newest events.

@@ -230,7 +230,8 @@ void display_set_link(bool session, bool host_lost) {
 }
 
 void display_tick(uint32_t now_ms) {
-  if (flashing && now_ms - flash_start_ms >= PROP_STRIKE_FLASH_MS) {
+  // Signed: the flash may have started after `now_ms` was read.
+  if (flashing && (int32_t)(now_ms - flash_start_ms) >= (int32_t)PROP_STRIKE_FLASH_MS) {
     flashing = false;
     redraw();
   }

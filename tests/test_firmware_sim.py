@@ -1,0 +1,658 @@
+"""Firmware in the loop: the prop firmware, built with avr-gcc against Debian's Arduino
+core, runs under simavr and the host code in ``hardware/`` talks to it over a real pty.
+
+The simavr harness (``tests/simavr/prop_harness.c``, a test tool that links GPL-3 simavr
+and is never shipped) presses the prop's buttons, reads its two displays and its LEDs,
+and injects faults on the line to the host (dropped and garbled lines) and resets. The
+firmware runs paced to the wall clock, so its debounce and timeouts are the real ones.
+
+The tests need gcc-avr, avr-libc, binutils-avr, simavr, libsimavr-dev and
+arduino-core-avr (Debian packages). On a developer machine without them they skip,
+saying what is missing; in CI (``CI=true``) a missing tool is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Final
+
+import pytest
+import serial
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+
+from defuser.simulator import Module
+from edgework import Card, Edgework
+from hardware.bridge import Bridge, button_for, winning_actions
+from hardware.device import Device, Timing
+from hardware.framing import BadLine, LineFramer, crc16, seal
+from hardware.protocol import (
+    Button,
+    ButtonPressed,
+    DisplayCommand,
+    ShowBatteries,
+    ShowHand,
+    ShowSerial,
+    ShowSolved,
+    ShowStrikes,
+    ShowTop,
+)
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+FIRMWARE_DIR: Final = ROOT / "hardware" / "firmware"
+ARDUINO_AVR: Final = Path(os.environ.get("ARDUINO_AVR", "/usr/share/arduino/hardware/arduino/avr"))
+APT_PACKAGES: Final = "gcc-avr avr-libc binutils-avr simavr libsimavr-dev arduino-core-avr"
+
+#: How the displays draw their custom glyphs, for reading them back as text.
+MAIN_GLYPHS: Final = {0: "●", 1: "♥", 2: "▲", 3: "■"}
+TAG_GLYPHS: Final = {0: "‖", 1: "▮"}  # an AA holder (two cells), a D holder (one cell)
+SHAPE_GLYPHS: Final = {"C": "●", "H": "♥", "T": "▲", "S": "■"}
+
+#: Harness button names by protocol button.
+HARNESS_BUTTONS: Final = {
+    Button.DECK: "deck",
+    Button.PILE: "discard",
+    Button.HAND1: "slot1",
+    Button.HAND2: "slot2",
+    Button.HAND3: "slot3",
+}
+
+#: Host timing for the emulator: the documented timeouts, and a heartbeat every 0.3 s
+#: instead of 1 s so that a press whose event line was lost is recovered sooner (the
+#: prop does not mind how often it is pinged).
+SIM_TIMING: Final = Timing(heartbeat=0.3, reconnect_timeout=10.0)
+#: How long one answer from the harness may take (it waits for simulated time).
+ANSWER_TIMEOUT: Final = 15.0
+
+
+# --------------------------------------------------------------------------- the build
+
+
+@dataclass(frozen=True)
+class Build:
+    """The built firmware ELF and the harness binary."""
+
+    elf: Path
+    harness: Path
+
+
+def missing_tools() -> list[str]:
+    """What the firmware build and the harness need and this machine lacks."""
+    tools = ("make", "cc", "avr-gcc", "avr-g++", "avr-objcopy")
+    missing = [tool for tool in tools if not shutil.which(tool)]
+    needed_files = {
+        "Arduino core (arduino-core-avr)": ARDUINO_AVR / "cores" / "arduino" / "Arduino.h",
+        "avr-libc": Path("/usr/lib/avr/include/util/crc16.h"),
+        "simavr headers (libsimavr-dev)": Path("/usr/include/simavr/sim_avr.h"),
+        "simavr parts headers (libsimavr-dev)": Path("/usr/include/simavr/parts/uart_pty.h"),
+    }
+    missing += [name for name, path in needed_files.items() if not path.exists()]
+    return missing
+
+
+def build_firmware(directory: Path) -> Build:
+    """Build the firmware and the harness into ``directory`` with the project Makefile."""
+    missing = missing_tools()
+    if missing:
+        reason = (
+            "the firmware-in-the-loop tests need the AVR toolchain, Arduino core and "
+            f"simavr: missing {', '.join(missing)} (apt-get install {APT_PACKAGES})"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    done = subprocess.run(
+        ["make", "-C", str(FIRMWARE_DIR), f"BUILD={directory}", "firmware", "harness"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"building the firmware failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return Build(directory / "mittens_prop.elf", directory / "prop_harness")
+
+
+@pytest.fixture(scope="session")
+def firmware(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The firmware and harness, built once per test session."""
+    return build_firmware(tmp_path_factory.mktemp("firmware-build"))
+
+
+# --------------------------------------------------------------------------- the harness
+
+
+@dataclass(frozen=True)
+class Screens:
+    """What the two displays show, glyphs read back as text."""
+
+    main: tuple[str, str]
+    tag: tuple[str, str]
+
+
+def _decode(hex_text: str, glyphs: dict[int, str]) -> tuple[str, str]:
+    data = bytes.fromhex(hex_text)
+    text = "".join(glyphs.get(byte, chr(byte)) for byte in data)
+    return text[:16], text[16:]
+
+
+class SimProp:
+    """The firmware running under simavr: its pty, buttons, displays and LEDs."""
+
+    def __init__(self, build: Build, speed: float = 1.0) -> None:
+        # The harness's complaints, for failure messages; closed in close().
+        self._errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self._process = subprocess.Popen(
+            [str(build.harness), "-s", str(speed), str(build.elf)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._errors,
+        )
+        self._pending = b""
+        first = self._answer()
+        if not first.startswith("pty "):
+            raise AssertionError(f"the harness did not start: {first!r} {self._stderr()}")
+        #: The pty the firmware's UART0 is on.
+        self.port = first.split(" ", 1)[1]
+        assert self._answer() == "ready"
+
+    def _stderr(self) -> str:
+        self._errors.seek(0)
+        return self._errors.read().decode(errors="replace")
+
+    def _answer(self) -> str:
+        stdout = self._process.stdout
+        assert stdout is not None
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while b"\n" not in self._pending:
+            remaining = deadline - time.monotonic()
+            ready, _, _ = select.select([stdout], [], [], max(0.0, remaining))
+            if not ready:
+                raise AssertionError(f"the harness did not answer: {self._stderr()}")
+            chunk = os.read(stdout.fileno(), 4096)
+            if not chunk:
+                raise AssertionError(f"the harness stopped: {self._stderr()}")
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode()
+
+    def ask(self, command: str) -> str:
+        """Send one harness command and return its answer; a refusal fails the test."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        stdin.write(command.encode() + b"\n")
+        stdin.flush()
+        answer = self._answer()
+        if answer.startswith("err"):
+            raise AssertionError(f"harness refused {command!r}: {answer}")
+        return answer
+
+    def press(self, button: Button, hold_ms: int = 40) -> None:
+        """Press and release ``button``, then wait until it has read released long enough
+        for the next press to count (simulated time)."""
+        self.ask(f"press {HARNESS_BUTTONS[button]} {hold_ms}")
+        self.wait(hold_ms + 30)
+
+    def wait(self, ms: int) -> None:
+        """Let ``ms`` milliseconds of simulated time pass."""
+        assert self.ask(f"wait {ms}") == "ok"
+
+    def screens(self) -> Screens:
+        """What the displays show now."""
+        fields = dict(part.split("=", 1) for part in self.ask("lcd").split()[1:])
+        return Screens(_decode(fields["main"], MAIN_GLYPHS), _decode(fields["tag"], TAG_GLYPHS))
+
+    def leds(self) -> dict[str, bool]:
+        """Which LEDs are on: strike (red), solved (green), link (on-board)."""
+        fields = dict(part.split("=", 1) for part in self.ask("leds").split()[1:])
+        return {name: value == "1" for name, value in fields.items()}
+
+    def close(self) -> None:
+        """Stop the harness."""
+        stdin = self._process.stdin
+        try:
+            if stdin is not None:
+                stdin.write(b"quit\n")
+                stdin.close()
+            self._process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self._process.kill()
+            self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+        self._errors.close()
+
+
+@pytest.fixture
+def prop(firmware: Build) -> Iterator[SimProp]:
+    """A freshly started prop in the simulator."""
+    sim = SimProp(firmware)
+    yield sim
+    sim.close()
+
+
+@pytest.fixture
+def device(prop: SimProp) -> Iterator[Device]:
+    """The host's device object connected to the simulated prop over its pty."""
+    dev = Device(prop.port, timing=SIM_TIMING, session_seed=7)
+    dev.connect()
+    yield dev
+    dev.close()
+
+
+class RawLink:
+    """The prop's pty opened directly, for tests below the device layer."""
+
+    def __init__(self, port: str) -> None:
+        self.port: Any = serial.Serial(port, 115200, timeout=0.05)
+        self.framer = LineFramer()
+
+    def send_raw(self, data: bytes) -> None:
+        """Write bytes as they are."""
+        self.port.write(data)
+        self.port.flush()
+
+    def lines(self, count: int, timeout: float = 2.0) -> list[str | BadLine]:
+        """The next ``count`` lines from the prop (fewer if ``timeout`` passes)."""
+        got: list[str | BadLine] = []
+        deadline = time.monotonic() + timeout
+        while len(got) < count and time.monotonic() < deadline:
+            data = self.port.read(max(1, self.port.in_waiting))
+            got += self.framer.feed(data)
+        return got
+
+    def ask(self, body: str, answers: int = 1) -> list[str | BadLine]:
+        """Send one line and return the next ``answers`` lines."""
+        self.send_raw(seal(body))
+        return self.lines(answers)
+
+    def close(self) -> None:
+        """Close the port."""
+        self.port.close()
+
+
+@pytest.fixture
+def raw(prop: SimProp) -> Iterator[RawLink]:
+    """A raw line-level link to the simulated prop, BOOT line read."""
+    link = RawLink(prop.port)
+    assert link.lines(1) == ["BOOT 1"]
+    yield link
+    link.close()
+
+
+# --------------------------------------------------------------------------- the oracle
+# The documented layout (docs/hardware.md), written out independently of the firmware.
+
+
+def card_text(card: Card | None) -> str:
+    """A card as the main display draws it: colour letter, shape glyph; -- for none."""
+    return "--" if card is None else card.code[0] + SHAPE_GLYPHS[card.code[1]]
+
+
+def main_rows(
+    top: Card | None, hand: tuple[Card, ...], strikes: int, solved: bool
+) -> tuple[str, str]:
+    """The main display for a visible module state."""
+    row0 = f"PILE {card_text(top)}".ljust(10) + ("SOLVED" if solved else "").ljust(6)
+    slots = [*hand, None, None, None][:3]
+    row1 = " ".join(f"{i}{card_text(card)}" for i, card in enumerate(slots, 1))
+    return row0, f"{row1} X:{strikes:>2}"
+
+
+def module_rows(module: Module) -> tuple[str, str]:
+    """The main display for ``module``."""
+    return main_rows(module.discard_top, module.hand, min(module.strikes, 99), module.solved)
+
+
+WAITING: Final = ("  MITTENS PROP  ", "WAITING FOR HOST")
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_the_firmware_starts_waiting_for_the_host(prop: SimProp, raw: RawLink) -> None:
+    assert prop.screens() == Screens(WAITING, ("SERIAL #  ------", "BATTERIES --    "))
+    assert prop.leds() == {"strike": False, "solved": False, "link": False}
+    # A handshake alone does not end the waiting screen; it lights the link LED.
+    assert raw.ask("HELLO 1 1 4242") == ["HI 1 1 0 mittens-fw-1"]
+    assert prop.screens().main == WAITING
+    assert prop.leds()["link"]
+
+
+def test_the_device_handshakes_and_the_display_shows_what_it_is_told(
+    prop: SimProp, device: Device
+) -> None:
+    assert device.firmware == "mittens-fw-1"
+    assert device.last_seq == 0
+    device.show(ShowSerial("AB3CD4"))
+    device.show(ShowBatteries(3, 2))
+    device.show(ShowTop(Card.GREEN_TRIANGLE))
+    device.show(ShowHand.of((Card.RED_CIRCLE, Card.BLUE_HEART, Card.YELLOW_SQUARE)))
+    device.show(ShowStrikes(0))
+    device.show(ShowSolved(False))
+    screens = prop.screens()
+    assert screens.main == ("PILE G▲         ", "1R● 2B♥ 3Y■ X: 0")
+    # 3 batteries in 2 holders: one AA holder (2) and one D holder (1).
+    assert screens.tag == ("SERIAL #  AB3CD4", "3B 2H  ‖ ▮      ")
+    device.show(ShowHand.of((Card.RED_CIRCLE,)))
+    device.show(ShowTop(None))
+    device.show(ShowStrikes(12))
+    assert prop.screens().main == main_rows(None, (Card.RED_CIRCLE,), 12, False)
+
+
+@pytest.mark.parametrize(
+    ("count", "holders", "row"),
+    [
+        (0, 0, "0B 0H           "),
+        (4, None, "4B              "),
+        (5, 3, "5B 3H  ‖ ‖ ▮    "),
+        # More holders than fit: the last place says so.
+        (12, 10, "12B 10H  ‖ ‖ ▮ +"),
+        # Counts that no holders can carry are shown as numbers only.
+        (9, 2, "9B 2H           "),
+    ],
+)
+def test_batteries_are_drawn_as_holders(
+    prop: SimProp, device: Device, count: int, holders: int | None, row: str
+) -> None:
+    device.show(ShowBatteries(count, holders))
+    assert prop.screens().tag[1] == row
+
+
+def test_a_strike_flashes_red_and_a_solve_lights_green(prop: SimProp, device: Device) -> None:
+    device.show(ShowStrikes(0))
+    assert not prop.leds()["strike"]
+    device.show(ShowStrikes(1))
+    assert prop.leds()["strike"]
+    prop.wait(1100)
+    assert not prop.leds()["strike"]
+    # The same count again is no new strike.
+    device.show(ShowStrikes(1))
+    assert not prop.leds()["strike"]
+    device.show(ShowSolved(True))
+    assert prop.leds() == {"strike": False, "solved": True, "link": True}
+    assert prop.screens().main[0].endswith("SOLVED")
+
+
+def test_presses_arrive_numbered_and_in_order(prop: SimProp, device: Device) -> None:
+    order = [Button.DECK, Button.PILE, Button.HAND1, Button.HAND2, Button.HAND3, Button.DECK]
+    for button in order:
+        prop.press(button)
+    got = [device.next_press(timeout=2.0) for _ in order]
+    assert got == [ButtonPressed(seq, button) for seq, button in enumerate(order, 1)]
+    assert device.next_press(timeout=0.2) is None
+
+
+def test_debounce_one_event_per_press(prop: SimProp, device: Device) -> None:
+    # Contact chatter on the way down and up is one press.
+    prop.ask("bounce slot1")
+    prop.wait(150)
+    assert device.next_press(timeout=1.0) == ButtonPressed(1, Button.HAND1)
+    # A glitch shorter than the debounce time is no press.
+    prop.press(Button.DECK, hold_ms=5)
+    # Holding a button down is one press: no auto-repeat, nothing on release.
+    prop.press(Button.PILE, hold_ms=600)
+    assert device.next_press(timeout=1.0) == ButtonPressed(2, Button.PILE)
+    assert device.next_press(timeout=0.3) is None
+
+
+def test_protocol_errors_are_answered_in_the_documented_order(prop: SimProp, raw: RawLink) -> None:
+    assert raw.ask("HAND 5 RC") == ["ERR 5 ARGS"]
+    assert raw.ask("HAND 5 RC BH --") == ["ERR 5 NOSESSION"]
+    assert raw.ask("PING 6") == ["PONG 6 0 0 0"]
+    assert raw.ask("HELLO 7 2 99") == ["ERR 7 VERSION 1"]
+    assert raw.ask("PING 8") == ["PONG 8 0 0 0"]  # still no session
+    assert raw.ask("HELLO 9 1 4242") == ["HI 9 1 0 mittens-fw-1"]
+    assert raw.ask("FLASH 31 RED") == ["ERR 31 UNKNOWN"]
+    assert raw.ask("HAND 30 RC BH") == ["ERR 30 ARGS"]
+    assert raw.ask("TOP 10 RX") == ["ERR 10 ARGS"]
+    assert raw.ask("STRIKES 11 100") == ["ERR 11 ARGS"]
+    assert raw.ask("STRIKES 12 07") == ["ERR 12 ARGS"]
+    assert raw.ask("SERIAL 13 ab3cd4") == ["ERR 13 ARGS"]
+    assert raw.ask("BATT 14 3 x") == ["ERR 14 ARGS"]
+    assert raw.ask("SOLVED 15 2") == ["ERR 15 ARGS"]
+    assert raw.ask("PING  16") == ["ERR - ARGS"]
+    assert raw.ask("PING 1000") == ["ERR - ARGS"]
+    assert raw.ask("PING") == ["ERR - ARGS"]
+    assert raw.ask("OK 17") == ["ERR 17 UNKNOWN"]
+    # None of that changed the display.
+    assert prop.screens().main == WAITING
+    assert raw.ask("SERIAL 18 ------") == ["OK 18"]
+    assert raw.ask("BATT 19 2 -") == ["OK 19"]
+    assert raw.ask("ACK 20 65535") == ["OK 20"]
+
+
+def _sealed_anyway(body: str) -> bytes:
+    """A correctly checksummed line even when the body is too long to be sent."""
+    data = body.encode("ascii")
+    return data + f"*{crc16(data):04X}\n".encode("ascii")
+
+
+def test_bad_lines_are_dropped_and_counted(prop: SimProp, raw: RawLink) -> None:
+    good = seal("PING 1")
+    longest = seal("Z 1 " + "A" * 54)
+    assert len(longest) == 64  # 63 bytes and the LF
+    bad_lines = [
+        good.replace(b"PING 1", b"PING 2"),  # checksum does not match
+        good.replace(b"\n", b"\r\n"),  # CR is no terminator
+        good[:-5] + good[-5:].lower(),  # lower-case checksum digits
+        b"PING 1\n",  # no checksum
+        b"PING*1*" + good[-5:],  # two stars
+        b"\x80" + good,  # not ASCII
+        b"A" * 200 + b"\n",  # far too long
+        _sealed_anyway("Z 1 " + "A" * 55),  # one byte too long
+        b"*0000\n",  # empty body
+    ]
+    for line in bad_lines:
+        raw.send_raw(line)
+    raw.send_raw(b"\n\n")  # empty lines are not counted
+    assert raw.ask("PING 3") == [f"PONG 3 0 0 {len(bad_lines)}"]
+    # A line of exactly the longest length is good, and answered.
+    raw.send_raw(longest)
+    assert raw.lines(1) == ["ERR 1 UNKNOWN"]
+
+
+def test_resend_replays_stored_events(prop: SimProp, raw: RawLink) -> None:
+    assert raw.ask("HELLO 1 1 10") == ["HI 1 1 0 mittens-fw-1"]
+    assert raw.ask("RESEND 2 1") == ["OK 2"]  # nothing stored yet
+    buttons = list(HARNESS_BUTTONS)
+    for round_ in range(4):
+        for button in buttons:
+            prop.ask(f"press {HARNESS_BUTTONS[button]} 30")
+        assert len(raw.lines(5)) == 5, f"round {round_}"
+        prop.wait(60)
+    pressed = buttons * 4
+    # The prop keeps its 16 newest events (at least 8 are required).
+    replay = raw.ask("RESEND 3 1", answers=17)
+    assert replay[-1] == "OK 3"
+    seqs = [int(str(line).split()[1]) for line in replay[:-1]]
+    assert seqs == list(range(5, 21))
+    assert raw.ask("RESEND 4 19", answers=3) == [
+        f"BTN 19 {pressed[18].value}",
+        f"BTN 20 {pressed[19].value}",
+        "OK 4",
+    ]
+    assert raw.ask("PING 5") == ["PONG 5 10 20 0"]
+    assert raw.ask("HELLO 6 1 11") == ["HI 6 1 20 mittens-fw-1"]
+
+
+def test_a_lost_event_is_recovered(prop: SimProp, device: Device) -> None:
+    prop.ask("drop 1")
+    prop.press(Button.DECK)
+    prop.press(Button.PILE)
+    # Press 1 never reached the host; press 2 shows the gap and RESEND brings 1 back.
+    assert device.next_press(timeout=2.0) == ButtonPressed(1, Button.DECK)
+    assert device.next_press(timeout=2.0) == ButtonPressed(2, Button.PILE)
+    assert device.lost_events == 0
+
+
+def test_a_garbled_reply_is_retried(prop: SimProp, device: Device) -> None:
+    prop.ask("garble 1")
+    device.show(ShowTop(Card.YELLOW_HEART))
+    assert device.bad_lines == 1
+    assert prop.screens().main[0].startswith("PILE Y♥")
+
+
+def test_a_restarted_prop_gets_its_display_back(prop: SimProp, device: Device) -> None:
+    state: list[DisplayCommand] = [
+        ShowSerial("KT4NE7"),
+        ShowBatteries(2, 1),
+        ShowTop(Card.BLUE_SQUARE),
+        ShowHand.of((Card.GREEN_CIRCLE, Card.RED_HEART)),
+        ShowStrikes(3),
+        ShowSolved(False),
+    ]
+    for command in state:
+        device.show(command)
+    before = prop.screens()
+    session = device.session
+    prop.ask("reset")
+    prop.wait(300)
+    assert prop.screens() == Screens(WAITING, ("SERIAL #  ------", "BATTERIES --    "))
+    # The BOOT line (or the next heartbeat) tells the device; it says hello again and
+    # re-sends everything.
+    await_recovery(device, 0)
+    assert device.session != session
+    assert prop.screens() == before
+    # Restoring the count after a restart is no new strike.
+    assert not prop.leds()["strike"]
+    prop.press(Button.HAND2)
+    assert device.next_press(timeout=2.0) == ButtonPressed(1, Button.HAND2)
+
+
+def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
+    sim = SimProp(firmware, speed=4.0)
+    link = RawLink(sim.port)
+    try:
+        assert link.lines(1) == ["BOOT 1"]
+        assert link.ask("HELLO 1 1 5") == ["HI 1 1 0 mittens-fw-1"]
+        assert link.ask("TOP 2 RC") == ["OK 2"]
+        sim.wait(2500)
+        assert sim.screens().main[0].startswith("PILE R●")
+        sim.wait(700)
+        assert sim.screens().main[0] == "** HOST LOST ** "
+        assert not sim.leds()["link"]
+        # The display state was kept; the next good line brings it back.
+        assert link.ask("PING 3") == ["PONG 3 5 0 0"]
+        assert sim.screens().main[0].startswith("PILE R●")
+        assert sim.leds()["link"]
+    finally:
+        link.close()
+        sim.close()
+
+
+def await_recovery(device: Device, recoveries: int) -> None:
+    """Keep the host busy until it has re-established the link after a prop restart."""
+    deadline = time.monotonic() + 5.0
+    while device.recoveries == recoveries:
+        assert time.monotonic() < deadline, "the host never noticed that the prop restarted"
+        assert device.next_press(timeout=0.1) is None
+
+
+def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Device) -> None:
+    edgework = Edgework.parse("3B 2H // KT4NE7")
+    module = Module.from_edgework(edgework, seed=13)
+    actions = winning_actions(module)
+    bridge = Bridge(module, edgework, device)
+    bridge.start()
+    assert prop.screens().main == module_rows(module)
+    # A lost event line, a garbled event line and a restart of the prop along the way.
+    faults = {1: "drop 1", 3: "garble 1", 5: "reset"}
+    assert len(actions) > max(faults), "the game is too short for every fault"
+    for index, action in enumerate(actions):
+        fault = faults.get(index)
+        if fault:
+            prop.ask(fault)
+        if fault == "reset":
+            # Presses before the new handshake are never applied: let the host notice.
+            await_recovery(device, 0)
+        prop.press(button_for(action))
+        step = bridge.step(timeout=3.0)
+        assert step is not None, f"no press arrived for step {index} ({action})"
+        assert step.action == action
+        assert prop.screens().main == module_rows(module)
+    assert module.solved
+    assert module.strikes == 0
+    assert prop.leds()["solved"]
+    assert device.lost_events == 0
+
+
+# --------------------------------------------------------------------------- stateful
+
+#: The build the state machine uses (set by the test that runs it).
+_MACHINE_BUILD: list[Build] = []
+
+
+class PropGame(RuleBasedStateMachine):
+    """Random presses and faults against the firmware; the game must stay intact.
+
+    An oracle module takes the same actions directly. After every step the bridge's
+    module equals the oracle and the prop's display shows the module's state.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sim = SimProp(_MACHINE_BUILD[0])
+        self.device = Device(self.sim.port, timing=SIM_TIMING, session_seed=3)
+        self.device.connect()
+        edgework = Edgework.parse("1B 1H // AB3CD4")
+        self.bridge = Bridge(Module.from_edgework(edgework, seed=5), edgework, self.device)
+        self.oracle = Module.from_edgework(edgework, seed=5)
+        self.bridge.start()
+
+    def _play(self, button: Button) -> None:
+        self.sim.press(button)
+        step = self.bridge.step(timeout=3.0)
+        assert step is not None, f"the press of {button} never arrived"
+        assert step.press.button is button
+        self.oracle.act(step.action)
+
+    @rule(button=st.sampled_from(list(Button)))
+    def press(self, button: Button) -> None:
+        self._play(button)
+
+    @rule(button=st.sampled_from(list(Button)))
+    def press_with_event_lost(self, button: Button) -> None:
+        self.sim.ask("drop 1")
+        self._play(button)
+
+    @rule(button=st.sampled_from(list(Button)))
+    def press_with_event_garbled(self, button: Button) -> None:
+        self.sim.ask("garble 1")
+        self._play(button)
+
+    @rule()
+    def restart(self) -> None:
+        recoveries = self.device.recoveries
+        self.sim.ask("reset")
+        await_recovery(self.device, recoveries)
+
+    @invariant()
+    def game_intact(self) -> None:
+        module = self.bridge.module
+        assert module.hand == self.oracle.hand
+        assert module.discard_top == self.oracle.discard_top
+        assert module.strikes == self.oracle.strikes
+        assert module.solved == self.oracle.solved
+        assert self.device.lost_events == 0
+        assert self.sim.screens().main == module_rows(module)
+
+    def teardown(self) -> None:
+        self.device.close()
+        self.sim.close()
+
+
+def test_stateful_bridge_against_the_firmware(firmware: Build) -> None:
+    _MACHINE_BUILD[:] = [firmware]
+    run_state_machine_as_test(
+        PropGame,
+        settings=settings(max_examples=3, stateful_step_count=6, deadline=None),
+    )
