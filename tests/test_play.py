@@ -302,3 +302,18 @@ def test_vanilla_edgework_generation_is_seeded() -> None:
     edges = {str(build_edgework(Edgework(), seed)) for seed in range(50)}
     assert len(edges) > 40
     assert build_edgework(Edgework(), 9) == build_edgework(Edgework(), 9)
+
+
+def test_docs_transcripts_are_current(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
+) -> None:
+    """docs/play.md shows real output of these exact commands."""
+    doc = (Path(__file__).parent.parent / "docs" / "play.md").read_text(encoding="utf-8")
+    edge = ["--serial", "KT4RE7", "--batteries", "3B 2H", "--seed", "2"]
+    log = tmp_path / "game.log"
+    script = "draw\nplay 1\nplay 1\ndraw\ndraw\nplay 2\n"
+    run = run_cli(["play", *edge, "--log", str(log)], monkeypatch, stdin=script)
+    assert run.out in doc
+    assert log.read_text(encoding="utf-8") in doc
+    run = run_cli(["play", *edge, "--json"], monkeypatch, stdin="draw\nplay 1\nplay 5\n")
+    assert run.out in doc

@@ -372,9 +372,15 @@ def play(
 ) -> None:
     """Play the module in the terminal with Twitch Plays commands.
 
-    Commands: draw, discard, play <1-3>, help, quit. With commands piped in, e.g.
-    printf 'draw\\nplay 1\\n' | mittens play --seed 7 --log game.log, it plays them
-    without prompts and stops at the end of input, the solve or the explosion.
+    Commands: draw, discard, play <1-3> (any case, optional '!1 ' prefix), help,
+    quit. On a terminal it prompts; with commands piped in it plays them line by line
+    without prompts or colour and stops at the end of input, the solve or the
+    explosion (exit 0 in each case). It always prints the seed: --seed replays a game.
+    A serial number or battery count not given is chosen at random.
+
+    \b
+    Example:
+      printf 'draw\\nplay 1\\n' | mittens play --seed 7 --log game.log
     """
     given = resolve_edgework(
         serial, batteries, edgework, lenient=lenient_serial, need_serial=False
