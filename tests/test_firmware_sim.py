@@ -51,6 +51,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR: Final = ROOT / "hardware" / "firmware"
 ARDUINO_AVR: Final = Path(os.environ.get("ARDUINO_AVR", "/usr/share/arduino/hardware/arduino/avr"))
 APT_PACKAGES: Final = "gcc-avr avr-libc binutils-avr simavr libsimavr-dev arduino-core-avr"
+#: arduino-builder is the Arduino IDE's own sketch builder (no Java).
+BUILDER_DIR: Final = Path("/usr/share/arduino-builder")
 
 #: How the displays draw their custom glyphs, for reading them back as text.
 MAIN_GLYPHS: Final = {0: "●", 1: "♥", 2: "▲", 3: "■"}
@@ -99,17 +101,22 @@ def missing_tools() -> list[str]:
     return missing
 
 
+def require(missing: list[str], packages: str) -> None:
+    """Skip the test when tools are missing, or fail it in CI (``CI=true``)."""
+    if not missing:
+        return
+    reason = (
+        f"the firmware tests need {', '.join(missing)}, which this machine lacks "
+        f"(apt-get install {packages})"
+    )
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def build_firmware(directory: Path) -> Build:
     """Build the firmware and the harness into ``directory`` with the project Makefile."""
-    missing = missing_tools()
-    if missing:
-        reason = (
-            "the firmware-in-the-loop tests need the AVR toolchain, Arduino core and "
-            f"simavr: missing {', '.join(missing)} (apt-get install {APT_PACKAGES})"
-        )
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require(missing_tools(), APT_PACKAGES)
     done = subprocess.run(
         ["make", "-C", str(FIRMWARE_DIR), f"BUILD={directory}", "firmware", "harness"],
         capture_output=True,
@@ -583,6 +590,48 @@ def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Devic
     assert module.strikes == 0
     assert prop.leds()["solved"]
     assert device.lost_events == 0
+
+
+def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None:
+    # The sketch folder as the Arduino IDE builds it (prototypes, link-time optimisation),
+    # with the IDE's builder; Debian's core needs DECIMAL_DIG with Debian's avr-gcc.
+    builder = shutil.which("arduino-builder")
+    require([] if builder else ["arduino-builder"], "arduino-builder")
+    assert builder is not None
+    extra = "-DDECIMAL_DIG=17"
+    done = subprocess.run(
+        [
+            builder,
+            "-compile",
+            "-hardware",
+            str(ARDUINO_AVR.parent.parent),
+            "-hardware",
+            str(BUILDER_DIR),
+            "-tools",
+            "/usr/bin",
+            "-fqbn",
+            "arduino:avr:uno",
+            "-build-path",
+            str(tmp_path),
+            f"-prefs=compiler.c.extra_flags={extra}",
+            f"-prefs=compiler.cpp.extra_flags={extra}",
+            str(FIRMWARE_DIR / "mittens_prop" / "mittens_prop.ino"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    sim = SimProp(Build(tmp_path / "mittens_prop.ino.elf", firmware.harness))
+    link = RawLink(sim.port)
+    try:
+        assert link.lines(1) == ["BOOT 1"]
+        assert link.ask("HELLO 1 1 9") == ["HI 1 1 0 mittens-fw-1"]
+        assert link.ask("HAND 2 GS YT --") == ["OK 2"]
+        assert sim.screens().main[1] == "1G■ 2Y▲ 3-- X: 0"
+    finally:
+        link.close()
+        sim.close()
 
 
 # --------------------------------------------------------------------------- stateful
