@@ -141,6 +141,9 @@ class Step:
     blocking_listed: tuple[int, ...]
     before: _State
     after: _State
+    #: The slot a play (or an invalid play, or the solve) took its card from, as the
+    #: replay chose it when equal faces leave it open; ``None`` for draws and discards.
+    slot: int | None = None
 
     @property
     def action(self) -> str:
@@ -150,6 +153,13 @@ class Step:
         if self.kind in ("discarded", "discard_blocked"):
             return "discard"
         return "play"
+
+    @property
+    def command(self) -> str:
+        """The Twitch Plays command of the click: ``draw``, ``discard``, ``play 2``."""
+        if self.action != "play":
+            return self.action
+        return f"play {self.slot}" if self.slot is not None else "play"
 
     @property
     def outcome(self) -> str:
@@ -1080,6 +1090,20 @@ def build_steps(records: Sequence[LineRecord]) -> list[Step]:
             line=record.number, last_line=group[-1].number, kind=record.name or "",
             card=card, countdown=countdown, blocking_listed=listed,
             before=record.before, after=group[-1].after,
+            slot=_slot_of(record.name, card, record.before.hand, record.after.hand),
         ))
         i = j
     return steps
+
+
+def _slot_of(
+    name: str | None, card: Card | None, before: tuple[Card, ...], after: tuple[Card, ...]
+) -> int | None:
+    """Which slot a play took ``card`` from, given the hands before and after it."""
+    if name not in ("played", "invalid_play", "solved") or card is None or card not in before:
+        return None
+    if name != "invalid_play":
+        for i, held in enumerate(before):
+            if held == card and before[:i] + before[i + 1 :] == after:
+                return i + 1
+    return before.index(card) + 1
