@@ -39,6 +39,24 @@ KNOWN_BOARDS: Final[dict[tuple[int, int | None], str]] = {
 }
 
 
+def _port_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [serial.SerialException, OSError]
+    try:
+        import termios
+    except ImportError:  # not on Windows
+        pass
+    else:
+        # pyserial lets termios.error (not an OSError) escape from flush() on a dead tty.
+        errors.append(termios.error)
+    # A port whose device vanished mid-call can leave pyserial with fd None.
+    errors += [AttributeError, TypeError]
+    return tuple(errors)
+
+
+#: Everything pyserial raises when a port goes away underneath it.
+PORT_ERRORS: Final = _port_errors()
+
+
 def register_url_schemes() -> None:
     """Make ``propsim://`` known to ``serial.serial_for_url`` (idempotent)."""
     if "hardware" not in serial.protocol_handler_packages:
@@ -63,7 +81,7 @@ def open_port(url: str, *, baudrate: int = BAUDRATE) -> Any:
             timeout=READ_TIMEOUT,
             write_timeout=2.0,
         )
-    except (serial.SerialException, OSError, ValueError) as exc:
+    except (*PORT_ERRORS, ValueError) as exc:
         raise LinkError(f"cannot open port {url!r}: {exc}") from exc
 
 
@@ -86,7 +104,7 @@ class Link:
         link = cls(resolved if isinstance(resolved, str) else url, port)
         try:
             port.reset_input_buffer()
-        except (serial.SerialException, OSError) as exc:
+        except PORT_ERRORS as exc:
             link.close()
             raise LinkError(f"port {url!r} failed right after opening: {exc}") from exc
         return link
@@ -96,7 +114,7 @@ class Link:
         try:
             self._port.write(data)
             self._port.flush()
-        except (serial.SerialException, OSError, AttributeError, TypeError) as exc:
+        except PORT_ERRORS as exc:
             raise LinkError(f"writing to {self.url!r} failed: {exc}") from exc
 
     def read(self) -> bytes:
@@ -104,13 +122,13 @@ class Link:
         try:
             waiting = self._port.in_waiting
             return bytes(self._port.read(max(1, min(waiting, 4096))))
-        except (serial.SerialException, OSError, AttributeError, TypeError) as exc:
+        except PORT_ERRORS as exc:
             raise LinkError(f"reading from {self.url!r} failed: {exc}") from exc
 
     def close(self) -> None:
         """Close the port; never raises."""
         # Closing a port whose device vanished can fail; it is closed either way.
-        with contextlib.suppress(serial.SerialException, OSError):
+        with contextlib.suppress(*PORT_ERRORS):
             self._port.close()
 
 

@@ -1,0 +1,298 @@
+"""``mittens prop``: whole games on the simulated prop (in-process URL and a real pty),
+connection trouble in words, port listing; and the pty twin surviving an unplug."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import serial.tools.list_ports
+from cli_helpers import run_cli
+from prop_helpers import FAST, unique_name
+from serial.tools.list_ports_common import ListPortInfo
+
+from defuser.commands.play import build_edgework
+from defuser.simulator import Module
+from edgework import Card, Edgework
+from hardware import propsim
+from hardware.bridge import button_for, winning_actions
+from hardware.device import Device, Notice, NoticeKind
+from hardware.protocol import Button, ShowHand, ShowTop
+
+ROOT = Path(__file__).resolve().parent.parent
+EDGE = "3B 2H // AB3CD4"
+
+
+def winning_script(edgework: str, seed: int) -> str:
+    module = Module.from_edgework(Edgework.parse(edgework), seed)
+    return propsim.script_text(button_for(a) for a in winning_actions(module))
+
+
+def events(out: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.fixture(autouse=True)
+def no_real_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+
+
+def test_demo_plays_a_whole_game_as_json(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    log = tmp_path / "game.log"
+    trace = tmp_path / "trace.txt"
+    run = run_cli(
+        ["prop", "--demo", "--seed", "7", "--edgework", EDGE, "--json",
+         "--log", str(log), "--trace", str(trace)],
+        monkeypatch,
+    )
+    assert run.code == 0, run.err
+    stream = events(run.out)
+    assert stream[0]["event"] == "link" and stream[0]["kind"] == "connected"
+    start = stream[1]
+    assert start["event"] == "start" and start["serial"] == "AB3CD4" and start["seed"] == 7
+    assert start["prop"] == {
+        "serial": "AB3CD4", "batteries": 3, "holders": 2, "top": "GH",
+        "hand": ["GC", "RT", "RS"], "strikes": 0, "solved": False,
+    }
+    presses = [e for e in stream if e["event"] == "press"]
+    assert [p["seq"] for p in presses] == list(range(1, len(presses) + 1))
+    end = stream[-1]
+    assert end["event"] == "end" and end["reason"] == "solved" and end["strikes"] == 0
+    assert presses[-1]["outcome"] == "solved"
+    # The log file holds the module's own log, the same lines the presses reported.
+    module = Module.from_edgework(Edgework.parse(EDGE), 7)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[: len(module.log)] == module.log
+    reported = [line for p in presses for line in p["log"]]  # type: ignore[attr-defined]
+    assert lines[len(module.log) :] == reported
+    assert trace.read_text(encoding="ascii").startswith("> HELLO 0 1 ")
+
+
+def test_full_game_through_a_propsim_url_with_a_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = unique_name("cli")
+    script = "PILE," + winning_script(EDGE, 7)  # a strike first: discarding is blocked
+    try:
+        run = run_cli(
+            ["prop", "--port", f"propsim://{name}?script={script}&corrupt=0.05&seed=3",
+             "--edgework", EDGE, "--seed", "7", "--timeout", "0.2"],
+            monkeypatch,
+        )
+    finally:
+        propsim.forget(name)
+    assert run.code == 0, run.err
+    out = run.out
+    assert "Exploding Mittens on the prop · seed 7 (replay with --seed 7)" in out
+    assert f"Port:    propsim://{name} (USB 1209:0001 serial PROPSIM-" in out
+    assert "Edge:    serial AB3CD4 · 3 batteries in 2 holders (1 AA, 1 D)" in out
+    assert "Prop:    pile GH ♥ green heart | hand 1: GC ●  2: RT ▲  3: RS ■ | strikes 0" in out
+    assert "#1 PILE -> discard: STRIKE 1 (discard-blocked)." in out
+    assert "| strikes 1 | SOLVED" in out
+    assert "Module solved!" in out
+    assert "prop: connected to the prop on propsim://" in run.err
+
+
+def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = unique_name("mute")
+    try:
+        run = run_cli(
+            ["prop", "--port", f"propsim://{name}?mute=1", "--handshake-timeout", "0.3",
+             "--serial", "AB3CD4", "--seed", "1"],
+            monkeypatch,
+        )
+    finally:
+        propsim.forget(name)
+    assert run.code == 1
+    assert run.err.strip().startswith(f"mittens: error: no answer from a prop on 'propsim://{name}'")
+    assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--port", "/dev/no-such-prop"], 1, "cannot open port '/dev/no-such-prop'"),
+        (["--port", "propsim://?nonsense=1"], 1, "propsim option 'nonsense' is not known"),
+        (["--port", " "], 2, "port is empty"),
+        (["--demo", "--port", "loop://"], 2, "give --port or --demo, not both"),
+        ([], 1, "no USB serial port found"),
+        (["--serial", "AB3CD"], 2, "has 5 characters"),
+    ],
+)
+def test_bad_input_and_missing_ports(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], code: int, message: str
+) -> None:
+    run = run_cli(["prop", *args], monkeypatch)
+    assert run.code == code
+    assert message in run.err
+    assert len(run.err.strip().splitlines()) == 1
+
+
+def fake_port(device: str, vid: int | None, pid: int | None, sn: str | None) -> ListPortInfo:
+    info = ListPortInfo(device, skip_link_detection=True)
+    info.vid, info.pid, info.serial_number = vid, pid, sn
+    info.description = "USB serial" if vid else "n/a"
+    return info
+
+
+def test_list_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    ports = [
+        fake_port("/dev/ttyACM0", 0x2341, 0x0043, "8573531"),
+        fake_port("/dev/ttyS0", None, None, None),
+    ]
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: ports)
+    run = run_cli(["prop", "--list"], monkeypatch)
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        "* /dev/ttyACM0  [Arduino]  USB 2341:0043 serial 8573531  USB serial",
+        "  /dev/ttyS0  n/a",
+        "* = USB serial port that could be the prop",
+    ]
+    run = run_cli(["prop", "--list", "--json"], monkeypatch)
+    listed = json.loads(run.out)["ports"]
+    assert [(p["device"], p["candidate"], p["vid"]) for p in listed] == [
+        ("/dev/ttyACM0", True, "2341"),
+        ("/dev/ttyS0", False, None),
+    ]
+
+
+def test_no_ports_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["prop", "--list"], monkeypatch)
+    assert run.code == 0 and "No serial ports found" in run.out
+
+
+# ---------------------------------------------------------------------- real ptys
+
+
+def test_full_game_over_a_real_pty(tmp_path: Path) -> None:
+    """The twin as a separate process on a pty; mittens prop as another process."""
+    seed = 21
+    edge = build_edgework(Edgework.parse(EDGE), seed)
+    script = winning_script(str(edge), seed)
+    twin = subprocess.Popen(
+        [sys.executable, "-m", "hardware.propsim", "--pty", "--no-stdin", "--script", script],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        assert twin.stdout is not None
+        path = twin.stdout.readline().strip()
+        assert path.startswith("/dev/")
+        done = subprocess.run(
+            [sys.executable, "-m", "defuser", "prop", "--port", path, "--edgework", EDGE,
+             "--seed", str(seed), "--json"],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+    finally:
+        twin.terminate()
+        twin.wait(10)
+    assert done.returncode == 0, done.stderr
+    stream = events(done.stdout)
+    start = next(e for e in stream if e["event"] == "start")
+    assert start["port"] == path
+    assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "solved"
+
+
+class PtyPump:
+    """Serves a :class:`~hardware.propsim.PtyTwin` from a thread; unplug and plug it."""
+
+    def __init__(self, twin: propsim.PtyTwin) -> None:
+        self.twin = twin
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            with self.lock:
+                master = self.twin.master
+            if master < 0:
+                self.stop.wait(0.01)
+                continue
+            ready, _, _ = select.select([master], [], [], 0.01)
+            with self.lock:
+                if self.twin.master != master:
+                    continue
+                data = b""
+                if ready:
+                    try:
+                        data = os.read(master, 4096)
+                    except OSError:
+                        data = b""
+                self.twin.pump(data)
+
+    def unplug(self) -> None:
+        with self.lock:
+            self.twin.unplug()
+
+    def plug(self) -> str:
+        with self.lock:
+            return self.twin.plug()
+
+
+@pytest.fixture
+def pump(tmp_path: Path) -> Iterator[PtyPump]:
+    sim = propsim.create(unique_name("pty"), faults=propsim.Faults(reset_on_open=False))
+    pump = PtyPump(propsim.PtyTwin(sim, str(tmp_path / "prop-tty")))
+    pump.plug()
+    pump.thread.start()
+    yield pump
+    pump.stop.set()
+    pump.thread.join(2)
+    pump.unplug()
+    propsim.forget(sim.name)
+
+
+def test_pty_unplugged_and_back_on_another_pty(pump: PtyPump) -> None:
+    link = pump.twin.link
+    assert link is not None
+    first = os.path.realpath(link)
+    notices: list[Notice] = []
+    came_back: list[str] = []
+    squatters: list[int] = []
+
+    def on_notice(notice: Notice) -> None:
+        notices.append(notice)
+        if notice.kind is NoticeKind.WAITING:
+            # Something else takes the freed pty number, so the prop comes back elsewhere.
+            squatters.extend(os.openpty())
+            came_back.append(pump.plug())
+
+    device = Device(link, timing=FAST, on_notice=on_notice)
+    device.connect()
+    try:
+        device.show(ShowTop(Card.BLUE_SQUARE))
+        pump.unplug()
+        device.show(ShowHand.of([Card.YELLOW_HEART]))
+        sim = pump.twin.sim
+        assert sim.display.top is Card.BLUE_SQUARE and sim.display.hand[0] is Card.YELLOW_HEART
+        assert came_back and os.path.realpath(link) == came_back[0] != first
+        sim.press(Button.HAND1)
+        press = device.next_press(5.0)
+        assert press is not None and press.button is Button.HAND1
+    finally:
+        device.close()
+        for fd in squatters:
+            os.close(fd)
+    # (The pty may also deliver start-up noise, counted as bad lines.)
+    assert [n.kind for n in notices if n.kind is not NoticeKind.BAD_LINE] == [
+        NoticeKind.CONNECTED, NoticeKind.LOST, NoticeKind.WAITING, NoticeKind.RECONNECTED
+    ]
+
+
+def test_hardware_loads_neither_click_nor_rich() -> None:
+    code = (
+        "import hardware.device, hardware.bridge, hardware.propsim, hardware.protocol_propsim\n"
+        "import sys; print(sorted({'click', 'rich'} & set(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
