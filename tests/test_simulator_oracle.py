@@ -14,7 +14,7 @@ import random
 
 import oracle_manual as manual
 import pytest
-from hypothesis import event
+from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -250,4 +250,7 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
         assert truth.first_cycle == (oracle.mittens_dealt == 0)
 
 
+# Deeper and more runs than the profile's default: each run is cheap, and the deck's
+# later cycles need long games to come up.
+SimulatorVersusOracle.TestCase.settings = settings(max_examples=200, stateful_step_count=80)
 TestSimulatorVersusOracle = SimulatorVersusOracle.TestCase
