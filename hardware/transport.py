@@ -55,6 +55,8 @@ def _port_errors() -> tuple[type[BaseException], ...]:
 
 #: Everything pyserial raises when a port goes away underneath it.
 PORT_ERRORS: Final = _port_errors()
+#: ... and when a port name or URL is wrong.
+OPEN_ERRORS: Final[tuple[type[BaseException], ...]] = (*PORT_ERRORS, ValueError)
 
 
 def register_url_schemes() -> None:
@@ -81,7 +83,7 @@ def open_port(url: str, *, baudrate: int = BAUDRATE) -> Any:
             timeout=READ_TIMEOUT,
             write_timeout=2.0,
         )
-    except (*PORT_ERRORS, ValueError) as exc:
+    except OPEN_ERRORS as exc:
         raise LinkError(f"cannot open port {url!r}: {exc}") from exc
 
 
