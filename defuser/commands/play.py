@@ -8,6 +8,7 @@ they happen; ``--json`` prints one JSON object per command for scripts.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 import time
@@ -328,6 +329,9 @@ class Game:
 def read_commands(interactive: bool) -> Iterator[str]:
     """Yield command lines: prompted on a terminal, plain lines from a pipe."""
     if interactive:
+        # Loading readline gives input() line editing and history where it exists.
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401
         while True:
             try:
                 yield input("> ")
