@@ -1,0 +1,664 @@
+"""The player's exact belief about the hidden deck, from what the player sees.
+
+Contract: the solver never sees hidden state; everything here is computed from what a
+player can see (edgework, the opening state, each card dealt and whether it was drawn
+or discarded, each strike), never from :meth:`defuser.simulator.Module.reveal`.
+
+Two layers:
+
+* :class:`CycleBelief` is the exact posterior over the deck's hidden state, a small
+  distribution over pairs ``(deals_until_mitten, defuse_in)`` (the simulator's
+  :class:`~defuser.simulator.HiddenState` without the ``first_cycle`` flag, which the
+  player knows). It starts from the spec's prior (the mitten is card ``N-p`` with ``p``
+  uniform in ``1..N-2``, this cycle's Defuse card ``q-p+1`` when ``q >= p`` with ``q``
+  uniform in ``0..N-2``) and is conditioned on every event. Weights are exact
+  :class:`~fractions.Fraction` values. A face's identity never moves the belief: given
+  its type (plain, Defuse, mitten) every face has the same likelihood in every hidden
+  state, the guaranteed-legal draw included.
+* :class:`Observation` is the whole visible record of one module: the rule set, N, the
+  discard top, the hand in slot order, strikes, clicks and the :class:`CycleBelief`. Its
+  event methods (:meth:`Observation.drew`, :meth:`Observation.discarded`, ...) return a
+  new observation; one that contradicts the rules or the history raises
+  :class:`~defuser.errors.InvalidObservationError` saying why, and changes nothing
+  (observations are immutable).
+
+Public API for other tools (log analyser, trainer, live session, benchmark)::
+
+    obs = Observation.start(rules, interval, discard, hand)   # opening state
+    obs = obs.drew(card) / .discarded(card) / .played(slot)
+    obs = obs.strike_draw() / .strike_discard() / .strike_play(slot) / .solve()
+    obs = obs.after(result)              # a simulator Result, mapped to the above
+    b = obs.belief
+    b.mitten_on_top                      # Fraction: P(the mitten is on top now)
+    b.deals_until_on_top                 # int when the phase is known, else None
+    b.defuse_possible                    # can this cycle's Defuse still come?
+    b.defuse_next                        # Fraction: P(the next deal is the Defuse)
+    b.contains(module.reveal())          # is a hidden state in the support? (tests)
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
+
+from defuser.errors import InvalidHandError, InvalidObservationError
+from defuser.rules import HAND_SIZE, blocking_slots
+from edgework import Card, CardType, Ruleset
+
+if TYPE_CHECKING:
+    from defuser.simulator import HiddenState, Result
+
+#: One hidden deck state: (deals until the mitten is on top, deals until this cycle's
+#: Defuse is on top or ``None`` when no Defuse is ahead before the mitten).
+Hidden = tuple[int, int | None]
+
+#: The smallest and largest mitten interval N (batteries mod 5, plus 9).
+MIN_INTERVAL: Final = 9
+MAX_INTERVAL: Final = 13
+
+
+class DealKind(enum.Enum):
+    """What a dealt card turned out to be; the only thing a deal tells about the deck."""
+
+    PLAIN = "plain"
+    DEFUSE = "defuse"
+    MITTEN = "mitten"
+
+
+def deal_kind(rules: Ruleset, card: Card) -> DealKind:
+    """The kind of deal that a face reveals under ``rules``."""
+    kind = rules.type_of(card)
+    if kind is CardType.EXPLODING_MITTEN:
+        return DealKind.MITTEN
+    if kind is CardType.DEFUSE:
+        return DealKind.DEFUSE
+    return DealKind.PLAIN
+
+
+def _check_interval(interval: int) -> None:
+    if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
+        raise InvalidObservationError(
+            f"interval N={interval} is not a mitten interval, expected "
+            f"{MIN_INTERVAL}..{MAX_INTERVAL} (batteries mod 5, plus 9)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CycleBelief:
+    """The exact posterior over the hidden deck state.
+
+    ``support`` lists ``((deals_until_mitten, defuse_in), probability)`` pairs, sorted,
+    probabilities positive and summing to 1. Beliefs are immutable and hashable; two
+    beliefs with the same support have the same future, whatever the history.
+    """
+
+    interval: int
+    first_cycle: bool
+    support: tuple[tuple[Hidden, Fraction], ...]
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Beliefs key dictionaries on every click (policy tables, memoised updates);
+        # hashing dozens of Fractions each time would dominate, so hash once.
+        object.__setattr__(self, "_hash", hash((self.interval, self.first_cycle, self.support)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def initial(cls, interval: int) -> CycleBelief:
+        """The prior at start-up, before anything is dealt (the spec's first cycle)."""
+        _check_interval(interval)
+        return _initial(interval)
+
+    @classmethod
+    def new_cycle(cls, interval: int) -> CycleBelief:
+        """The belief right after a mitten is dealt: N-1 deals to the next mitten, the
+        Defuse uniform among the 2nd .. (N-1)-th of them."""
+        _check_interval(interval)
+        return _new_cycle(interval)
+
+    @classmethod
+    def point(cls, interval: int, hidden: Hidden, *, first_cycle: bool = False) -> CycleBelief:
+        """Certainty about one hidden state (what an all-seeing oracle believes)."""
+        _check_interval(interval)
+        return cls(interval, first_cycle, ((hidden, Fraction(1)),))
+
+    # ------------------------------------------------------------ questions
+
+    @property
+    def mitten_on_top(self) -> Fraction:
+        """The probability that the mitten is on top of the deck now."""
+        return sum((w for (m, _), w in self.support if m == 0), Fraction(0))
+
+    @property
+    def mitten_known(self) -> bool:
+        """Whether the number of deals until the mitten is on top is certain."""
+        return len({m for (m, _), _ in self.support}) == 1
+
+    @property
+    def deals_until_on_top(self) -> int | None:
+        """Deals until the mitten is on top (0: on top now), or None while unknown."""
+        values = {m for (m, _), _ in self.support}
+        return values.pop() if len(values) == 1 else None
+
+    @property
+    def defuse_possible(self) -> bool:
+        """Whether this cycle's Defuse may still be dealt before the next mitten."""
+        return any(e is not None for (_, e), _ in self.support)
+
+    @property
+    def defuse_ahead(self) -> Fraction:
+        """The probability that this cycle's Defuse is still ahead of the mitten."""
+        return sum((w for (_, e), w in self.support if e is not None), Fraction(0))
+
+    @property
+    def defuse_next(self) -> Fraction:
+        """The probability that the next card dealt is this cycle's Defuse."""
+        return sum((w for (_, e), w in self.support if e == 0), Fraction(0))
+
+    def probability(self, kind: DealKind) -> Fraction:
+        """The probability that the next deal is of this kind."""
+        return sum((w for h, w in self.support if _kind_of(h) is kind), Fraction(0))
+
+    def contains(self, hidden: HiddenState | Hidden) -> bool:
+        """Whether a hidden state is possible under this belief (the tests' invariant)."""
+        if isinstance(hidden, tuple):
+            return any(h == hidden for h, _ in self.support)
+        if hidden.first_cycle != self.first_cycle:
+            return False
+        key = (hidden.deals_until_mitten, hidden.defuse_in)
+        return any(h == key for h, _ in self.support)
+
+    @property
+    def key(self) -> CycleBelief:
+        """What the future depends on: this belief with the first-cycle flag dropped.
+
+        Two beliefs with the same key have the same future; the DP keys phases by it.
+        """
+        return _key_of(self)
+
+    # ------------------------------------------------------------ updates
+
+    def after_deal(self, kind: DealKind) -> CycleBelief:
+        """The belief after one card of this kind was dealt (drawn or discarded).
+
+        Raises :class:`InvalidObservationError` when no hidden state allows it.
+        """
+        return _after_deal(self, kind)
+
+    def given_on_top(self, on_top: bool) -> CycleBelief:
+        """The belief once it is learned whether the mitten is on top now.
+
+        A draw strike with room in the hand proves it is; a Defuse that is played
+        without solving, or strikes as an invalid play, proves it is not.
+        """
+        return _given_on_top(self, on_top)
+
+    def split(self) -> tuple[tuple[Fraction, CycleBelief], ...]:
+        """This belief as a mixture of certainties (how an oracle sees the same deck)."""
+        return tuple(
+            (w, CycleBelief(self.interval, self.first_cycle, ((h, Fraction(1)),)))
+            for h, w in self.support
+        )
+
+    def describe(self) -> str:
+        """A short phrase for players: where the mitten cycle stands."""
+        top = self.mitten_on_top
+        known = self.deals_until_on_top
+        if known == 0:
+            where = "the mitten is on top"
+        elif known is not None:
+            where = f"the mitten is on top in {known} deal{'s' if known != 1 else ''}"
+        elif top == 0:
+            where = "the mitten is not on top"
+        else:
+            where = f"the mitten may be on top ({odds(top)})"
+        if not self.defuse_possible:
+            defuse = "no Defuse can come before it"
+        elif self.defuse_next == 1:
+            defuse = "the next card is the Defuse"
+        elif self.defuse_ahead == 1:
+            defuse = f"the Defuse is still to come ({odds(self.defuse_next)} next)"
+        else:
+            defuse = f"a Defuse may still come ({odds(self.defuse_next)} next)"
+        return f"{where}; {defuse}"
+
+
+def odds(p: Fraction) -> str:
+    """A probability in words a player reads at a glance: ``1 in 5``, ``2 in 7``."""
+    if p == 0:
+        return "never"
+    if p == 1:
+        return "certain"
+    if p.numerator == 1:
+        return f"1 in {p.denominator}"
+    return f"{p.numerator} in {p.denominator}"
+
+
+@functools.cache
+def _key_of(belief: CycleBelief) -> CycleBelief:
+    if not belief.first_cycle:
+        return belief
+    return CycleBelief(belief.interval, False, belief.support)
+
+
+def _kind_of(hidden: Hidden) -> DealKind:
+    m, e = hidden
+    if m == 0:
+        return DealKind.MITTEN
+    if e == 0:
+        return DealKind.DEFUSE
+    return DealKind.PLAIN
+
+
+def _normalised(
+    interval: int, first_cycle: bool, weights: dict[Hidden, Fraction]
+) -> CycleBelief:
+    total = sum(weights.values(), Fraction(0))
+    items = tuple(sorted(((h, w / total) for h, w in weights.items() if w), key=_order))
+    return CycleBelief(interval, first_cycle, items)
+
+
+def _order(item: tuple[Hidden, Fraction]) -> tuple[int, int]:
+    (m, e), _ = item
+    return (m, -1 if e is None else e)
+
+
+@functools.cache
+def _initial(interval: int) -> CycleBelief:
+    n = interval
+    weights: dict[Hidden, Fraction] = {}
+    for p in range(1, n - 1):
+        for q in range(0, n - 1):
+            hidden = (n - p - 1, q - p if q >= p else None)
+            weights[hidden] = weights.get(hidden, Fraction(0)) + 1
+    return _normalised(n, True, weights)
+
+
+@functools.cache
+def _new_cycle(interval: int) -> CycleBelief:
+    n = interval
+    return _normalised(n, False, {(n - 1, j): Fraction(1) for j in range(1, n - 1)})
+
+
+@functools.cache
+def _after_deal(belief: CycleBelief, kind: DealKind) -> CycleBelief:
+    if kind is DealKind.MITTEN:
+        if belief.mitten_on_top == 0:
+            raise InvalidObservationError(
+                f"a mitten was dealt, but {_why_not_top(belief)}"
+            )
+        return _new_cycle(belief.interval)
+    weights: dict[Hidden, Fraction] = {}
+    for (m, e), w in belief.support:
+        if _kind_of((m, e)) is not kind:
+            continue
+        nxt = (m - 1, None if e is None or e == 0 else e - 1)
+        weights[nxt] = weights.get(nxt, Fraction(0)) + w
+    if not weights:
+        raise InvalidObservationError(_why_no_deal(belief, kind))
+    return _normalised(belief.interval, belief.first_cycle, weights)
+
+
+@functools.cache
+def _given_on_top(belief: CycleBelief, on_top: bool) -> CycleBelief:
+    weights = {h: w for h, w in belief.support if (h[0] == 0) is on_top}
+    if not weights:
+        if on_top:
+            raise InvalidObservationError(
+                f"the mitten cannot be on top now: {_why_not_top(belief)}"
+            )
+        raise InvalidObservationError(
+            "the mitten must be on top now (it is due on this deal), so this cannot happen"
+        )
+    return _normalised(belief.interval, belief.first_cycle, weights)
+
+
+def _why_not_top(belief: CycleBelief) -> str:
+    known = belief.deals_until_on_top
+    if known is not None:
+        return f"the mitten is {known} deal{'s' if known != 1 else ''} away"
+    if belief.first_cycle and all(m > 0 for (m, _), _ in belief.support):
+        return "the mitten cannot be on top yet"
+    return "the mitten cannot be on top now"
+
+
+def _why_no_deal(belief: CycleBelief, kind: DealKind) -> str:
+    if belief.mitten_on_top == 1:
+        return (
+            f"a {kind.value} card was dealt, but the mitten is on top of the deck: the "
+            "next card dealt must be the mitten (and a draw would strike)"
+        )
+    if kind is DealKind.DEFUSE:
+        if not belief.first_cycle and belief.deals_until_on_top == belief.interval - 1:
+            return (
+                "a Defuse was dealt as the first card after a mitten, but a cycle's Defuse "
+                "is never the first card after the mitten"
+            )
+        return "a Defuse was dealt, but this cycle's Defuse has already been dealt"
+    return (
+        "a plain card was dealt, but the Defuse must be on top of the deck now "
+        "(it is the last place left for it in this cycle)"
+    )
+
+
+# ---------------------------------------------------------------------- observation
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything a player has seen of one module, and the belief it implies.
+
+    ``discard`` is ``None`` before the opening state is known. ``hand`` is in slot order
+    (slot 1 first). ``clicks`` counts every click that did something or struck.
+    """
+
+    rules: Ruleset
+    interval: int
+    belief: CycleBelief
+    discard: Card | None = None
+    hand: tuple[Card, ...] = ()
+    solved: bool = False
+    strikes: int = 0
+    clicks: int = 0
+    deals: int = 0
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, rules: Ruleset, interval: int) -> Observation:
+        """A module whose opening state has not been reported yet."""
+        return cls(rules, interval, CycleBelief.initial(interval))
+
+    @classmethod
+    def start(
+        cls, rules: Ruleset, interval: int, discard: Card, hand: Sequence[Card]
+    ) -> Observation:
+        """The opening state: the discard top and the hand (1 to 3 cards, slot 1 first)."""
+        return cls.new(rules, interval).opening(discard, hand)
+
+    def opening(self, discard: Card, hand: Sequence[Card]) -> Observation:
+        """This module's opening state, checked against the start-up rules."""
+        if self.discard is not None:
+            raise InvalidObservationError(
+                "the opening state is already known; start a new module to give another"
+            )
+        rules = self.rules
+        if discard == rules.mitten:
+            raise InvalidObservationError(
+                f"the discard top {discard.code} is table {rules.table}'s Exploding "
+                "Mitten, but the module never starts with the mitten on the pile"
+            )
+        cards = tuple(hand)
+        if not 1 <= len(cards) <= HAND_SIZE:
+            raise InvalidObservationError(
+                f"the opening hand has {len(cards)} cards, expected 1 to {HAND_SIZE}"
+            )
+        if len(cards) == HAND_SIZE and not any(
+            rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in cards
+        ):
+            raise InvalidObservationError(
+                f"the opening hand {_codes(cards)} has no legal plain card on "
+                f"{discard.code} (rule {rules.rule(discard)}), but the module always "
+                "starts with one"
+            )
+        return replace(self, discard=discard, hand=cards)
+
+    # ------------------------------------------------------------ visible facts
+
+    @property
+    def started(self) -> bool:
+        """Whether the opening state is known."""
+        return self.discard is not None
+
+    @property
+    def legal_slots(self) -> tuple[int, ...]:
+        """The 1-based slots whose cards the rule in force admits."""
+        if self.discard is None:
+            return ()
+        mask = self.rules.legal_mask(self.discard)
+        return tuple(i for i, c in enumerate(self.hand, start=1) if mask >> int(c) & 1)
+
+    @property
+    def blocking_slots(self) -> tuple[int, ...]:
+        """The slots that would make a discard strike."""
+        if self.discard is None:
+            return ()
+        return blocking_slots(self.rules, self.discard, self.hand)
+
+    @property
+    def discard_allowed(self) -> bool:
+        """Whether a discard would deal a card rather than strike."""
+        return self.started and not self.solved and not self.blocking_slots
+
+    @property
+    def draw_safe(self) -> bool:
+        """Whether a draw cannot strike: the hand has room and the mitten is not on top."""
+        return (
+            self.started
+            and not self.solved
+            and len(self.hand) < HAND_SIZE
+            and self.belief.mitten_on_top == 0
+        )
+
+    @property
+    def guaranteed_legal_draw(self) -> bool:
+        """Whether a plain card drawn now is sure to be legal (two cards, none legal)."""
+        return len(self.hand) == 2 and not self.legal_slots
+
+    def defuse_slots(self) -> tuple[int, ...]:
+        """The slots holding a Defuse face."""
+        return tuple(
+            i
+            for i, c in enumerate(self.hand, start=1)
+            if self.rules.type_of(c) is CardType.DEFUSE
+        )
+
+    # ------------------------------------------------------------ events
+
+    def drew(self, card: Card) -> Observation:
+        """A draw succeeded and ``card`` went into the first empty slot."""
+        self._check_live("a draw")
+        assert self.discard is not None
+        if len(self.hand) >= HAND_SIZE:
+            raise InvalidObservationError(
+                f"drew {card.code}, but the hand {_codes(self.hand)} is full: a 4th card "
+                "cannot be drawn (a draw with a full hand strikes)"
+            )
+        kind = deal_kind(self.rules, card)
+        if kind is DealKind.MITTEN:
+            raise InvalidObservationError(
+                f"drew {card.code}, table {self.rules.table}'s Exploding Mitten, but the "
+                "mitten is never drawn: a draw with the mitten on top strikes"
+            )
+        if (
+            kind is DealKind.PLAIN
+            and self.guaranteed_legal_draw
+            and not self.rules.is_legal(card, self.discard)
+        ):
+            raise InvalidObservationError(
+                f"drew {card.code}, which is not legal on {self.discard.code} (rule "
+                f"{self.rules.rule(self.discard)}), but a plain card drawn into two "
+                "illegal cards is always legal"
+            )
+        belief = self.belief.after_deal(kind)
+        return replace(
+            self,
+            hand=(*self.hand, card),
+            belief=belief,
+            clicks=self.clicks + 1,
+            deals=self.deals + 1,
+        )
+
+    def discarded(self, card: Card) -> Observation:
+        """A discard succeeded and ``card`` landed on the pile."""
+        self._check_live("a discard")
+        blocking = self.blocking_slots
+        if blocking:
+            raise InvalidObservationError(
+                f"discarded {card.code}, but {_slots_text(self, blocking)} can be played, "
+                "so discarding would strike"
+            )
+        belief = self.belief.after_deal(deal_kind(self.rules, card))
+        return replace(
+            self, discard=card, belief=belief, clicks=self.clicks + 1, deals=self.deals + 1
+        )
+
+    def played(self, slot: int) -> Observation:
+        """Slot ``slot`` was played without solving: its card is the new discard top."""
+        self._check_live("a play")
+        assert self.discard is not None
+        card = self._card_in(slot)
+        legal = self.rules.is_legal(card, self.discard)
+        belief = self.belief
+        if self.rules.type_of(card) is CardType.DEFUSE:
+            if not legal:
+                raise InvalidObservationError(
+                    f"played slot {slot} ({card.code}, a Defuse not legal on "
+                    f"{self.discard.code}): an illegal Defuse only leaves the hand by "
+                    "solving the module (say 'solved') and otherwise strikes"
+                )
+            if belief.mitten_on_top == 1:
+                raise InvalidObservationError(
+                    f"played slot {slot} ({card.code}, a Defuse) with the mitten on top: "
+                    "that solves the module (say 'solved')"
+                )
+            belief = belief.given_on_top(False)
+        elif not legal:
+            raise InvalidObservationError(
+                f"played slot {slot} ({card.code}), but it is not legal on "
+                f"{self.discard.code} (rule {self.rules.rule(self.discard)}): it would strike"
+            )
+        hand = self.hand[: slot - 1] + self.hand[slot:]
+        return replace(self, discard=card, hand=hand, belief=belief, clicks=self.clicks + 1)
+
+    def solve(self, slot: int | None = None) -> Observation:
+        """A Defuse was played with the mitten on top: the module is solved.
+
+        ``slot`` names the Defuse played; without it, the first Defuse in the hand.
+        """
+        self._check_live("a solve")
+        defuses = self.defuse_slots()
+        if slot is None:
+            if not defuses:
+                raise InvalidObservationError(
+                    f"solved, but the hand {_codes(self.hand)} holds no Defuse: only a "
+                    "Defuse played with the mitten on top solves"
+                )
+            slot = defuses[0]
+        elif slot not in defuses:
+            card = self._card_in(slot)
+            raise InvalidObservationError(
+                f"solved with slot {slot}, but {card.code} is not a Defuse"
+            )
+        belief = self.belief.given_on_top(True)
+        card = self.hand[slot - 1]
+        hand = self.hand[: slot - 1] + self.hand[slot:]
+        return replace(
+            self, discard=card, hand=hand, belief=belief, solved=True, clicks=self.clicks + 1
+        )
+
+    def strike_draw(self) -> Observation:
+        """A draw struck. With room in the hand, this proves the mitten is on top."""
+        self._check_live("a draw strike")
+        belief = self.belief
+        if len(self.hand) < HAND_SIZE:
+            belief = belief.given_on_top(True)
+        return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
+
+    def strike_discard(self) -> Observation:
+        """A discard struck because a card could still be played."""
+        self._check_live("a discard strike")
+        if not self.blocking_slots:
+            raise InvalidObservationError(
+                f"a discard struck, but no card in {_codes(self.hand)} blocks it on "
+                f"{_code(self.discard)}: discarding was allowed"
+            )
+        return replace(self, strikes=self.strikes + 1, clicks=self.clicks + 1)
+
+    def strike_play(self, slot: int) -> Observation:
+        """Playing slot ``slot`` struck: the card was not legal (and stays in the hand)."""
+        self._check_live("a play strike")
+        assert self.discard is not None
+        card = self._card_in(slot)
+        if self.rules.is_legal(card, self.discard):
+            raise InvalidObservationError(
+                f"playing slot {slot} ({card.code}) struck, but it is legal on "
+                f"{self.discard.code} (rule {self.rules.rule(self.discard)})"
+            )
+        belief = self.belief
+        if self.rules.type_of(card) is CardType.DEFUSE:
+            if belief.mitten_on_top == 1:
+                raise InvalidObservationError(
+                    f"playing slot {slot} ({card.code}, a Defuse) struck, but the mitten "
+                    "is on top: that play solves the module"
+                )
+            belief = belief.given_on_top(False)
+        return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
+
+    def after(self, result: Result) -> Observation:
+        """Apply a simulator :class:`~defuser.simulator.Result` (only its visible part)."""
+        from defuser.simulator import ActionKind, Outcome
+
+        action = result.action
+        if result.outcome is Outcome.NOTHING:
+            return self
+        if result.outcome is Outcome.SOLVED:
+            return self.solve(action.slot)
+        if result.outcome is Outcome.STRIKE:
+            if action.kind is ActionKind.DRAW:
+                return self.strike_draw()
+            if action.kind is ActionKind.DISCARD:
+                return self.strike_discard()
+            assert action.slot is not None
+            return self.strike_play(action.slot)
+        if action.kind is ActionKind.DRAW:
+            assert result.card is not None
+            return self.drew(result.card)
+        if action.kind is ActionKind.DISCARD:
+            assert result.card is not None
+            return self.discarded(result.card)
+        assert action.slot is not None
+        return self.played(action.slot)
+
+    # ------------------------------------------------------------ helpers
+
+    def _check_live(self, what: str) -> None:
+        if self.discard is None:
+            raise InvalidObservationError(
+                f"{what} was reported before the opening state; give it first "
+                "(start <discard> <hand cards>)"
+            )
+        if self.solved:
+            raise InvalidObservationError(f"{what} was reported, but the module is solved")
+
+    def _card_in(self, slot: int) -> Card:
+        if not 1 <= slot <= HAND_SIZE:
+            raise InvalidHandError(f"slot {slot} is not a hand slot, expected 1, 2 or 3")
+        if slot > len(self.hand):
+            raise InvalidObservationError(
+                f"slot {slot} is empty (the hand is {_codes(self.hand)}), so nothing was "
+                "played there"
+            )
+        return self.hand[slot - 1]
+
+
+def _code(card: Card | None) -> str:
+    return "-" if card is None else card.code
+
+
+def _codes(cards: Iterable[Card]) -> str:
+    text = " ".join(c.code for c in cards)
+    return text if text else "(empty)"
+
+
+def _slots_text(obs: Observation, slots: Sequence[int]) -> str:
+    parts = [f"slot {s} ({obs.hand[s - 1].code})" for s in slots]
+    return " and ".join(parts)

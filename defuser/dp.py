@@ -1,0 +1,611 @@
+"""Exact dynamic programming for the fewest expected clicks to the solve, never striking.
+
+Contract: values are computed from beliefs (:class:`defuser.cycle.CycleBelief`) and the
+visible state only; this module never looks at a simulator's hidden state. The same
+engine also solves the all-seeing problem (every belief a certainty), which gives the
+``oracle`` baseline its exact lower bound.
+
+The model. A *state* is a visible situation: the hand as a multiset of faces (969 of
+them, 0 to 3 cards of 16 faces) and the discard top (16 faces), inside a *phase*: one
+belief about the deck. Every click costs 1. The actions that can never strike are:
+
+* draw, when the hand has room and the mitten cannot be on top;
+* discard, when no card blocks it (a lone legal Defuse never blocks);
+* play a legal card; play any Defuse when the mitten is surely on top (the solve, the
+  last click); play a legal Defuse when the mitten may be on top (a *probe*: it solves
+  if the mitten is on top, and otherwise proves that it is not).
+
+A deal reveals a plain card (uniform over the table's 12 plain faces, or over the legal
+ones when drawing into two illegal cards), the Defuse (uniform over its faces) or the
+mitten (its face, by discard only); the belief says how likely each is and what the
+belief becomes. Phases are the distinct beliefs reachable from the start, found by
+exploring :class:`~defuser.cycle.CycleBelief` itself, so the DP and the belief can never
+disagree. Deals lead to later phases except the mitten, which starts a new cycle: the
+values at a cycle's start (discard top = the mitten face) are the fixed point of one
+sweep over the cycle, found by value iteration from below to 1e-11; the first, partial
+cycle is then solved once, backwards.
+
+Speed. One phase is one list of 15,504 values, computed in four slices (hands of 0, 1, 2,
+3 cards: a play only leads to a smaller hand of the same phase) by a comprehension over
+precomputed candidate indices into one flat list of "what each action is worth", so the
+inner loop runs in C. Per (table, last digit, N) a full solve takes well under a second
+in pure Python.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+from defuser.cycle import CycleBelief, DealKind
+from defuser.rules import HAND_SIZE
+from edgework import Card, CardType, Ruleset
+
+FACES: Final = 16
+
+#: Every hand as a sorted tuple of face values, smallest hands first.
+HANDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    hand
+    for size in range(HAND_SIZE + 1)
+    for hand in itertools.combinations_with_replacement(range(FACES), size)
+)
+#: Hand (sorted face values) -> its index in :data:`HANDS`.
+HAND_INDEX: Final[dict[tuple[int, ...], int]] = {hand: i for i, hand in enumerate(HANDS)}
+#: ``SIZE_START[k]`` is the index of the first hand with ``k`` cards (k = 0..4).
+SIZE_START: Final[tuple[int, ...]] = tuple(
+    next((i for i, h in enumerate(HANDS) if len(h) >= k), len(HANDS))
+    for k in range(HAND_SIZE + 2)
+)
+HAND_COUNT: Final = len(HANDS)
+#: Number of states per phase: hand index * 16 + discard top.
+STATES: Final = HAND_COUNT * FACES
+#: States whose hand has room for a draw come first (hands of 0-2 cards).
+ROOM_STATES: Final = SIZE_START[HAND_SIZE] * FACES
+
+# Layout of the flat "candidate values" list X of one phase (see _Tables.evaluate).
+_DRAW_OFF: Final = STATES
+_DISC_OFF: Final = _DRAW_OFF + ROOM_STATES
+_ZERO_CELL: Final = _DISC_OFF + HAND_COUNT
+_PROBE_OFF: Final = _ZERO_CELL + 1
+
+#: Convergence threshold of the cycle's value iteration, in clicks.
+TOLERANCE: Final = 1e-11
+
+
+def hand_index(cards: Sequence[Card | int]) -> int:
+    """The index in :data:`HANDS` of a hand given in any order."""
+    return HAND_INDEX[tuple(sorted(int(c) for c in cards))]
+
+
+def state_index(discard: Card | int, hand: Sequence[Card | int]) -> int:
+    """The index of a visible state inside a phase's value list."""
+    return hand_index(hand) * FACES + int(discard)
+
+
+@functools.cache
+def _add_table() -> tuple[tuple[int, ...], ...]:
+    """``ADD[h][c]``: the hand ``h`` plus face ``c`` (or -1 when ``h`` is full)."""
+    rows: list[tuple[int, ...]] = []
+    for hand in HANDS:
+        if len(hand) >= HAND_SIZE:
+            rows.append((-1,) * FACES)
+        else:
+            rows.append(tuple(HAND_INDEX[tuple(sorted((*hand, c)))] for c in range(FACES)))
+    return tuple(rows)
+
+
+@functools.cache
+def _remove_table() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``REMOVE[h]``: (face, hand without one of it) for each distinct face in ``h``."""
+    rows = []
+    for hand in HANDS:
+        pairs = []
+        for c in sorted(set(hand)):
+            rest = list(hand)
+            rest.remove(c)
+            pairs.append((c, HAND_INDEX[tuple(rest)]))
+        rows.append(tuple(pairs))
+    return tuple(rows)
+
+
+class Mode(enum.Enum):
+    """What the belief allows: draws (mitten surely not on top), probes, or the solve."""
+
+    SAFE = "safe"  # the mitten is not on top: draws are safe
+    UNSAFE = "unsafe"  # it may be: no draws; a legal Defuse is a probe
+    ZERO = "zero"  # it is on top: any Defuse solves; a discard deals the mitten
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One way a deal can go: its probability, the card kind and the phase it leads to."""
+
+    probability: float
+    kind: DealKind
+    phase: int
+
+
+@dataclass(slots=True)
+class Phase:
+    """One belief and how deals, probes and the mitten move it."""
+
+    index: int
+    belief: CycleBelief
+    mode: Mode
+    on_top: float
+    outcomes: tuple[Outcome, ...]
+    #: The phase after a probe that did not solve (UNSAFE only), else -1.
+    probe_fail: int
+    #: Whether this phase recurs every cycle (reachable from a cycle's start).
+    recurrent: bool = False
+
+
+def _mode_of(belief: CycleBelief) -> Mode:
+    top = belief.mitten_on_top
+    if top == 0:
+        return Mode.SAFE
+    if top == 1:
+        return Mode.ZERO
+    return Mode.UNSAFE
+
+
+Refine = Callable[[CycleBelief], tuple[tuple[Fraction, CycleBelief], ...]]
+
+
+def _bayes_refine(belief: CycleBelief) -> tuple[tuple[Fraction, CycleBelief], ...]:
+    return ((Fraction(1), belief),)
+
+
+def _oracle_refine(belief: CycleBelief) -> tuple[tuple[Fraction, CycleBelief], ...]:
+    return belief.split()
+
+
+@dataclass(slots=True)
+class PhaseGraph:
+    """All phases reachable from a start belief, in an order that solves them backwards.
+
+    ``order`` lists phase indices so that every phase comes after the phases its deals
+    and probes lead to, except a mitten deal, which leads back to a cycle's start.
+    """
+
+    interval: int
+    phases: list[Phase]
+    index: dict[CycleBelief, int]
+    order: list[int]
+    cycle_starts: list[int]
+    #: Cycle-start phase -> the chance that a new cycle starts there (1.0 for a player,
+    #: who learns nothing when the mitten is dealt; 1/(N-2) each for the oracle).
+    cycle_mix: dict[int, float]
+    refine: Refine = field(repr=False)
+
+    def find(self, belief: CycleBelief) -> int:
+        """The phase of a belief (``KeyError`` when it is not a reachable one)."""
+        return self.index[belief.key]
+
+
+def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
+    """Explore every belief reachable from start-up, for the player or for an oracle.
+
+    The player's beliefs come from every possible event: deals of each kind, a probe
+    that fails (the mitten is not on top), a draw strike (it is). The oracle's beliefs
+    are certainties: each belief is split into its hidden states as soon as it forms.
+    """
+    refine: Refine = _oracle_refine if oracle else _bayes_refine
+    phases: list[Phase] = []
+    index: dict[CycleBelief, int] = {}
+    starts = [b for _, b in refine(CycleBelief.initial(interval))]
+    starts += [b for _, b in refine(CycleBelief.new_cycle(interval))]
+    # Every belief a strike can prove (the mitten is on top) is reachable in a live
+    # session, so it gets a phase too.
+    pending = list(starts)
+
+    def intern(belief: CycleBelief) -> int:
+        key = belief.key
+        found = index.get(key)
+        if found is None:
+            found = len(phases)
+            index[key] = found
+            phases.append(Phase(found, belief, _mode_of(belief), 0.0, (), -1))
+            pending.append(belief)
+        return found
+
+    for b in starts:
+        intern(b)
+    while pending:
+        belief = pending.pop()
+        phase = phases[index[belief.key]]
+        if phase.outcomes:
+            continue
+        phase.on_top = float(belief.mitten_on_top)
+        outcomes = []
+        for kind in DealKind:
+            p = belief.probability(kind)
+            if p == 0:
+                continue
+            for w, nxt in refine(belief.after_deal(kind)):
+                outcomes.append(Outcome(float(p * w), kind, intern(nxt)))
+        phase.outcomes = tuple(outcomes)
+        if phase.mode is Mode.UNSAFE:
+            fail = refine(belief.given_on_top(False))
+            phase.probe_fail = intern(fail[0][1]) if len(fail) == 1 else -1
+            for _, on_top in refine(belief.given_on_top(True)):
+                intern(on_top)
+    new_cycle = refine(CycleBelief.new_cycle(interval))
+    cycle_mix = {index[b.key]: float(w) for w, b in new_cycle}
+    cycle_starts = sorted(cycle_mix)
+    order = _post_order(phases)
+    _mark_recurrent(phases, cycle_starts)
+    return PhaseGraph(interval, phases, index, order, cycle_starts, cycle_mix, refine)
+
+
+def _successors(phase: Phase, *, back_edges: bool) -> list[int]:
+    nxt = [o.phase for o in phase.outcomes if back_edges or o.kind is not DealKind.MITTEN]
+    if phase.probe_fail >= 0:
+        nxt.append(phase.probe_fail)
+    return nxt
+
+
+def _post_order(phases: list[Phase]) -> list[int]:
+    seen: set[int] = set()
+    order: list[int] = []
+    for root in range(len(phases)):
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(_successors(phases[root], back_edges=False)))]
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(_successors(phases[child], back_edges=False))))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
+def _mark_recurrent(phases: list[Phase], cycle_starts: list[int]) -> None:
+    stack = list(cycle_starts)
+    while stack:
+        i = stack.pop()
+        if phases[i].recurrent:
+            continue
+        phases[i].recurrent = True
+        stack.extend(_successors(phases[i], back_edges=True))
+
+
+class _Tables:
+    """Per rule set: candidate-action index lists for every state, in each mode."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        types = [rules.type_of(Card(c)) for c in range(FACES)]
+        self.is_defuse = [t is CardType.DEFUSE for t in types]
+        self.plain = [c for c in range(FACES) if types[c].is_plain]
+        self.defuses = [c for c in range(FACES) if self.is_defuse[c]]
+        self.mitten = int(rules.mitten)
+        self.legal = [rules.legal_mask(Card(d)) for d in range(FACES)]
+        add = _add_table()
+        remove = _remove_table()
+        self.hand_has_defuse = [any(self.is_defuse[c] for c in h) for h in HANDS]
+        # A face no discard top ever admits can never leave the hand; three of them and no
+        # Defuse can never be solved (no room to draw, nothing to play). The module never
+        # deals such a hand (a draw into two illegal cards is legal), but the DP covers
+        # every hand, so these get an infinite value instead of a diverging one.
+        any_legal = 0
+        for m in self.legal:
+            any_legal |= m
+        self.dead = [
+            len(h) == HAND_SIZE and not any(any_legal >> c & 1 for c in h) for h in HANDS
+        ]
+
+        safe: list[tuple[int, ...]] = []
+        unsafe: list[tuple[int, ...]] = []
+        zero: list[tuple[int, ...]] = []
+        #: Per room state: (weight of one plain face, plain draw targets, Defuse targets).
+        self.draw_plain: list[tuple[int, ...]] = []
+        self.draw_weight: list[float] = []
+        self.draw_defuse: list[tuple[int, ...]] = []
+        for h, hand in enumerate(HANDS):
+            room = len(hand) < HAND_SIZE
+            for d in range(FACES):
+                s = h * FACES + d
+                mask = self.legal[d]
+                legal_cards = [c for c in hand if mask >> c & 1]
+                lone_defuse = len(legal_cards) == 1 and self.is_defuse[legal_cards[0]]
+                allowed = not legal_cards or lone_defuse
+                plays = []
+                probes = []
+                for c, rest in remove[h]:
+                    if mask >> c & 1:
+                        target = rest * FACES + c
+                        plays.append(target)
+                        probes.append(
+                            _PROBE_OFF + target if self.is_defuse[c] else target
+                        )
+                disc = [_DISC_OFF + h] if allowed else []
+                safe.append(tuple(([_DRAW_OFF + s] if room else []) + disc + plays))
+                unsafe.append(tuple(disc + probes))
+                zero.append((_ZERO_CELL,) if self.hand_has_defuse[h] else tuple(disc + plays))
+                if room:
+                    faces = self.plain
+                    if len(hand) == 2 and not legal_cards:
+                        faces = [c for c in self.plain if mask >> c & 1] or self.plain
+                    self.draw_plain.append(tuple(add[h][c] * FACES + d for c in faces))
+                    self.draw_weight.append(1.0 / len(faces))
+                    self.draw_defuse.append(tuple(add[h][f] * FACES + d for f in self.defuses))
+        self.cands = {Mode.SAFE: safe, Mode.UNSAFE: unsafe, Mode.ZERO: zero}
+        self.disc_plain = [tuple(h * FACES + c for c in self.plain) for h in range(HAND_COUNT)]
+        self.disc_defuse = [
+            tuple(h * FACES + f for f in self.defuses) for h in range(HAND_COUNT)
+        ]
+        self.slices = [
+            (SIZE_START[k] * FACES, SIZE_START[k + 1] * FACES) for k in range(HAND_SIZE + 1)
+        ]
+
+    def evaluate(
+        self,
+        phase: Phase,
+        values: Sequence[list[float] | None],
+        cycle_value: list[float],
+    ) -> list[float]:
+        """The value of every state of ``phase``, its successors being known.
+
+        ``values[i]`` is phase ``i``'s value list (or None while unknown) and
+        ``cycle_value[h]`` the expected value at the start of a new cycle with hand ``h``
+        (discard top = the mitten face), averaged over where the cycle starts.
+        """
+        plain_out = [
+            (o.probability, values[o.phase]) for o in phase.outcomes if o.kind is DealKind.PLAIN
+        ]
+        defuse_out = [
+            (o.probability, values[o.phase]) for o in phase.outcomes if o.kind is DealKind.DEFUSE
+        ]
+        p_mitten = sum(o.probability for o in phase.outcomes if o.kind is DealKind.MITTEN)
+        n_plain = 1.0 / len(self.plain)
+        n_defuse = 1.0 / len(self.defuses)
+
+        # Discard: worth the same whatever the discard top (it is replaced).
+        disc = [0.0] * HAND_COUNT
+        for p, vals in plain_out:
+            assert vals is not None
+            get = vals.__getitem__
+            w = p * n_plain
+            disc = [
+                a + w * sum(map(get, idx))
+                for a, idx in zip(disc, self.disc_plain, strict=True)
+            ]
+        for p, vals in defuse_out:
+            assert vals is not None
+            get = vals.__getitem__
+            w = p * n_defuse
+            disc = [
+                a + w * sum(map(get, idx))
+                for a, idx in zip(disc, self.disc_defuse, strict=True)
+            ]
+        if p_mitten:
+            disc = [a + p_mitten * v for a, v in zip(disc, cycle_value, strict=True)]
+
+        draw: list[float]
+        if phase.mode is Mode.SAFE:
+            draw = [0.0] * ROOM_STATES
+            for p, vals in plain_out:
+                assert vals is not None
+                get = vals.__getitem__
+                draw = [
+                    a + p * w * sum(map(get, idx))
+                    for a, w, idx in zip(draw, self.draw_weight, self.draw_plain, strict=True)
+                ]
+            for p, vals in defuse_out:
+                assert vals is not None
+                get = vals.__getitem__
+                w = p * n_defuse
+                draw = [
+                    a + w * sum(map(get, idx))
+                    for a, idx in zip(draw, self.draw_defuse, strict=True)
+                ]
+        else:
+            draw = [math.inf] * ROOM_STATES
+
+        x = [0.0] * STATES + draw + disc + [0.0]
+        if phase.mode is Mode.UNSAFE:
+            fail = values[phase.probe_fail]
+            assert fail is not None
+            q = 1.0 - phase.on_top
+            x += [q * v for v in fail]
+        get_x = x.__getitem__
+        cands = self.cands[phase.mode]
+        for a, b in self.slices:
+            x[a:b] = [1.0 + min(map(get_x, c)) for c in cands[a:b]]
+        return x[:STATES]
+
+
+@functools.cache
+def tables_for(table: str, last_digit: int) -> _Tables:
+    """The precomputed candidate lists of one rule set (shared by every N)."""
+    return _Tables(Ruleset(table, last_digit))
+
+
+
+
+class Solution:
+    """Every state's value for one (table, last digit, N), for the player or the oracle.
+
+    The phases that recur every cycle are solved in full (one list per phase); the
+    first, partial cycle is solved on demand, state by state, and memoised: from any
+    first-cycle state only a handful of states are reachable, since the hand cannot grow
+    while the mitten may be on top.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        interval: int,
+        graph: PhaseGraph,
+        values: list[list[float] | None],
+        cycle_value: list[float],
+        sweeps: int,
+    ) -> None:
+        self.rules = rules
+        self.interval = interval
+        self.graph = graph
+        self.tables = tables_for(rules.table, rules.last_digit)
+        self.full = values
+        #: Expected clicks from the start of a new cycle, per hand (discard = the mitten).
+        self.cycle_value = cycle_value
+        self.sweeps = sweeps
+        self._memo: dict[int, dict[int, float]] = {}
+
+    def complete(self) -> None:
+        """Solve every first-cycle phase in full too (for bulk use: expectations, tests)."""
+        for i in self.graph.order:
+            if self.full[i] is None:
+                self.full[i] = self.tables.evaluate(
+                    self.graph.phases[i], self.full, self.cycle_value
+                )
+        self._memo.clear()
+
+    def value(self, phase: int, state: int) -> float:
+        """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
+        full = self.full[phase]
+        if full is not None:
+            return full[state]
+        memo = self._memo.setdefault(phase, {})
+        found = memo.get(state)
+        if found is None:
+            found = 1.0 + min(v for _, v in self.choices(phase, state))
+            memo[state] = found
+        return found
+
+    def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
+        """Expected clicks after the card dealt by a draw or a discard (the click excluded).
+
+        For a draw, the belief must allow it (the mitten cannot be on top); the hand must
+        have room.
+        """
+        tabs = self.tables
+        h, d = divmod(state, FACES)
+        hand = HANDS[h]
+        add = _add_table()
+        total = 0.0
+        for o in self.graph.phases[phase].outcomes:
+            if o.kind is DealKind.MITTEN:
+                if draw:
+                    raise ValueError("a draw cannot deal the mitten")
+                total += o.probability * self.cycle_value[h]
+                continue
+            if o.kind is DealKind.DEFUSE:
+                faces = tabs.defuses
+            elif draw and len(hand) == 2 and not any(tabs.legal[d] >> c & 1 for c in hand):
+                faces = [c for c in tabs.plain if tabs.legal[d] >> c & 1] or tabs.plain
+            else:
+                faces = tabs.plain
+            if draw:
+                targets = [add[h][c] * FACES + d for c in faces]
+            else:
+                targets = [h * FACES + c for c in faces]
+            part = sum(self.value(o.phase, t) for t in targets)
+            total += o.probability * part / len(faces)
+        return total
+
+    def choices(self, phase: int, state: int) -> list[tuple[tuple[str, int], float]]:
+        """The safe actions in a state and their values after this click.
+
+        Each action is ``("draw", -1)``, ``("discard", -1)``, ``("play", face)`` or
+        ``("solve", face)``; the value excludes the click itself.
+        """
+        tabs = self.tables
+        ph = self.graph.phases[phase]
+        h, d = divmod(state, FACES)
+        hand = HANDS[h]
+        mask = tabs.legal[d]
+        out: list[tuple[tuple[str, int], float]] = []
+        if ph.mode is Mode.ZERO:
+            for c in sorted(set(hand)):
+                if tabs.is_defuse[c]:
+                    out.append((("solve", c), 0.0))
+            if out:
+                return out
+        legal_cards = [c for c in hand if mask >> c & 1]
+        lone_defuse = len(legal_cards) == 1 and tabs.is_defuse[legal_cards[0]]
+        if ph.mode is Mode.SAFE and len(hand) < HAND_SIZE:
+            out.append((("draw", -1), self.deal_value(phase, state, draw=True)))
+        if not legal_cards or lone_defuse:
+            out.append((("discard", -1), self.deal_value(phase, state, draw=False)))
+        for c, rest in _remove_table()[h]:
+            if not mask >> c & 1:
+                continue
+            target = rest * FACES + c
+            if ph.mode is Mode.UNSAFE and tabs.is_defuse[c]:
+                fail = self.value(ph.probe_fail, target)
+                out.append((("probe", c), (1.0 - ph.on_top) * fail))
+            else:
+                out.append((("play", c), self.value(phase, target)))
+        return out
+
+
+def solve(
+    rules: Ruleset,
+    interval: int,
+    *,
+    oracle: bool = False,
+    start: list[float] | None = None,
+) -> Solution:
+    """Solve the recurring phases exactly by value iteration over the cycle's start.
+
+    ``start`` may give the cycle-start values to begin from (a cached fixed point makes
+    this one confirming sweep). After each sweep, a hand whose value is converging
+    geometrically is extrapolated to its limit (Aitken), which is exact for the usual
+    slow case, a hand that can keep failing to catch a Defuse and start the next cycle
+    the same way; the loop ends only when a plain sweep changes nothing by more than
+    :data:`TOLERANCE`, so the extrapolation affects speed, never the answer.
+    """
+    graph = build_graph(interval, oracle=oracle)
+    tabs = tables_for(rules.table, rules.last_digit)
+    values: list[list[float] | None] = [None] * len(graph.phases)
+    if start is not None and len(start) == HAND_COUNT:
+        cycle_value = list(start)
+    else:
+        cycle_value = [math.inf if dead else 2.0 * interval + 10.0 for dead in tabs.dead]
+    recurrent = [i for i in graph.order if graph.phases[i].recurrent]
+    mitten = tabs.mitten
+    last: list[float] | None = None
+    sweeps = 0
+    while True:
+        sweeps += 1
+        for i in recurrent:
+            values[i] = tabs.evaluate(graph.phases[i], values, cycle_value)
+        new = [0.0] * HAND_COUNT
+        for c, w in graph.cycle_mix.items():
+            vals = values[c]
+            assert vals is not None
+            new = [a + w * v for a, v in zip(new, vals[mitten::FACES], strict=True)]
+        delta = [a - b if a != b else 0.0 for a, b in zip(new, cycle_value, strict=True)]
+        change = max(map(abs, delta))
+        if last is not None:
+            new = [_aitken(v, dv, lv) for v, dv, lv in zip(new, delta, last, strict=True)]
+            last = None
+        else:
+            last = delta
+        cycle_value = new
+        if change < TOLERANCE:
+            break
+        if sweeps > 200:
+            raise RuntimeError("the cycle's value iteration did not converge")
+    return Solution(rules, interval, graph, values, cycle_value, sweeps)
+
+
+def _aitken(value: float, delta: float, last: float) -> float:
+    """Extrapolate a geometric sequence: ``value`` moved by ``delta`` after ``last``."""
+    if delta == 0.0 or last == 0.0 or (delta > 0) != (last > 0) or abs(delta) >= abs(last):
+        return value
+    r = delta / last
+    return value + delta * r / (1.0 - r)
