@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from defuser import modlog
-from defuser.errors import InvalidCommandError, InvalidHandError
+from defuser.errors import (
+    DefuserError,
+    InvalidCommandError,
+    InvalidHandError,
+    InvalidObservationError,
+)
 from defuser.rules import HAND_SIZE, blocking_slots
 from edgework import Card, CardType, Edgework, EdgeworkError, Ruleset, interval_for
 
@@ -245,7 +250,7 @@ class Module:
                 f"{MIN_INTERVAL}..{MAX_INTERVAL} (batteries mod 5, plus 9)"
             )
         if module_id < 1:
-            raise InvalidCommandError(f"module id {module_id} is not positive, expected 1 or more")
+            raise DefuserError(f"module id {module_id} is not positive, expected 1 or more")
         self.rules = rules
         self.interval = interval
         self.module_id = module_id
@@ -412,14 +417,14 @@ class Module:
     def _check_hidden(self, hidden: HiddenState) -> None:
         n = self.interval
         if not 0 <= hidden.deals_until_mitten <= n - 1:
-            raise InvalidCommandError(
+            raise InvalidObservationError(
                 f"hidden deals_until_mitten {hidden.deals_until_mitten} is out of range, "
                 f"expected 0..{n - 1}"
             )
         if hidden.defuse_in is not None and not (
             0 <= hidden.defuse_in < hidden.deals_until_mitten
         ):
-            raise InvalidCommandError(
+            raise InvalidObservationError(
                 f"hidden defuse_in {hidden.defuse_in} is out of range, expected "
                 f"0..{hidden.deals_until_mitten - 1} (before the mitten) or None"
             )
