@@ -2,10 +2,12 @@
 
 Contract: :func:`analyse_bytes` reads one file's bytes (never raising on its content),
 checks every module instance with :func:`defuser.logcheck.check_module` using its
-bomb's edgework, and returns a :class:`FileAnalysis`; :func:`to_json` turns analyses
-into the documented ``mittens log analyze --json`` document. Edgework given by the
-caller (``serial``/``batteries``) fills in what the log does not show; the log's own
-edgework lines always win.
+bomb's edgework, judges its decisions with :func:`defuser.logjudge.judge` (unless told
+not to), and returns a :class:`FileAnalysis`; :func:`to_json` turns analyses into the
+documented ``mittens log analyze --json`` document, and :func:`step_words` and
+:func:`strike_words` put the replay into plain words. Edgework given by the caller
+(``serial``/``batteries``) fills in what the log does not show; the log's own edgework
+lines always win.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from defuser import explain
 from defuser.logcheck import ModuleCheck, Step, check_module
+from defuser.logjudge import Judgement, ModuleJudgement, judge
 from defuser.logreader import Bomb, GameLog, Problem, read_log
 from defuser.rules import blocking_slots, legal_slots
 from edgework import RULE_TEXTS, Card
@@ -24,8 +27,22 @@ JSON_VERSION = 1
 
 
 @dataclass(slots=True)
+class ModuleAnalysis:
+    """One module: the check of its lines and the judgement of its decisions."""
+
+    check: ModuleCheck
+    judgement: ModuleJudgement | None = None
+
+    def judgement_at(self, line: int) -> Judgement | None:
+        """The judgement of the action starting at ``line``, if it was judged."""
+        if self.judgement is None:
+            return None
+        return self.judgement.judgements.get(line)
+
+
+@dataclass(slots=True)
 class BombAnalysis:
-    """One bomb: its edgework as used for checking, and its modules' checks."""
+    """One bomb: its edgework as used for checking, and its modules."""
 
     bomb: Bomb
     serial: str | None
@@ -33,7 +50,7 @@ class BombAnalysis:
     #: Where the edgework came from: ``log``, ``given`` (options) or ``unknown``.
     serial_source: str
     batteries_source: str
-    modules: list[ModuleCheck] = field(default_factory=list)
+    modules: list[ModuleAnalysis] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -52,7 +69,7 @@ class FileAnalysis:
     @property
     def modules(self) -> list[ModuleCheck]:
         """Every module check of the file, in file order."""
-        found = [m for b in self.bombs for m in b.modules]
+        found = [m.check for b in self.bombs for m in b.modules]
         return sorted(found, key=lambda m: m.first_line)
 
     @property
@@ -67,14 +84,14 @@ def analyse_bytes(
     *,
     serial: str | None = None,
     batteries: int | None = None,
+    judge_decisions: bool = True,
 ) -> FileAnalysis:
-    """Read and check one log file's content.
+    """Read, check and (unless ``judge_decisions`` is false) judge one log file.
 
     ``serial`` and ``batteries`` stand in for edgework that a bomb's lines do not show
     (for a log that holds only the module's lines).
     """
     game = read_log(data)
-    last_nonblank = game.line_count
     bombs: list[BombAnalysis] = []
     for bomb in game.bombs:
         bomb_serial, serial_source = bomb.serial, "log"
@@ -87,42 +104,30 @@ def analyse_bytes(
         analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
                                 batteries_source)
         for module in bomb.modules:
+            check = check_module(
+                module.lines,
+                module_id=module.module_id,
+                serial=bomb_serial,
+                batteries=bomb_batteries,
+                last_event_line=game.last_event_line,
+                file_last_line=game.line_count,
+            )
             analysis.modules.append(
-                check_module(
-                    module.lines,
-                    module_id=module.module_id,
-                    serial=bomb_serial,
-                    batteries=bomb_batteries,
-                    last_event_line=game.last_event_line,
-                    file_last_line=last_nonblank,
-                )
+                ModuleAnalysis(check, judge(check) if judge_decisions else None)
             )
         bombs.append(analysis)
     return FileAnalysis(path, game, bombs)
+
+
+# --------------------------------------------------------------------------- JSON
 
 
 def _card(card: Card | None) -> str | None:
     return card.code if card is not None else None
 
 
-def step_json(step: Step) -> dict[str, Any]:
-    """One replayed action as JSON."""
-    before = step.before
-    slot = None
-    if step.action == "play" and step.card is not None and step.card in before.hand:
-        slot = _played_slot(step)
-    return {
-        "line": step.line,
-        "action": step.action,
-        "slot": slot,
-        "card": _card(step.card),
-        "outcome": step.outcome,
-        "strike": _STRIKE_NAMES.get(step.kind),
-        "discard": _card(before.discard),
-        "hand": [c.code for c in before.hand],
-        "countdown": step.countdown,
-        "blocking": list(step.blocking_listed),
-    }
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
 
 
 _STRIKE_NAMES = {
@@ -133,20 +138,49 @@ _STRIKE_NAMES = {
 }
 
 
-def _played_slot(step: Step) -> int | None:
-    """The slot the replay took the played (or named) card from."""
-    before, after = step.before.hand, step.after.hand
-    if step.kind == "invalid_play":
-        return before.index(step.card) + 1 if step.card in before else None
-    for i in range(len(before)):
-        if before[:i] + before[i + 1 :] == after and before[i] == step.card:
-            return i + 1
-    return before.index(step.card) + 1 if step.card in before else None
+def judgement_json(j: Judgement) -> dict[str, Any]:
+    """One decision's judgement as JSON."""
+    return {
+        "verdict": j.verdict,
+        "expected_clicks": _round(j.expected_clicks),
+        "best": j.best_command,
+        "best_clicks": _round(j.best_clicks),
+        "extra_clicks": round(j.extra_clicks, 3),
+        "strike_probability": float(j.strike_probability),
+        "mitten_on_top": float(j.mitten_on_top),
+        "deals_until_on_top": j.deals_until_on_top,
+        "cycle": j.cycle,
+        "best_reason": j.best_reason,
+    }
 
 
-def module_json(check: ModuleCheck) -> dict[str, Any]:
+def step_json(check: ModuleCheck, step: Step, judgement: Judgement | None) -> dict[str, Any]:
+    """One replayed action as JSON, with its judgement when there is one."""
+    before = step.before
+    rules = check.rules
+    return {
+        "line": step.line,
+        "action": step.action,
+        "slot": step.slot,
+        "command": step.command,
+        "card": _card(step.card),
+        "outcome": step.outcome,
+        "strike": _STRIKE_NAMES.get(step.kind),
+        "strike_reason": strike_words(check, step) if step.outcome == "strike" else None,
+        "discard": _card(before.discard),
+        "rule": rules.rule(before.discard) if rules and before.discard is not None else None,
+        "hand": [c.code for c in before.hand],
+        "countdown": step.countdown,
+        "blocking": list(step.blocking_listed),
+        "judgement": None if judgement is None else judgement_json(judgement),
+    }
+
+
+def module_json(module: ModuleAnalysis) -> dict[str, Any]:
     """One module's entry of the JSON document."""
+    check = module.check
     opening = check.opening
+    judged = module.judgement
     return {
         "id": check.module_id,
         "table": check.table,
@@ -168,7 +202,11 @@ def module_json(check: ModuleCheck) -> dict[str, Any]:
             "hand": [c.code for c in opening[1]],
         },
         "notes": list(check.notes),
-        "replay": [step_json(s) for s in check.steps],
+        "judged": judged is not None and not judged.stopped,
+        "judgement_note": judged.stopped if judged is not None else "not judged",
+        "verdicts": judged.counts if judged is not None else None,
+        "extra_clicks": round(judged.extra_clicks, 3) if judged is not None else None,
+        "replay": [step_json(check, s, module.judgement_at(s.line)) for s in check.steps],
     }
 
 
@@ -206,11 +244,12 @@ def to_json(analyses: list[FileAnalysis]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- plain words
 
 
-def _rule_words(check: ModuleCheck, step: Step) -> str:
+def rule_words(check: ModuleCheck, step: Step) -> str:
+    """The rule in force before ``step``, with its text: ``rule C (Its shape ...)``."""
     rules = check.rules
     discard = step.before.discard
     if rules is None or discard is None:
-        return ""
+        return "an unknown rule"
     letter = rules.rule(discard)
     text = f"rule {letter} ({RULE_TEXTS[letter].rstrip('.')}"
     if letter in explain.MITTEN_RULES:
@@ -223,7 +262,7 @@ def strike_words(check: ModuleCheck, step: Step) -> str:
     rules = check.rules
     before = step.before
     if rules is None or before.discard is None:
-        return ""
+        return "the module's rules are unknown here"
     hand = before.hand
     if step.kind == "draw_mitten_strike":
         return "the Exploding Mitten was on top of the deck, and it can never be drawn"
@@ -232,9 +271,12 @@ def strike_words(check: ModuleCheck, step: Step) -> str:
     legal = legal_slots(rules, before.discard, hand)
     if step.kind == "discard_blocked":
         blocking = blocking_slots(rules, before.discard, hand)
+        if not blocking:
+            return "the log says the discard was blocked, but no card could be played"
         return (
             f"a discard is allowed only when no card can be played, and "
-            f"{explain.slot_list(hand, blocking)} could be played under {_rule_words(check, step)}"
+            f"{explain.slot_list(hand, blocking)} could be played under "
+            f"{rule_words(check, step)}"
         )
     if step.kind == "invalid_play" and step.card is not None:
         where = (
@@ -242,40 +284,28 @@ def strike_words(check: ModuleCheck, step: Step) -> str:
             if legal
             else "nothing in the hand was legal, so a discard was the move"
         )
-        return f"{step.card.words} is not legal under {_rule_words(check, step)}; {where}"
+        return f"{step.card.words} is not legal under {rule_words(check, step)}; {where}"
     return ""
 
 
 def step_words(check: ModuleCheck, step: Step) -> str:
     """One replayed action in one line: the click, the rule in force, the outcome."""
     rules = check.rules
-    command = step.action
-    slot = step_json(step)["slot"]
-    if slot is not None:
-        command = f"play {slot}"
-    card = f" {step.card.code} {step.card.words}" if step.card is not None else ""
-    text = f"line {step.line}: {command}"
-    if step.kind in ("played", "invalid_play", "solved"):
-        text += card
-    text += f" under {_rule_words(check, step)}"
-    if step.kind == "drew":
-        text += f" -> drew{card}"
-    elif step.kind == "discarded":
-        text += f" -> the deck gave{card}"
-        if rules is not None and step.card is not None:
-            text += f"; rule now {rules.rule(step.card)}"
-    elif step.kind == "played":
-        if rules is not None and step.card is not None:
-            text += f" -> ok; rule now {rules.rule(step.card)}"
+    card = step.card
+    discard = step.before.discard
+    letter = rules.rule(discard) if rules is not None and discard is not None else "?"
+    text = f"line {step.line}: {step.command}"
+    if step.kind in ("played", "invalid_play", "solved") and card is not None:
+        text += f" ({card.code} {card.words})"
+    text += f" under rule {letter}: "
+    if step.kind == "drew" and card is not None:
+        text += f"drew {card.code} {card.words}"
+    elif step.kind == "discarded" and card is not None and rules is not None:
+        text += f"{card.code} {card.words} went onto the pile, rule now {rules.rule(card)}"
+    elif step.kind == "played" and card is not None and rules is not None:
+        text += f"played, rule now {rules.rule(card)}"
     elif step.kind == "solved":
-        text += " -> SOLVED (a Defuse played with the mitten on top)"
+        text += "SOLVED, a Defuse played with the mitten on top"
     else:
-        text += f" -> STRIKE: {strike_words(check, step)}"
-    if step.countdown is not None:
-        text += f" [log: mitten coming in {step.countdown}]"
+        text += f"STRIKE, {strike_words(check, step)}"
     return text
-
-
-def describe_steps(check: ModuleCheck) -> list[str]:
-    """The replay in plain words, one line per action."""
-    return [step_words(check, step) for step in check.steps]

@@ -13,6 +13,7 @@ file or a bad option.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -20,8 +21,8 @@ from rich.text import Text
 
 from defuser import loganalysis
 from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
-from defuser.loganalysis import BombAnalysis, FileAnalysis
-from defuser.logcheck import ModuleCheck
+from defuser.loganalysis import BombAnalysis, FileAnalysis, ModuleAnalysis
+from defuser.logcheck import Step
 from defuser.logreader import default_log_path
 from edgework import Batteries, EdgeworkError, SerialNumber
 
@@ -55,7 +56,12 @@ def log() -> None:
 @click.option(
     "--brief",
     is_flag=True,
-    help="Human output: one summary per module, without the replay.",
+    help="Human output: a summary and the strikes per module, without the replay.",
+)
+@click.option(
+    "--no-judge",
+    is_flag=True,
+    help="Do not judge the decisions against the optimal policy (faster).",
 )
 def analyze(
     files: tuple[Path, ...],
@@ -64,6 +70,7 @@ def analyze(
     batteries: Batteries | None,
     check_mode: bool,
     brief: bool,
+    no_judge: bool,
 ) -> None:
     """Replay and check every Exploding Mittens module in game logs.
 
@@ -103,7 +110,9 @@ def analyze(
             ) from None
     count = batteries.count if batteries is not None else None
     analyses = [
-        loganalysis.analyse_bytes(data, str(path), serial=serial, batteries=count)
+        loganalysis.analyse_bytes(
+            data, str(path), serial=serial, batteries=count, judge_decisions=not no_judge
+        )
         for path, data in contents
     ]
     if json_mode:
@@ -112,7 +121,7 @@ def analyze(
         for analysis in analyses:
             render_file(out, analysis, brief=brief)
     if check_mode and any(a.inconsistency_count for a in analyses):
-        raise click.exceptions.Exit(1)
+        sys.exit(1)
 
 
 # --------------------------------------------------------------------------- human output
@@ -136,8 +145,8 @@ def render_file(out: Output, analysis: FileAnalysis, *, brief: bool) -> None:
         if not bomb.modules:
             continue
         render_bomb(out, number, bomb)
-        for check in bomb.modules:
-            render_module(out, check, brief=brief)
+        for module in bomb.modules:
+            render_module(out, module, brief=brief)
     total = analysis.inconsistency_count
     out.print(
         Text(
@@ -172,8 +181,9 @@ def render_bomb(out: Output, number: int, bomb: BombAnalysis) -> None:
     out.print("  " + "; ".join(parts))
 
 
-def render_module(out: Output, check: ModuleCheck, *, brief: bool) -> None:
-    """One module: summary, opening, replay, strikes and inconsistencies."""
+def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
+    """One module: summary, opening, replay with judgements, strikes, inconsistencies."""
+    check = module.check
     title = Text(f"  Exploding Mittens #{check.module_id}", style="bold")
     title.append(f" (lines {check.first_line}-{check.last_line})")
     out.print(title)
@@ -198,6 +208,16 @@ def render_module(out: Output, check: ModuleCheck, *, brief: bool) -> None:
         f"    {verdict}; {check.actions} action{'s' if check.actions != 1 else ''}, "
         f"{check.strikes} strike{'s' if check.strikes != 1 else ''}"
     )
+    judged = module.judgement
+    if judged is not None and judged.judgements:
+        counts = judged.counts
+        out.print(
+            f"    decisions against the optimal policy: {counts['best']} best, "
+            f"{counts['slower']} safe but slower (+{judged.extra_clicks:.1f} expected "
+            f"clicks in all), {counts['risky']} risky"
+        )
+    if judged is not None and judged.stopped:
+        out.print(f"    not judged: {judged.stopped}")
     rules = check.rules
     opening = check.opening
     if opening is not None and rules is not None:
@@ -209,13 +229,42 @@ def render_module(out: Output, check: ModuleCheck, *, brief: bool) -> None:
             line.append(f" {slot}:")
             line.append_text(card_text(card, words=False))
         out.print(line)
-    if not brief and check.steps and rules is not None:
+    if not brief and check.steps:
         out.print("    replay:")
-        for text in loganalysis.describe_steps(check):
-            out.print(f"      {text}")
+        for step in check.steps:
+            render_step(out, module, step)
+    elif check.strikes:
+        out.print("    strikes:")
+        for step in check.steps:
+            if step.outcome == "strike":
+                out.print(f"      line {step.line}: {step.command}: "
+                          f"{loganalysis.strike_words(check, step)}")
     if check.inconsistencies:
-        out.print(Text(f"    {len(check.inconsistencies)} inconsistencies:", style="bold red"))
+        count = len(check.inconsistencies)
+        out.print(Text(f"    {count} inconsistenc{'y' if count == 1 else 'ies'}:",
+                       style="bold red"))
         for item in check.inconsistencies:
             out.print(Text(f"      line {item.line}: {item.message}", style="red"))
     else:
         out.print(Text("    every line agrees with the module's behaviour", style="green"))
+
+
+_VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}
+
+
+def render_step(out: Output, module: ModuleAnalysis, step: Step) -> None:
+    """One action: what happened, then the cycle as the player knew it and the verdict."""
+    text = loganalysis.step_words(module.check, step)
+    style = "bold red" if step.outcome == "strike" else (
+        "bold green" if step.outcome == "solved" else ""
+    )
+    line = Text("      ")
+    line.append(text, style=style)
+    if step.countdown is not None:
+        line.append(f" [log: mitten coming in {step.countdown}]", style="dim")
+    out.print(line)
+    judgement = module.judgement_at(step.line)
+    if judgement is not None:
+        detail = Text(f"        player's view: {judgement.cycle}; ")
+        detail.append(judgement.words(), style=_VERDICT_STYLES[judgement.verdict])
+        out.print(detail)
