@@ -521,6 +521,14 @@ int main(int argc, char **argv)
 	fflush(out);
 	/* No uart_pty_stop(): it signals its thread with SIGINT, which ends the process
 	 * with that signal; exiting closes the pty just the same. */
+	char target[sizeof(uart.pty.slavename)];
+	ssize_t n = readlink("/tmp/simavr-uart0", target, sizeof(target) - 1);
+	if (n > 0) {
+		/* uart_pty's own link, unless another simavr has taken it over since. */
+		target[n] = '\0';
+		if (strcmp(target, uart.pty.slavename) == 0)
+			unlink("/tmp/simavr-uart0");
+	}
 	if (link_path)
 		unlink(link_path);
 	return 0;
