@@ -257,8 +257,9 @@ static void handle_command(char *body) {
   uint8_t count = 0;
   char *p = body;
   for (;;) {
+    // A body of at most PROP_MAX_BODY bytes has fewer than 255 tokens.
     if (count <= MAX_TOKENS) tokens[count] = p;
-    count = count < 255 ? (uint8_t)(count + 1) : count;
+    count++;
     char *space = strchr(p, ' ');
     if (space == NULL) break;
     *space = '\0';
