@@ -307,6 +307,16 @@ class PropSim:
         with self._cond:
             return self._script_at >= len(self.script)
 
+    @property
+    def script_finished(self) -> bool:
+        """True when the script had steps, all are made, and the last press was acknowledged."""
+        with self._cond:
+            return (
+                bool(self.script)
+                and self._script_at >= len(self.script)
+                and self._awaiting_ack is None
+            )
+
     def take_output(self) -> bytes:
         """Everything that waits for the host (for the pty runner)."""
         with self._cond:

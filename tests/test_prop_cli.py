@@ -100,6 +100,24 @@ def test_full_game_through_a_propsim_url_with_a_script(monkeypatch: pytest.Monke
     assert "prop: connected to the prop on propsim://" in run.err
 
 
+def test_a_script_that_runs_out_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = unique_name("short")
+    try:
+        run = run_cli(
+            ["prop", "--port", f"propsim://{name}?script=drop,DECK,reset,PILE",
+             "--edgework", EDGE, "--seed", "7", "--strikes", "0", "--json"],
+            monkeypatch,
+        )
+    finally:
+        propsim.forget(name)
+    assert run.code == 0, run.err
+    stream = events(run.out)
+    assert [e["button"] for e in stream if e["event"] == "press"] == ["DECK", "PILE"]
+    kinds = [e["kind"] for e in stream if e["event"] == "link"]
+    assert "restarted" in kinds
+    assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "script-ended"
+
+
 def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
     name = unique_name("mute")
     try:

@@ -223,9 +223,13 @@ class PropGame:
                 f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}"
             )
             self.show_prop(shown)
+        scripted = _scripted_sim(device.current_url)
         while True:
             step = bridge.step(0.5)
             if step is None:
+                if scripted is not None and scripted.script_finished:
+                    # A simulated prop that has made all its scripted presses: no more come.
+                    return "script-ended"
                 continue
             self.flush_log(module)
             shown = device.display_state()
@@ -278,6 +282,7 @@ class PropGame:
         headline = {
             "solved": "Module solved!",
             "exploded": f"BOOM! The bomb exploded at {module.strikes} strikes.",
+            "script-ended": "The simulated prop's script ended before the game did.",
         }.get(reason, "Game stopped.")
         self.out.print(Text(headline, style="bold" if self.colour else ""))
         self.out.print(
@@ -446,6 +451,14 @@ def prop(
     finally:
         for file in files:
             file.close()
+
+
+def _scripted_sim(url: str | None) -> propsim.PropSim | None:
+    """The simulated prop behind ``url`` when it plays a script, else None."""
+    if url is None or not url.startswith(f"{propsim.SCHEME}://"):
+        return None
+    sim = propsim.lookup(url.split("://", 1)[1].split("?", 1)[0])
+    return sim if sim is not None and sim.script else None
 
 
 def _open_for_writing(path: str | None, files: list[IO[str]]) -> IO[str] | None:
