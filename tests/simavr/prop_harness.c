@@ -6,7 +6,7 @@
  * is the project's own code.
  *
  * What it models of the reference build (docs/hardware.md; the pin map below must match
- * hardware/firmware/mittens_prop/config.h):
+ * hardware/firmware/mittens_prop/prop_config.h):
  *   - an ATmega328P at 16 MHz running the firmware ELF, paced to wall-clock time so the
  *     firmware's millis() (debounce, heartbeat timeout) agrees with the host's clock;
  *   - UART0 as a pseudo-terminal (simavr's uart_pty part); its path is printed;
