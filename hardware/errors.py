@@ -1,0 +1,63 @@
+"""Errors of the prop bridge, split by whose fault they are.
+
+* :class:`HostProtocolError`: we (the host) sent something wrong: a command value out of
+  range before sending, or the prop refused a command with ``ERR ... UNKNOWN``/``ARGS``.
+  :class:`CommandRejected` is the same fault seen from the prop's side while decoding.
+* :class:`DeviceProtocolError`: the prop sent something wrong: a checked line that is no
+  message, or a reply of the wrong kind.
+* :class:`VersionMismatchError`: the two sides speak different protocol versions.
+* :class:`LinkError` and its subclasses: the connection itself (no port, no answer).
+
+Every message names the input at fault and what was expected.
+"""
+
+from __future__ import annotations
+
+
+class HardwareError(Exception):
+    """Anything that goes wrong between the host and the prop."""
+
+
+class ProtocolError(HardwareError):
+    """A message broke the protocol (docs/protocol.md)."""
+
+
+class HostProtocolError(ProtocolError):
+    """The host sent, or was about to send, something the protocol does not allow."""
+
+
+class CommandRejected(HostProtocolError):
+    """A command line that the prop must refuse; ``code`` is the ``ERR`` code to answer.
+
+    ``tag`` is the tag text to echo, or ``None`` when the tag itself was unreadable (the
+    prop then answers ``ERR - ARGS``).
+    """
+
+    def __init__(self, message: str, *, tag: str | None, code: str) -> None:
+        super().__init__(message)
+        self.tag = tag
+        self.code = code
+
+
+class DeviceProtocolError(ProtocolError):
+    """The prop sent a checked line that is not a valid message, or not the one expected."""
+
+    def __init__(self, message: str, *, line: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class VersionMismatchError(ProtocolError):
+    """The prop does not speak the protocol version the host speaks."""
+
+
+class LinkError(HardwareError):
+    """The connection to the prop failed: no such port, no answer, gone."""
+
+
+class PortNotFoundError(LinkError):
+    """No port matched what was asked for."""
+
+
+class NoAnswerError(LinkError):
+    """The port opened but nothing answered the protocol in time."""
