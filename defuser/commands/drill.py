@@ -12,15 +12,17 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
+from defuser.simulator import Result
+from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
-from defuser.trainer.model import MODES, NOTATION, Answered, Question, Verdict
+from defuser.trainer.model import MODES, NOTATION, Answered, Grade, Kind, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.session import Drill
 from defuser.trainer.store import Store, default_db_path
@@ -105,50 +107,57 @@ def verdict_line(answered: Answered, console: Console) -> Text:
     verdict = grade.verdict
     text = Text()
     text.append(verdict.value.upper(), style=VERDICT_STYLES[verdict] if console.colour else "")
+    answer = "the best is" if answered.question.kind is Kind.DECIDE else "the answer is"
     if verdict in (Verdict.RIGHT, Verdict.BEST):
-        text.append(f"  {grade.expected}")
+        text.append(f"  {grade.reading}")
     elif grade.reading is None:
-        text.append(f"  could not read {grade.given!r}; the answer is {grade.expected}")
+        text.append(f"  could not read {grade.given!r}; {answer} {grade.expected}")
     else:
-        text.append(f"  you said {grade.reading}, the answer is {grade.expected}")
+        text.append(f"  you said {grade.reading}, {answer} {grade.expected}")
     text.append(f"  ({seconds_words(grade.seconds)})")
     return text
 
 
-def show_result(answered: Answered, number: int, console: Console) -> None:
-    """After an answer: the verdict, the numbers, the reason, the time."""
+def show_result(
+    answered: Answered,
+    number: int,
+    console: Console,
+    *,
+    extra: dict[str, Any] | None = None,
+    reason: bool = True,
+) -> None:
+    """After an answer: the verdict, the numbers, the reason, the time.
+
+    ``extra`` adds keys to the JSON object (a game's outcome); ``reason=False`` leaves
+    the reason out of the text (a game shows it only when the click was not the best).
+    """
     if console.json_mode:
-        console.out.json(answered.to_json(number))
+        console.out.json({**answered.to_json(number), **(extra or {})})
         if not console.interactive:
             return
     grade = answered.grade
     console.say(Text("  ").append_text(verdict_line(answered, console)))
     if grade.detail:
         console.say(f"  {grade.detail}")
-    console.say(f"  {grade.reason}")
+    if reason:
+        console.say(f"  {grade.reason}")
 
 
-def show_question(question: Question, number: int, total: int, console: Console) -> None:
-    """The question header and text (and, on a terminal, why it was chosen)."""
+def show_question(question: Question, head: str, console: Console) -> None:
+    """The question (and, on a terminal, the notation and why it was chosen)."""
     style = "bold" if console.colour else ""
-    head = Text(f"[{number}/{total}] {question.kind.value}: ", style=style)
-    console.say(head.append_text(console.cards(question.text)))
+    console.say(Text(f"{head} ", style=style).append_text(console.cards(question.text)))
     if console.interactive:
-        console.say(f"  ({NOTATION[question.kind]}; chosen: {question.why})", style="dim")
+        chosen = f"; chosen: {question.why}" if question.why != "game" else ""
+        console.say(f"  ({NOTATION[question.kind]}{chosen})", style="dim")
 
 
 def summary_table(rows: list[Tally], colour: bool) -> Table:
     """Accuracy and answer times per kind, as a table."""
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_header=True)
-    for column, justify in (
-        ("kind", "left"),
-        ("answers", "right"),
-        ("right", "right"),
-        ("accuracy", "right"),
-        ("median", "right"),
-        ("90th pct", "right"),
-    ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    table.add_column("kind")
+    for column in ("answers", "right", "accuracy", "median", "90th pct"):
+        table.add_column(column, justify="right")
     for row in rows:
         accuracy = "-" if row.accuracy is None else f"{row.accuracy:.0%}"
         label = row.label
@@ -179,37 +188,124 @@ def show_summary(session: Drill, console: Console, *, interrupted: bool = False)
     target.print(summary_table(rows, console.colour))
 
 
+def read_answer(
+    question: Question, console: Console, time_limit: float | None, *, game: bool
+) -> Grade | None:
+    """Read and grade one answer; ``None`` when the player stops (quit, end of input).
+
+    On a terminal, help and blank lines are not answers and an unreadable line is asked
+    again. From a pipe, an unreadable line is graded as such, which keeps the answers in
+    step with the questions; in a game it is skipped instead, as ``mittens play`` does,
+    since a click that cannot be read cannot be played.
+    """
+    started = time.monotonic()
+    while True:
+        line = console.read()
+        if line is None:
+            return None
+        word = line.strip().lower()
+        if word in QUIT_WORDS:
+            return None
+        if console.interactive and word in HELP_WORDS:
+            console.say(f"  Answer with {NOTATION[question.kind]}; 'quit' stops.")
+            continue
+        if console.interactive and not word:
+            continue
+        if not console.interactive and not console.json_mode:
+            console.say(f"  answer: {line.strip()}")
+        result = grade(question, line, time.monotonic() - started, time_limit=time_limit)
+        if result.verdict is Verdict.UNREADABLE and (console.interactive or game):
+            again = "Try again." if console.interactive else "Line skipped."
+            console.say(f"  {result.detail}. {again}", style="yellow")
+            continue
+        return result
+
+
 def run_drill(session: Drill, count: int, console: Console) -> bool:
     """Ask ``count`` questions; returns False when stopped early (quit, end of input)."""
     for number in range(1, count + 1):
         question = session.next_question()
-        show_question(question, number, count, console)
-        started = time.monotonic()
-        while True:
-            line = console.read()
-            if line is None:
-                return False
-            word = line.strip().lower()
-            if word in QUIT_WORDS:
-                return False
-            if console.interactive and word in HELP_WORDS:
-                console.say(f"  Answer with {NOTATION[question.kind]}; 'quit' stops.")
-                continue
-            if console.interactive and not word:
-                continue
-            if not console.interactive and not console.json_mode:
-                console.say(f"  answer: {line.strip()}")
-            seconds = time.monotonic() - started
-            if console.interactive:
-                # On a terminal a typo is re-asked rather than graded (the clock runs on).
-                trial = grade(question, line, seconds)
-                if trial.verdict is Verdict.UNREADABLE:
-                    console.say(f"  {trial.detail}. Try again.", style="yellow")
-                    continue
-            session.answer(question, line, seconds)
-            show_result(session.answered[-1], number, console)
-            break
+        show_question(question, f"[{number}/{count}] {question.kind.value}:", console)
+        result = read_answer(question, console, session.time_limit, game=False)
+        if result is None:
+            return False
+        session.record(question, result)
+        show_result(session.answered[-1], number, console)
     return True
+
+
+def game_outcome(result: Result, game: Game) -> dict[str, Any]:
+    """The JSON keys a game adds to a decision: what the click did."""
+    module = game.walk.module
+    return {
+        "outcome": result.outcome.value,
+        "card": result.card.code if result.card is not None else None,
+        "strike": result.strike.value if result.strike is not None else None,
+        "state": {
+            "discard": module.discard_top.code,
+            "hand": [c.code for c in module.hand],
+            "strikes": module.strikes,
+            "solved": module.solved,
+        },
+    }
+
+
+def run_games(session: Drill, count: int, console: Console) -> bool:
+    """Play ``count`` games; returns False when stopped early (quit, end of input)."""
+    target = console.out.err if console.json_mode else console.out.out
+    number = 0
+    for index in range(1, count + 1):
+        game = Game.new(session.rng)
+        target.print(
+            f"Game {index}/{count}: {game.edge_words()} (module seed {game.seed}). "
+            f"The optimal policy needs {game.expected_at_start:.1f} clicks on average "
+            "from here."
+        )
+        while not game.over:
+            question = game.question()
+            show_question(question, f"[click {game.clicks + 1}]", console)
+            result = read_answer(question, console, session.time_limit, game=True)
+            if result is None:
+                show_game_end(game, console)
+                return False
+            session.record(question, result)
+            outcome = game.play(result)
+            number += 1
+            show_result(
+                session.answered[-1],
+                number,
+                console,
+                extra={"game": index, **game_outcome(outcome, game)},
+                reason=result.verdict is not Verdict.BEST,
+            )
+            console.say(f"  {game.outcome_words(outcome)}")
+        show_game_end(game, console)
+    return True
+
+
+def show_game_end(game: Game, console: Console) -> None:
+    """How a game ended: solved or exploded, clicks against the optimum, the grades."""
+    target = console.out.err if console.json_mode else console.out.out
+    summary = game.summary()
+    if summary.solved:
+        head = "Module solved!"
+    elif summary.exploded:
+        head = f"BOOM! The bomb exploded at {summary.strikes} strikes."
+    else:
+        head = f"Game stopped; {game.belief_words()}."
+    grades = ", ".join(
+        f"{summary.verdicts[v.value]} {v.value}"
+        for v in (Verdict.BEST, Verdict.GOOD, Verdict.INACCURACY, Verdict.MISTAKE,
+                  Verdict.BLUNDER, Verdict.SLOW)
+        if summary.verdicts.get(v.value)
+    )
+    target.print(head)
+    target.print(
+        f"{summary.clicks} click{'s' if summary.clicks != 1 else ''} "
+        f"(the optimal policy averages {summary.expected_at_start:.1f} from the start), "
+        f"{summary.strikes} strike{'s' if summary.strikes != 1 else ''}, "
+        f"expected clicks lost {summary.total_loss:.2f}; {grades or 'no clicks'}."
+    )
 
 
 @click.command()
@@ -268,14 +364,21 @@ def drill(
     try:
         history = store.answers() if seed is None else []
         session = Drill(mode, store=store, seed=seed, time_limit=time_limit, history=history)
-        total = count or DEFAULT_COUNT
+        games = mode == "game"
+        total = count or (DEFAULT_GAMES if games else DEFAULT_COUNT)
         if console.interactive:
+            what = f"{total} game{'s' if total != 1 else ''}" if games else (
+                f"{total} questions, mode {mode}"
+            )
             console.note(
-                f"Drill: {total} questions, mode {mode}; answers are stored in {path}. "
+                f"Drill: {what}; answers are stored in {path}. "
                 "Type 'help' for the notation, 'quit' to stop."
             )
         try:
-            run_drill(session, total, console)
+            if games:
+                run_games(session, total, console)
+            else:
+                run_drill(session, total, console)
         except KeyboardInterrupt:
             # Ctrl-C ends a drill: every answer given is already committed; only the
             # question on screen is lost. Exit 130 as a shell expects after SIGINT.

@@ -88,7 +88,9 @@ def option_for(question: Question, action: str) -> Option:
 
 def best_option(question: Question) -> Option:
     """The zero-strike option with the fewest expected clicks (the first on ties)."""
-    safe = [o for o in question.options if o.expected_clicks is not None]
+    safe = [
+        o for o in question.options if o.expected_clicks is not None and o.strike_risk == 0
+    ]
     return min(safe, key=lambda o: o.expected_clicks or 0.0)
 
 
@@ -98,22 +100,30 @@ def _judge_decide(question: Question, text: str) -> tuple[Verdict, str, str, flo
     option = option_for(question, action)
     best = best_option(question)
     assert best.expected_clicks is not None
-    if option.expected_clicks is None:
+    loss = (
+        None
+        if option.expected_clicks is None
+        else max(option.expected_clicks - best.expected_clicks, 0.0)
+    )
+    numbers = (
+        f"best {best.action}: {best.expected_clicks:.2f} expected clicks to the solve"
+        if option.expected_clicks is None
+        else f"{action}: {option.expected_clicks:.2f} expected clicks to the solve; "
+        f"best {best.action}: {best.expected_clicks:.2f}; loss {loss:.2f}"
+    )
+    if option.strike_risk > 0:
         chance = option.strike_risk
-        risk = "certain" if chance >= 1 else f"{chance:.0%} chance"
-        detail = f"{action} risks a strike ({risk})"
+        risk = "a certain strike" if chance >= 1 else f"a {chance:.0%} chance of a strike"
+        detail = f"{action} risks {risk}"
         if option.note:
             detail += f": {option.note}"
-        return Verdict.BLUNDER, action, detail, None
-    loss = option.expected_clicks - best.expected_clicks
+        return Verdict.BLUNDER, action, f"{detail} ({numbers})", loss
+    assert loss is not None
     verdict = verdict_for_loss(loss)
-    detail = (
-        f"{action}: {option.expected_clicks:.2f} expected clicks to the solve; "
-        f"best {best.action}: {best.expected_clicks:.2f}; loss {max(loss, 0.0):.2f}"
-    )
+    detail = numbers
     if option.note and verdict is not Verdict.BEST:
         detail += f" ({option.note})"
-    return verdict, action, detail, max(loss, 0.0)
+    return verdict, action, detail, loss
 
 
 def _judge_cycle(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:

@@ -33,8 +33,9 @@ class Kind(enum.Enum):
 #: The drill kinds in the order they are taught and listed.
 KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
 
-#: ``--mode`` values: every kind and ``mixed`` (all kinds, weighted to weak spots).
-MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed")
+#: ``--mode`` values: every kind, ``mixed`` (all kinds, weighted to weak spots) and
+#: ``game`` (whole simulated modules, every click a ``decide`` question).
+MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed", "game")
 
 #: Answer time (seconds) above which a right answer counts as slow for scheduling: a
 #: slow answer is not promoted, so it comes back sooner than a quick one. The numbers
@@ -67,9 +68,10 @@ NOTATION: Final[Mapping[Kind, str]] = {
 class Option:
     """One candidate action of a ``decide`` question and what it is worth.
 
-    ``expected_clicks`` counts this click and every later one to the solve under the
-    optimal policy; it is ``None`` when the action risks a strike (``strike_risk`` > 0)
-    and so is outside the zero-strike policy.
+    ``expected_clicks`` counts this click and every later one to the solve, playing
+    optimally afterwards (a strike costs its click and moves nothing); it is ``None``
+    only when the solve cannot be reached at all. ``strike_risk`` is the chance that
+    the click strikes; any risk makes the action a blunder, whatever its clicks.
     """
 
     action: str

@@ -36,9 +36,12 @@ def generators() -> dict[Kind, Generator]:
 
 
 def kinds_for(mode: str) -> tuple[Kind, ...]:
-    """The kinds a ``--mode`` asks: one kind, or all of them for ``mixed``."""
+    """The kinds a ``--mode`` asks: one kind, all of them for ``mixed``, decisions for
+    ``game``."""
     if mode == "mixed":
         return KINDS
+    if mode == "game":
+        return (Kind.DECIDE,)
     return (Kind(mode),)
 
 

@@ -1,31 +1,41 @@
 """Questions on live situations: ``cycle`` (where is the mitten?) and ``decide``.
 
 Situations come from real simulated games: a :class:`~defuser.simulator.Module` on
-random vanilla edgework is driven by a wandering player that never strikes on purpose,
-and the question is asked from what a player has seen (an
-:class:`~defuser.cycle.Observation`), never from the hidden deck. Expected answers come
-from the exact belief (:mod:`defuser.cycle`) and, for ``decide``, from the optimal
-zero-strike policy's expected clicks for every candidate action.
+random vanilla edgework is driven by a player that mixes the optimal policy with other
+moves that cannot strike, and the question is asked from what a player has seen (an
+:class:`~defuser.cycle.Observation` and the deals so far), never from the hidden deck.
+Expected answers come from the exact belief (:mod:`defuser.cycle`) and, for
+``decide``, from the optimal zero-strike policy's expected clicks for every candidate
+action (:func:`defuser.policy.action_values`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from defuser.cycle import Observation, odds
 from defuser.generate import random_batteries, random_serial
+from defuser.policy import action_values, best_action, recommend
 from defuser.rules import HAND_SIZE
 from defuser.simulator import Action, ActionKind, Module, Outcome, Result
-from defuser.trainer.model import Kind, Question
+from defuser.trainer.lookups import card_words, hand_words
+from defuser.trainer.model import Kind, Option, Question
 from edgework import Batteries, CardType, Edgework, Ruleset
 
-#: Attempts at a wandering game that ends in the wanted kind of situation.
+#: Attempts at a wandering game that ends in the wanted kind of ``cycle`` situation.
 _MAX_GAMES: Final = 400
 #: Clicks a wandering game may take before it is cut short.
 _MAX_CLICKS: Final = 200
+#: Modules tried for a ``decide`` situation of the wanted kind before taking any kind.
+_DECIDE_MODULES: Final = 3
+#: Share of the wandering player's clicks that follow the optimal policy in ``decide``.
+_OPTIMAL_SHARE: Final = 0.7
+
+Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +43,13 @@ class Situation:
     """A moment of a simulated game, as the player has seen it."""
 
     edgework: Edgework
-    module: Module
     observation: Observation
+    events: tuple[Event, ...]
 
     @property
     def rules(self) -> Ruleset:
         """The module's table and Table E column."""
-        return self.module.rules
+        return self.observation.rules
 
     @property
     def batteries(self) -> Batteries:
@@ -47,43 +57,60 @@ class Situation:
         assert self.edgework.batteries is not None
         return self.edgework.batteries
 
-    def events(self) -> list[dict[str, object]]:
-        """Each deal and each draw strike so far, as JSON-able records.
 
-        A deal is ``{"deal": 3, "action": "discard", "card": "RH", "type": "..."}``; a
-        draw strike is ``{"strike": "draw", "hand": 2}`` (cards in hand at the time).
-        """
-        events: list[dict[str, object]] = []
-        deals = 0
-        for result in self.module.history:
-            if result.outcome is Outcome.OK and result.action.kind is not ActionKind.PLAY:
-                deals += 1
-                assert result.card is not None
-                events.append(
-                    {
-                        "deal": deals,
-                        "action": result.action.kind.value,
-                        "card": result.card.code,
-                        "type": self.rules.type_of(result.card).value,
-                    }
-                )
-            elif result.outcome is Outcome.STRIKE and result.action.kind is ActionKind.DRAW:
-                events.append({"strike": "draw", "hand": len(self.module.hand)})
-        return events
+@dataclass(slots=True)
+class Walk:
+    """A simulated module and what its player has seen, advanced click by click.
+
+    ``events`` records every deal (``{"deal": 3, "action": "discard", "card": "RH",
+    "type": "Exploding Mitten"}``) and every draw strike (``{"strike": "draw",
+    "hand": 2}``, with the cards in hand at the time).
+    """
+
+    edgework: Edgework
+    module: Module
+    observation: Observation
+    events: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, edgework: Edgework, seed: int) -> Walk:
+        """A fresh module for this edgework, its randomness seeded with ``seed``."""
+        module = Module.from_edgework(edgework, seed)
+        obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
+        return cls(edgework, module, obs)
+
+    def act(self, action: Action) -> Result:
+        """Click: the module answers and the observation and events follow."""
+        hand = len(self.observation.hand)
+        result = self.module.act(action)
+        if result.outcome is Outcome.OK and action.kind is not ActionKind.PLAY:
+            assert result.card is not None
+            self.events.append(
+                {
+                    "deal": self.observation.deals + 1,
+                    "action": action.kind.value,
+                    "card": result.card.code,
+                    "type": self.module.rules.type_of(result.card).value,
+                }
+            )
+        elif result.outcome is Outcome.STRIKE and action.kind is ActionKind.DRAW:
+            self.events.append({"strike": "draw", "hand": hand})
+        self.observation = self.observation.after(result)
+        return result
+
+    def situation(self) -> Situation:
+        """What the player has seen so far."""
+        return Situation(self.edgework, self.observation, tuple(self.events))
 
 
-def event_words(event: dict[str, object]) -> str:
-    """One event for a prompt: ``3 discarded RH (Exploding Mitten)``."""
-    if "strike" in event:
-        return f"a draw struck with {event['hand']} cards in hand"
-    verb = "drew" if event["action"] == "draw" else "discarded"
-    return f"{event['deal']} {verb} {event['card']} ({event['type']})"
+def random_edgework(rng: random.Random) -> Edgework:
+    """Vanilla serial number and batteries (the rest of the edge does not matter here)."""
+    return Edgework(random_serial(rng), random_batteries(rng))
 
 
-def random_module(rng: random.Random) -> tuple[Edgework, Module]:
+def random_walk(rng: random.Random) -> Walk:
     """A fresh module on random vanilla edgework, seeded from ``rng``."""
-    edge = Edgework(random_serial(rng), random_batteries(rng))
-    return edge, Module.from_edgework(edge, rng.randrange(1 << 30))
+    return Walk.start(random_edgework(rng), rng.randrange(1 << 30))
 
 
 def wander_step(rng: random.Random, obs: Observation, *, risky: float = 0.0) -> Action | None:
@@ -107,30 +134,30 @@ def wander_step(rng: random.Random, obs: Observation, *, risky: float = 0.0) -> 
         return Action.draw()
     if not choices:
         return None
-    pick: Action = rng.choices(
-        [a for a, _ in choices], weights=[w for _, w in choices]
-    )[0]
+    pick: Action = rng.choices([a for a, _ in choices], weights=[w for _, w in choices])[0]
     return pick
 
 
-def wander(
-    rng: random.Random,
-    *,
-    stop: Callable[[Observation], bool],
-    risky: float = 0.0,
-) -> Situation | None:
-    """Play a random module until ``stop`` holds; ``None`` when the game got stuck first."""
-    edge, module = random_module(rng)
-    obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
-    for _ in range(_MAX_CLICKS):
-        if stop(obs):
-            return Situation(edge, module, obs)
-        action = wander_step(rng, obs, risky=risky)
-        if action is None:
-            return None
-        result: Result = module.act(action)
-        obs = obs.after(result)
-    return None
+def batteries_words(count: int) -> str:
+    """``1 battery``, ``3 batteries``."""
+    return f"{count} batter{'y' if count == 1 else 'ies'}"
+
+
+def event_words(event: Event) -> str:
+    """One event for a prompt: ``3 discarded RH (Exploding Mitten)``."""
+    if "strike" in event:
+        return f"a draw struck with {event['hand']} cards in hand"
+    verb = "drew" if event["action"] == "draw" else "discarded"
+    return f"{event['deal']} {verb} {event['card']} ({event['type']})"
+
+
+def history_words(events: tuple[Event, ...]) -> str:
+    """Every deal and draw strike so far, in one line."""
+    return "; ".join(event_words(e) for e in events) if events else "nothing dealt yet"
+
+
+def _deals_words(count: int) -> str:
+    return f"{count} deal{'s' if count != 1 else ''}"
 
 
 # --------------------------------------------------------------------------- cycle
@@ -148,16 +175,12 @@ def cycle_reason(situation: Situation) -> str:
     belief = obs.belief
     head = interval_words(situation.batteries)
     known = belief.deals_until_on_top
-    history = situation.module.history
     mitten_deals = [
-        i
-        for i, r in enumerate(_deals(history), start=1)
-        if r.card is not None and r.card == obs.rules.mitten
+        int(e["deal"]) for e in situation.events if e.get("type") == "Exploding Mitten"
     ]
+    struck = any("strike" in e for e in situation.events)
     if known is not None:
-        if belief.mitten_on_top == 1 and any(
-            r.outcome is Outcome.STRIKE and r.action.kind is ActionKind.DRAW for r in history
-        ):
+        if known == 0 and struck:
             return f"{head}. A draw struck with room in the hand: the mitten is on top (0)."
         if mitten_deals:
             last = mitten_deals[-1]
@@ -181,41 +204,31 @@ def cycle_reason(situation: Situation) -> str:
     )
 
 
-def _deals_words(count: int) -> str:
-    return f"{count} deal{'s' if count != 1 else ''}"
-
-
-def _deals(history: list[Result]) -> list[Result]:
-    return [
-        r
-        for r in history
-        if r.outcome is Outcome.OK and r.action.kind is not ActionKind.PLAY
-    ]
-
-
 def cycle_situation(rng: random.Random, skill: str) -> Situation:
     """A game stopped where a ``cycle`` question of ``skill`` can be asked."""
+    return cycle_walk(rng, skill).situation()
+
+
+def cycle_walk(rng: random.Random, skill: str) -> Walk:
+    """The game behind :func:`cycle_situation` (tests compare it with the hidden deck)."""
     want_known = skill == "cycle:known"
     for _ in range(_MAX_GAMES):
         target = rng.randint(0, 20)
-
-        def stop(obs: Observation, target: int = target) -> bool:
-            return obs.deals >= target or (
+        walk = random_walk(rng)
+        for _ in range(_MAX_CLICKS):
+            obs = walk.observation
+            if obs.deals >= target or (
                 obs.belief.deals_until_on_top == 0 and rng.random() < 0.3
-            )
-
-        situation = wander(rng, stop=stop, risky=0.04)
-        if situation is None:
-            continue
-        known = situation.observation.belief.deals_until_on_top is not None
+            ):
+                break
+            action = wander_step(rng, obs, risky=0.04)
+            if action is None:
+                break
+            walk.act(action)
+        known = walk.observation.belief.deals_until_on_top is not None
         if known == want_known:
-            return situation
+            return walk
     raise RuntimeError(f"no wandering game gave a {skill} situation")
-
-
-def batteries_words(count: int) -> str:
-    """``1 battery``, ``3 batteries``."""
-    return f"{count} batter{'y' if count == 1 else 'ies'}"
 
 
 def cycle_question_for(situation: Situation, skill: str) -> Question:
@@ -223,13 +236,11 @@ def cycle_question_for(situation: Situation, skill: str) -> Question:
     obs = situation.observation
     belief = obs.belief
     known = belief.deals_until_on_top is not None
-    events = situation.events()
-    history = "; ".join(event_words(e) for e in events) if events else "nothing dealt yet"
     edge = situation.edgework
     assert edge.serial is not None
     head = (
         f"Serial {edge.serial.text}, {batteries_words(situation.batteries.count)}. "
-        f"Deals: {history}."
+        f"Deals: {history_words(situation.events)}."
     )
     if known:
         expected = str(belief.deals_until_on_top)
@@ -245,7 +256,7 @@ def cycle_question_for(situation: Situation, skill: str) -> Question:
             "serial": edge.serial.text,
             "batteries": situation.batteries.count,
             "interval": obs.interval,
-            "history": events,
+            "history": list(situation.events),
             "asks": "deals" if known else "probability",
         },
         expected=expected,
@@ -258,6 +269,150 @@ def cycle_question(rng: random.Random, skill: str) -> Question:
     return cycle_question_for(cycle_situation(rng, skill), skill)
 
 
+# --------------------------------------------------------------------------- decide
+
+
+def _risk_note(obs: Observation, action: Action, risk: float) -> str:
+    """Why an action can strike, in a few words."""
+    belief = obs.belief
+    if action.kind is ActionKind.DRAW:
+        if len(obs.hand) >= HAND_SIZE:
+            return "the hand is full"
+        if belief.mitten_on_top == 1:
+            return "the mitten is on top"
+        return f"the mitten may be on top ({odds(belief.mitten_on_top)})"
+    if action.kind is ActionKind.DISCARD:
+        slots = ", ".join(f"{s} ({obs.hand[s - 1].code})" for s in obs.blocking_slots)
+        return f"slot {slots} can be played, so the discard is blocked"
+    assert action.slot is not None and obs.discard is not None
+    card = obs.hand[action.slot - 1]
+    rule = obs.rules.rule(obs.discard)
+    if obs.rules.type_of(card) is CardType.DEFUSE and risk < 1:
+        return (
+            f"{card.code} is a Defuse not legal under rule {rule}: it solves only if the "
+            "mitten is on top, and strikes otherwise"
+        )
+    return f"{card.code} is not legal under rule {rule}"
+
+
+def options_for(obs: Observation) -> tuple[Option, ...]:
+    """Every click in this situation with the optimal policy's expected clicks to the
+    solve after it, and its chance of a strike; empty slots cost a click for nothing."""
+    values = action_values(obs)
+    best = best_action(values)
+    options: list[Option] = []
+    for av in values:
+        risk = float(av.strike_probability)
+        clicks = None if math.isinf(av.expected_clicks) else av.expected_clicks
+        note = _risk_note(obs, av.action, risk) if risk > 0 else ""
+        options.append(Option(str(av.action), clicks, risk, note))
+    for slot in range(len(obs.hand) + 1, HAND_SIZE + 1):
+        options.append(
+            Option(
+                f"play {slot}",
+                best.expected_clicks + 1.0,
+                0.0,
+                f"slot {slot} is empty: the click does nothing",
+            )
+        )
+    return tuple(options)
+
+
+def decision_skill(obs: Observation, action: Action) -> str:
+    """The kind of decision whose best answer is ``action``."""
+    if action.kind is ActionKind.PLAY:
+        assert action.slot is not None
+        card = obs.hand[action.slot - 1]
+        if obs.rules.type_of(card) is CardType.DEFUSE:
+            return "decide:defuse"
+        return "decide:play"
+    return f"decide:{action.kind.value}"
+
+
+def situation_words(situation: Situation) -> str:
+    """The visible state of a situation for a prompt."""
+    obs = situation.observation
+    edge = situation.edgework
+    assert edge.serial is not None and obs.discard is not None
+    return (
+        f"Serial {edge.serial.text}, {batteries_words(situation.batteries.count)}. "
+        f"Deals: {history_words(situation.events)}. Discard pile: "
+        f"{card_words(obs.discard)}. Hand: {hand_words(obs.hand)}."
+    )
+
+
+def decide_question_for(situation: Situation) -> Question:
+    """The ``decide`` question for a situation: the next click, graded by the policy."""
+    obs = situation.observation
+    recommendation = recommend(obs)
+    assert recommendation.action is not None and recommendation.expected_clicks is not None
+    edge = situation.edgework
+    assert edge.serial is not None and obs.discard is not None
+    return Question(
+        kind=Kind.DECIDE,
+        skill=decision_skill(obs, recommendation.action),
+        text=f"{situation_words(situation)} What do you do?",
+        facts={
+            "serial": edge.serial.text,
+            "batteries": situation.batteries.count,
+            "interval": obs.interval,
+            "history": list(situation.events),
+            "discard": obs.discard.code,
+            "hand": [c.code for c in obs.hand],
+            "defuse_slots": list(obs.defuse_slots()),
+        },
+        expected=str(recommendation.action),
+        reason=(
+            f"{recommendation.reason} Expected clicks to the solve: "
+            f"{recommendation.expected_clicks:.2f}."
+        ),
+        rule=obs.rules.rule(obs.discard),
+        options=options_for(obs),
+    )
+
+
+def _interesting(obs: Observation) -> bool:
+    """Whether a decision has more than one click that cannot strike."""
+    return sum(1 for av in action_values(obs) if av.safe) > 1
+
+
+def decide_situation(rng: random.Random, skill: str) -> Situation:
+    """A mid-game situation whose best action is of the kind ``skill`` names.
+
+    Each module is walked once, noting every situation of the wanted kind; one of them
+    is taken. After a few modules without one, any non-trivial situation will do (the
+    question then trains the skill it really asks).
+    """
+    fallback: Situation | None = None
+    for _ in range(_DECIDE_MODULES):
+        walk = random_walk(rng)
+        length = rng.randint(3, 45)
+        matches: list[Situation] = []
+        for _ in range(length):
+            obs = walk.observation
+            if obs.solved:
+                break
+            best = best_action(action_values(obs)).action
+            if _interesting(obs) or rng.random() < 0.15:
+                if decision_skill(obs, best) == skill:
+                    matches.append(walk.situation())
+                elif fallback is None or rng.random() < 0.2:
+                    fallback = walk.situation()
+            wander = wander_step(rng, obs) if rng.random() > _OPTIMAL_SHARE else None
+            walk.act(wander if wander is not None else best)
+        if matches:
+            return rng.choice(matches)
+    if fallback is None:
+        raise RuntimeError(f"no walk gave a {skill} situation")
+    return fallback
+
+
+def decide_question(rng: random.Random, skill: str) -> Question:
+    """A live situation -> the next click, graded against the optimal policy."""
+    return decide_question_for(decide_situation(rng, skill))
+
+
 SITUATION_GENERATORS: Final[dict[Kind, Callable[[random.Random, str], Question]]] = {
     Kind.CYCLE: cycle_question,
+    Kind.DECIDE: decide_question,
 }

@@ -1,0 +1,162 @@
+"""``--mode game``: one whole simulated module, played click by click as the defuser.
+
+Contract: before each click the current situation becomes a ``decide`` question (what
+the player sees, with the optimal policy's expected clicks for every action); the
+player's click is graded like any ``decide`` answer and then really played on the
+simulator, strikes included. The game ends at the solve, when the strikes reach the
+limit (the bomb explodes), or when the caller stops.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from defuser import explain
+from defuser.cycle import odds
+from defuser.policy import recommend
+from defuser.simulator import Action, ActionKind, Outcome, Result, StrikeKind
+from defuser.trainer.lookups import card_words, hand_words
+from defuser.trainer.model import Grade, Question
+from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
+
+#: The bomb explodes at this many strikes by default, as in ``mittens play``.
+STRIKE_LIMIT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """How one game went."""
+
+    solved: bool
+    exploded: bool
+    clicks: int
+    strikes: int
+    deals: int
+    expected_at_start: float
+    total_loss: float
+    verdicts: dict[str, int]
+
+
+@dataclass(slots=True)
+class Game:
+    """A module on random vanilla edgework and its grading."""
+
+    walk: Walk
+    seed: int
+    strike_limit: int = STRIKE_LIMIT
+    clicks: int = 0
+    total_loss: float = 0.0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    expected_at_start: float = 0.0
+
+    @classmethod
+    def new(cls, rng: random.Random, *, strike_limit: int = STRIKE_LIMIT) -> Game:
+        """A game on random vanilla edgework; its module seed comes from ``rng``."""
+        edgework = random_edgework(rng)
+        seed = rng.randrange(1 << 30)
+        game = cls(Walk.start(edgework, seed), seed, strike_limit)
+        start = recommend(game.walk.observation).expected_clicks
+        game.expected_at_start = start if start is not None else 0.0
+        return game
+
+    @property
+    def solved(self) -> bool:
+        """Whether the module is solved."""
+        return self.walk.module.solved
+
+    @property
+    def exploded(self) -> bool:
+        """Whether the strikes reached the limit (0 means no limit)."""
+        return bool(self.strike_limit) and self.walk.module.strikes >= self.strike_limit
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.solved or self.exploded
+
+    def edge_words(self) -> str:
+        """The bomb's edge as the defuser reads it out."""
+        edge = self.walk.edgework
+        assert edge.serial is not None and edge.batteries is not None
+        return f"serial {edge.serial.text}, {batteries_words(edge.batteries.count)}"
+
+    def state_words(self) -> str:
+        """What is on the module now: the discard top, the hand, the strikes."""
+        module = self.walk.module
+        limit = f"/{self.strike_limit}" if self.strike_limit else ""
+        return (
+            f"Discard pile: {card_words(module.discard_top)}. Hand: {hand_words(module.hand)}. "
+            f"Strikes: {module.strikes}{limit}."
+        )
+
+    def question(self) -> Question:
+        """The current situation as a ``decide`` question (its text is the visible state)."""
+        full = decide_question_for(self.walk.situation())
+        return Question(
+            kind=full.kind,
+            skill=full.skill,
+            text=f"{self.state_words()} What do you do?",
+            facts={**full.facts, "seed": self.seed, "strikes": self.walk.module.strikes},
+            expected=full.expected,
+            reason=full.reason,
+            rule=full.rule,
+            options=full.options,
+            why="game",
+        )
+
+    def play(self, grade: Grade) -> Result:
+        """Play the graded click on the module (the grade must have read an action)."""
+        assert grade.reading is not None
+        result = self.walk.act(Action.parse(grade.reading))
+        self.clicks += 1
+        self.verdicts[grade.verdict.value] += 1
+        if grade.loss is not None:
+            self.total_loss += grade.loss
+        return result
+
+    def outcome_words(self, result: Result) -> str:
+        """What the click did, and for a strike why, in one or two sentences."""
+        module = self.walk.module
+        rules = module.rules
+        action = str(result.action)
+        if result.outcome is Outcome.NOTHING:
+            return f"{action}: nothing happens ({result.note})."
+        if result.outcome is Outcome.SOLVED:
+            return f"{action}: Defuse played with the mitten on top. Module solved!"
+        if result.outcome is Outcome.OK:
+            assert result.card is not None
+            kind = rules.type_of(result.card).value
+            verb = {ActionKind.DRAW: "drew", ActionKind.DISCARD: "discarded"}.get(
+                result.action.kind, "played"
+            )
+            return f"{action}: you {verb} {card_words(result.card)}, {kind}."
+        assert result.strike is not None
+        why = explain.strike_reason(rules, module.discard_top, module.hand, result)
+        text = f"{action}: STRIKE {module.strikes}: {why}."
+        if result.strike is StrikeKind.MITTEN_ON_TOP:
+            text += " (Now you know the mitten is on top.)"
+        return text
+
+    def belief_words(self) -> str:
+        """Where the mitten cycle stands, for the summary of a stopped game."""
+        belief = self.walk.observation.belief
+        known = belief.deals_until_on_top
+        if known is not None:
+            return f"the mitten was {known} deal{'s' if known != 1 else ''} from the top"
+        return f"the mitten was on top with chance {odds(belief.mitten_on_top)}"
+
+    def summary(self) -> GameSummary:
+        """The game's totals."""
+        module = self.walk.module
+        return GameSummary(
+            solved=self.solved,
+            exploded=self.exploded,
+            clicks=self.clicks,
+            strikes=module.strikes,
+            deals=module.deals,
+            expected_at_start=self.expected_at_start,
+            total_loss=self.total_loss,
+            verdicts=dict(self.verdicts),
+        )
