@@ -143,11 +143,11 @@ def show_result(
         console.say(f"  {grade.reason}")
 
 
-def show_question(question: Question, head: str, console: Console) -> None:
+def show_question(question: Question, head: str, console: Console, *, hint: bool = True) -> None:
     """The question (and, on a terminal, the notation and why it was chosen)."""
     style = "bold" if console.colour else ""
     console.say(Text(f"{head} ", style=style).append_text(console.cards(question.text)))
-    if console.interactive:
+    if console.interactive and hint:
         chosen = f"; chosen: {question.why}" if question.why != "game" else ""
         console.say(f"  ({NOTATION[question.kind]}{chosen})", style="dim")
 
@@ -263,7 +263,9 @@ def run_games(session: Drill, count: int, console: Console) -> bool:
         )
         while not game.over:
             question = game.question()
-            show_question(question, f"[click {game.clicks + 1}]", console)
+            show_question(
+                question, f"[click {game.clicks + 1}]", console, hint=game.clicks == 0
+            )
             result = read_answer(question, console, session.time_limit, game=True)
             if result is None:
                 show_game_end(game, console)

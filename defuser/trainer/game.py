@@ -145,6 +145,8 @@ class Game:
         known = belief.deals_until_on_top
         if known is not None:
             return f"the mitten was {known} deal{'s' if known != 1 else ''} from the top"
+        if belief.mitten_on_top == 0:
+            return "the mitten could not be on top yet"
         return f"the mitten was on top with chance {odds(belief.mitten_on_top)}"
 
     def summary(self) -> GameSummary:
