@@ -15,8 +15,10 @@ from 1 as an editor numbers them. The reader keeps only what the log checker nee
   ``[Bomb]`` strikes) is skipped.
 
 A log that holds only this module's lines (as the module's own log viewer shows them)
-gives one implicit bomb whose edgework is unknown. A bomb that was generated in the log
-but logged no battery holder has 0 batteries.
+gives one implicit bomb whose edgework is unknown. A bomb whose generator line or serial
+number is in the log but that logged no battery holder has 0 batteries. Edgework lines
+without a generator line (an edited log) still make a bomb, and a second serial number
+starts the next one.
 """
 
 from __future__ import annotations
@@ -98,12 +100,13 @@ class Bomb:
         none, ``None`` when the log never showed this bomb's widgets."""
         if self.holders:
             return sum(self.holders)
-        return 0 if self.line is not None else None
+        return 0 if self.edgework_known else None
 
     @property
     def edgework_known(self) -> bool:
-        """Whether the log showed this bomb being generated (so its widgets are known)."""
-        return self.line is not None
+        """Whether the log showed this bomb's widgets being made: its generator line, or
+        at least its serial number (widgets are logged together)."""
+        return self.line is not None or self.serial is not None
 
 
 @dataclass(slots=True)
@@ -181,7 +184,15 @@ def read_log(data: bytes) -> GameLog:
             bombs.append(current)
             last_event = number
             continue
-        _read_edgework_line(text, number, current, problems)
+        kind, value = _edgework_line(text)
+        if kind is None:
+            continue
+        if current is None or (kind == "serial" and current.serial is not None):
+            # Edgework without a generator line (an edited log): it still describes a
+            # bomb; a second serial number can only belong to the next one.
+            current = Bomb()
+            bombs.append(current)
+        _add_edgework(current, kind, value, number, problems)
     return GameLog(bombs, problems, len(lines), last_event)
 
 
@@ -212,10 +223,8 @@ def _starts_instance(message: str, lines: list[str], index: int, module_id: int)
     return False
 
 
-def _read_edgework_line(
-    text: str, number: int, bomb: Bomb | None, problems: list[Problem]
-) -> None:
-    """Add a serial, battery, indicator or port line to ``bomb``; note what is unreadable."""
+def _edgework_line(text: str) -> tuple[str | None, str]:
+    """Which edgework line ``text`` is (serial, battery, indicator, port) and its value."""
     for pattern, kind in (
         (_SERIAL, "serial"),
         (_BATTERY, "battery"),
@@ -223,34 +232,27 @@ def _read_edgework_line(
         (_PORT, "port"),
     ):
         match = pattern.search(text)
-        if match is None:
-            continue
-        if bomb is None or bomb.line is None:
-            problems.append(
-                Problem(number, f"{kind} line outside a generated bomb, ignored: {text.strip()!r}")
-            )
-            return
-        if kind == "serial":
-            serial = match.group("serial").strip()
-            if bomb.serial is not None:
-                problems.append(
-                    Problem(number, f"second serial number {serial!r} for one bomb, ignored")
-                )
-            else:
-                bomb.serial, bomb.serial_line = serial, number
-        elif kind == "battery":
-            count = match.group("count").strip()
-            if count.isdigit():
-                bomb.holders.append(int(count))
-            else:
-                problems.append(
-                    Problem(number, f"battery holder {count!r} is not a battery count, ignored")
-                )
-        elif kind == "indicator":
-            bomb.indicators.append(match.group("text").strip())
+        if match is not None:
+            return kind, match.group(1).strip()
+    return None, ""
+
+
+def _add_edgework(bomb: Bomb, kind: str, value: str, number: int,
+                  problems: list[Problem]) -> None:
+    """Add one edgework line's value to ``bomb``; note what cannot be read."""
+    if kind == "serial":
+        bomb.serial, bomb.serial_line = value, number
+    elif kind == "battery":
+        if value.isascii() and value.isdigit():
+            bomb.holders.append(int(value))
         else:
-            bomb.ports.append(match.group("text").strip())
-        return
+            problems.append(
+                Problem(number, f"battery holder {value!r} is not a battery count, ignored")
+            )
+    elif kind == "indicator":
+        bomb.indicators.append(value)
+    else:
+        bomb.ports.append(value)
 
 
 def read_log_file(path: str | Path) -> GameLog:

@@ -96,16 +96,30 @@ def test_a_repeated_table_line_stays_in_its_game() -> None:
 
 def test_malformed_edgework_lines_are_problems_not_failures() -> None:
     text = (
-        "[BatteryWidget] Randomizing Battery Widget: 2\n"
         "[BombGenerator] Generating bomb with seed 5\n"
         "[BatteryWidget] Randomizing Battery Widget: lots\n"
         "[SerialNumber] Randomizing Serial Number: AB3CD4\n"
-        "[SerialNumber] Randomizing Serial Number: XY1ZZ2\n"
         "[Exploding Mittens #x] You should use Table A.\n"
     )
     game = read_log(text.encode())
-    assert [p.line for p in game.problems] == [1, 3, 5, 6]
+    assert [p.line for p in game.problems] == [2, 4]
+    assert len(game.bombs) == 1
     assert game.bombs[0].serial == "AB3CD4" and game.bombs[0].batteries == 0
+
+
+def test_edgework_without_generator_lines_still_makes_bombs() -> None:
+    # An edited log may lack the [BombGenerator] lines: the widgets still describe a
+    # bomb, and a second serial number starts the next one.
+    text = (
+        "[BatteryWidget] Randomizing Battery Widget: 2\n"
+        "[SerialNumber] Randomizing Serial Number: AB3CD4\n"
+        "[Exploding Mittens #1] You should use Table B.\n"
+        "[SerialNumber] Randomizing Serial Number: XY1ZZ2\n"
+        "[Exploding Mittens #2] You should use Table C.\n"
+    )
+    game = read_log(text.encode())
+    assert [(b.serial, b.batteries) for b in game.bombs] == [("AB3CD4", 2), ("XY1ZZ2", 0)]
+    assert [[m.module_id for m in b.modules] for b in game.bombs] == [[1], [2]]
 
 
 def test_default_log_paths() -> None:
