@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import check_golden, run_cli
 
+from defuser.cli import main
 from defuser.trainer.store import AnswerRecord, Store
 
 #: Answer times vary from run to run; goldens show them as 0.0.
@@ -261,3 +263,29 @@ def test_stats_reset_asks_first(db: Path, monkeypatch: pytest.MonkeyPatch) -> No
     fill(db)
     run = run_cli(["stats", "--reset", "--yes", "--json", "--db", str(db)], monkeypatch)
     assert json.loads(run.out)["deleted"] == 10
+
+
+class TerminalInput(io.StringIO):
+    """Typed answers that claim to come from a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_help_and_typos_are_not_answers(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdin", TerminalInput("help\n\nzz\nh\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    main(["drill", "--mode", "rule", "--seed", "2", "--count", "1", "--db", str(db)])
+    text = out.getvalue()
+    assert "Answer with a rule letter A-L" in text  # help
+    assert "answer 'zz' is not a rule letter" in text and "Try again." in text
+    assert "chosen: drawn from the seed" in text
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        rows = store.answers()
+    assert [r.given for r in rows] == ["h"]  # H is a rule letter, not help

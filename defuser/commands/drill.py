@@ -33,7 +33,7 @@ DEFAULT_COUNT = 10
 DEFAULT_GAMES = 1
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
-HELP_WORDS = frozenset({"help", "?", "h"})
+HELP_WORDS = frozenset({"help", "?"})  # not "h": H is a rule letter
 
 VERDICT_STYLES = {
     Verdict.RIGHT: "bold green",

@@ -209,7 +209,8 @@ class Scheduler:
         missed = [s for s in rested if s.missed]
         if missed:
             pick = min(missed, key=lambda s: (s.last_at or 0.0, s.skill))
-            return Choice(pick.skill, kind, f"wrong last time ({pick.describe(now)})")
+            record = f"{pick.right}/{pick.seen} right so far"
+            return Choice(pick.skill, kind, f"wrong last time ({record})")
         due = [s for s in rested if s.seen and s.due_at <= now]
         if due:
             def overdue(s: SkillState) -> float:
