@@ -910,6 +910,13 @@ def check_module(
                          "and last digit are inferred from the log")
     ctx = _Context(parsed_serial, batteries)
     read = [(ml, *read_message(ml.message)) for ml in lines]
+    cut_note = ""
+    if read and read[-1][1] is None and file_last_line is not None:
+        last_line = read[-1][0]
+        if last_line.number >= file_last_line and is_cut_short(last_line.message):
+            # The file ends inside this line: truncation, not a line the module wrote.
+            read.pop()
+            cut_note = f"line {last_line.number} is cut short (the file ends inside it); ignored"
     strikes = sum(1 for _, name, _ in read if name in STRIKE_STARTS)
     actions = sum(1 for _, name, _ in read if name in ACTION_STARTS)
     solved = any(name == "solved" for _, name, _ in read)
@@ -923,29 +930,28 @@ def check_module(
         interval_candidates=(), solved=solved, strikes=strikes, actions=actions,
         inconsistencies=[], notes=notes,
     )
+    if cut_note:
+        result.notes.append(cut_note)
     opening = [name for _, name, _ in read[:2]]
     if "initial_discard" not in opening:
         result.replayed = False
-        second_cut = (
-            len(read) == 2
-            and file_last_line is not None
-            and read[1][0].number >= file_last_line
-            and is_cut_short(read[1][0].message)
-        )
-        if opening[:1] == ["table"]:
-            at = read[1][0].number if len(read) > 1 else first
-            if (len(read) > 1 and not second_cut) or last < (last_event_line or 0):
-                result.inconsistencies.append(Inconsistency(
-                    at, "expected the opening discard line 'The card on the discard pile is "
-                    "a ...' after the table line; without it the module cannot be replayed"
-                ))
-            else:
-                result.notes.append("the log ends inside the start-up; the file looks truncated")
+        ends_file = last >= (last_event_line or 0)
+        if not read or (opening == ["table"] and ends_file):
+            result.notes.append("the log ends inside the start-up; the file looks truncated")
+        elif opening[:1] == ["table"]:
+            result.inconsistencies.append(Inconsistency(
+                read[1][0].number if len(read) > 1 else first,
+                "expected the opening discard line 'The card on the discard pile is a ...' "
+                "after the table line; without it the module cannot be replayed",
+            ))
         else:
-            result.notes.append(
-                "the module's start-up lines (the opening discard and hand) are not in the "
-                "log, so it cannot be replayed"
-            )
+            # The module writes its start-up before anything else, so lines without it
+            # are not a game of the module (an altered id, or an excerpt of a log).
+            result.inconsistencies.append(Inconsistency(
+                first, "this module's lines begin without its start-up ('You should use "
+                "Table X.', the opening discard, the rule and the hand), which the module "
+                "always writes first; it cannot be replayed"
+            ))
         return result
 
     claimed_table = next((f["table"] for _, name, f in read[:1] if name == "table"), None)
@@ -967,17 +973,6 @@ def check_module(
             beam[state] = (0, ())
     replayer = _Replayer(ctx)
     for ml, name, fields in read:
-        cut = (
-            name is None
-            and file_last_line is not None
-            and ml.number >= file_last_line
-            and is_cut_short(ml.message)
-        )
-        if cut:
-            result.notes.append(
-                f"line {ml.number} is cut short (the file ends inside it); it is ignored"
-            )
-            continue
         new_beam: dict[_State, tuple[int, _Trail]] = {}
         for state, (cost, trail) in beam.items():
             for after, problems in replayer.step(state, ml.number, name, fields,

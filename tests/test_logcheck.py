@@ -340,3 +340,14 @@ def test_cards_and_types_round_trip_through_the_reader() -> None:
             name, fields = read_message(message)
             assert name == "drew" and fields == {"face": card, "type": kind}
     assert read_message("You drew a purple circle, which is a(n) Yep card.") == (None, {})
+
+
+def test_lines_of_a_module_without_its_start_up_are_flagged() -> None:
+    lines = sample_lines("sample02.log")
+    lines[27] = lines[27].replace("#1]", "#2]")  # a strike line moved to another module
+    game = read_log(("\n".join(lines) + "\n").encode())
+    checks = {m.module_id: check_module(m.lines, last_event_line=game.last_event_line,
+                                        file_last_line=game.line_count)
+              for m in game.modules}
+    assert flagged(checks[2]) == [28] and not checks[2].replayed
+    assert flagged(checks[1]) == []  # one mitten strike fewer is still a genuine game
