@@ -108,7 +108,9 @@ def verdict_line(answered: Answered, console: Console) -> Text:
     text = Text()
     text.append(verdict.value.upper(), style=VERDICT_STYLES[verdict] if console.colour else "")
     answer = "the best is" if answered.question.kind is Kind.DECIDE else "the answer is"
-    if verdict in (Verdict.RIGHT, Verdict.BEST):
+    if verdict is Verdict.BEST and grade.reading != grade.expected:
+        text.append(f"  {grade.reading} (as good as {grade.expected})")
+    elif verdict in (Verdict.RIGHT, Verdict.BEST):
         text.append(f"  {grade.reading}")
     elif grade.reading is None:
         text.append(f"  could not read {grade.given!r}; {answer} {grade.expected}")

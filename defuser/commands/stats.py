@@ -33,8 +33,15 @@ def _secs(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} s"
 
 
-def tally_table(first: str, rows: list[Tally], extra: dict[str, str] | None = None) -> Table:
-    """Answers, accuracy, median and 90th-percentile time per row."""
+def tally_table(
+    first: str,
+    rows: list[Tally],
+    extra: dict[str, str] | None = None,
+    *,
+    losses: bool = True,
+) -> Table:
+    """Answers, accuracy, median and 90th-percentile time per row (and the mean
+    expected-click loss of decisions, with ``losses``)."""
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column(first)
     for column in ("answers", "right", "median", "90th pct"):
@@ -49,7 +56,7 @@ def tally_table(first: str, rows: list[Tally], extra: dict[str, str] | None = No
             _secs(row.median_seconds),
             _secs(row.p90_seconds),
         ]
-        if row.mean_loss is not None:
+        if losses and row.mean_loss is not None:
             cells[0] += f" (mean loss {row.mean_loss:.2f})"
         if extra is not None:
             cells.append(extra.get(row.label, "-"))
@@ -99,7 +106,7 @@ def render(report: StatsReport, out: Output, colour: bool) -> None:
     out.print(tally_table("kind", report.by_kind, streaks))
     if report.by_rule:
         out.print(Text("\nBy rule letter (questions with that rule in force)", style=bold))
-        out.print(tally_table("rule", report.by_rule))
+        out.print(tally_table("rule", report.by_rule, losses=False))
     out.print(Text("\nProgress per week", style=bold))
     out.print(week_chart(report, colour))
     out.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
