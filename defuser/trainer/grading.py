@@ -134,7 +134,10 @@ def _judge_cycle(question: Question, text: str) -> tuple[Verdict, str, str, floa
     given = read_probability(text)
     expected = Fraction(question.expected)
     close = abs(float(given) - float(expected)) <= PROBABILITY_TOLERANCE
-    reading = f"{float(given):.3g}" if given.denominator > 100 else str(given)
+    # Read back in the form typed: a fraction stays a fraction, anything else is a
+    # percentage (so "14%" does not come back as 7/50).
+    as_fraction = "/" in text or " in " in f" {text.lower()} "
+    reading = str(given) if as_fraction else f"{float(given) * 100:.4g}%"
     detail = "" if close else f"{float(given):.1%} is not {float(expected):.1%}"
     return (Verdict.RIGHT if close else Verdict.WRONG), reading, detail, None
 
