@@ -44,7 +44,7 @@ def tally_table(
     expected-click loss of decisions, with ``losses``)."""
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column(first)
-    for column in ("answers", "right", "median", "90th pct"):
+    for column in ("answers", "accuracy", "median", "90th pct"):
         table.add_column(column, justify="right")
     if extra is not None:
         table.add_column("best streak", justify="right")
@@ -69,7 +69,7 @@ def week_chart(report: StatsReport, colour: bool) -> Table:
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column("week")
     table.add_column("answers", justify="right")
-    table.add_column("right", justify="right")
+    table.add_column("accuracy", justify="right")
     table.add_column("median", justify="right")
     table.add_column("")
     most = max((w.answers for w in report.weeks), default=1)
