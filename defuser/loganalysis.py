@@ -101,21 +101,33 @@ def analyse_bytes(
         if bomb_batteries is None:
             bomb_batteries = batteries
             batteries_source = "given" if batteries is not None else "unknown"
-        analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
-                                batteries_source)
+        bombs.append(BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
+                                  batteries_source))
+    for index, bomb in enumerate(game.bombs):
         for module in bomb.modules:
-            check = check_module(
-                module.lines,
-                module_id=module.module_id,
-                serial=bomb_serial,
-                batteries=bomb_batteries,
-                last_event_line=game.last_event_line,
-                file_last_line=game.line_count,
-            )
-            analysis.modules.append(
+            # A mission generates all its bombs before any module writes: the module
+            # belongs to whichever of them its lines agree with (the latest on a tie).
+            choices = [c for c in module.bomb_choices if c != index] + [index]
+            best: tuple[int, int, ModuleCheck] | None = None
+            for choice in choices:
+                target = bombs[choice]
+                check = check_module(
+                    module.lines,
+                    module_id=module.module_id,
+                    serial=target.serial,
+                    batteries=target.batteries,
+                    last_event_line=game.last_event_line,
+                    file_last_line=game.line_count,
+                )
+                if best is None or len(check.inconsistencies) <= best[0]:
+                    best = (len(check.inconsistencies), choice, check)
+            assert best is not None
+            _, chosen, check = best
+            bombs[chosen].modules.append(
                 ModuleAnalysis(check, judge(check) if judge_decisions else None)
             )
-        bombs.append(analysis)
+    for analysis in bombs:
+        analysis.modules.sort(key=lambda m: m.check.first_line)
     return FileAnalysis(path, game, bombs)
 
 

@@ -65,6 +65,11 @@ class ModuleLog:
 
     module_id: int
     lines: list[ModuleLine] = field(default_factory=list)
+    #: Indexes (in :attr:`GameLog.bombs`) of the bombs this instance may belong to: the
+    #: bombs generated one after another with no module line between them (a mission
+    #: with several bombs generates them all before any module writes), latest last.
+    #: The instance is listed under the latest; the checker may pick another.
+    bomb_choices: tuple[int, ...] = ()
 
     @property
     def first_line(self) -> int:
@@ -151,6 +156,8 @@ def read_log(data: bytes) -> GameLog:
     #: module id -> its instance that is still receiving lines.
     open_modules: dict[int, ModuleLog] = {}
     last_event = 0
+    # The bombs from group_start on were generated with no module line between them.
+    group_start, modules_since_bomb = 0, False
     for index, text in enumerate(lines):
         number = index + 1
         if "[" not in text:
@@ -171,10 +178,13 @@ def read_log(data: bytes) -> GameLog:
                 if current is None:
                     current = Bomb()
                     bombs.append(current)
-                instance = ModuleLog(module_id)
+                    group_start = len(bombs) - 1
+                choices = tuple(range(group_start, len(bombs)))
+                instance = ModuleLog(module_id, bomb_choices=choices)
                 current.modules.append(instance)
                 open_modules[module_id] = instance
             instance.lines.append(ModuleLine(number, message))
+            modules_since_bomb = True
             continue
         if _UNITY_TRAILER.search(text):
             continue
@@ -182,6 +192,8 @@ def read_log(data: bytes) -> GameLog:
         if bomb_match is not None:
             current = Bomb(line=number, seed=bomb_match.group("seed"))
             bombs.append(current)
+            if modules_since_bomb:
+                group_start, modules_since_bomb = len(bombs) - 1, False
             last_event = number
             continue
         kind, value = _edgework_line(text)
@@ -192,6 +204,8 @@ def read_log(data: bytes) -> GameLog:
             # bomb; a second serial number can only belong to the next one.
             current = Bomb()
             bombs.append(current)
+            if modules_since_bomb:
+                group_start, modules_since_bomb = len(bombs) - 1, False
         _add_edgework(current, kind, value, number, problems)
     return GameLog(bombs, problems, len(lines), last_event)
 

@@ -81,8 +81,14 @@ def game_log(
     unity_trailers: bool = True,
     interleave: bool = True,
     newline: str = "\n",
+    mission: bool = False,
 ) -> BuiltLog:
-    """A whole game log with these bombs, in KTaNE's own format, noise included."""
+    """A whole game log with these bombs, in KTaNE's own format, noise included.
+
+    ``mission`` generates every bomb first and then lets all their modules write, as a
+    mission with several bombs at once does; otherwise each bomb is generated and
+    played in turn.
+    """
     rng = random.Random(seed)
     out: list[str] = ["Initialize engine version: 2017.4.22f1", "[Startup] Loading mods"]
     numbers: dict[tuple[int, int], list[int]] = {}
@@ -98,7 +104,7 @@ def game_log(
         for _ in range(rng.randrange(0, 3)):
             emit(rng.choice(NOISE).format(n=rng.randrange(1, 9)))
 
-    for index, bomb in enumerate(bombs):
+    def header(bomb: BombSpec) -> None:
         emit(f"[BombGenerator] Generating bomb with seed {bomb.seed}")
         emit("[BombGenerator] Generator settings: Time: 300, NumStrikes: 3, FrontFaceOnly: False")
         for holder in bomb.holders:
@@ -111,16 +117,28 @@ def game_log(
         if bomb.serial is not None:
             emit(f"[SerialNumber] Randomizing Serial Number: {bomb.serial}")
         noise()
-        queues = {mid: list(msgs) for mid, msgs in bomb.modules.items()}
-        for mid in queues:
-            numbers[(index, mid)] = []
+
+    def play(indexes: list[int]) -> None:
+        queues = {(i, mid): list(msgs) for i in indexes for mid, msgs in bombs[i].modules.items()}
+        for key in queues:
+            numbers[key] = []
         while any(queues.values()):
-            live = [mid for mid, q in queues.items() if q]
-            mid = rng.choice(live) if interleave else live[0]
-            message = queues[mid].pop(0)
-            numbers[(index, mid)].append(emit(f"[Exploding Mittens #{mid}] {message}"))
+            live = [key for key, q in queues.items() if q]
+            key = rng.choice(live) if interleave else live[0]
+            message = queues[key].pop(0)
+            numbers[key].append(emit(f"[Exploding Mittens #{key[1]}] {message}"))
             if rng.random() < 0.3:
                 noise()
-        emit("[Bomb] Bomb solved" if index % 2 == 0 else "[Bomb] Boom")
+        for i in indexes:
+            emit("[Bomb] Bomb solved" if i % 2 == 0 else "[Bomb] Boom")
+
+    if mission:
+        for bomb in bombs:
+            header(bomb)
+        play(list(range(len(bombs))))
+    else:
+        for index, bomb in enumerate(bombs):
+            header(bomb)
+            play([index])
     text = newline.join(out) + newline
     return BuiltLog(text.encode("utf-8"), out, numbers)

@@ -351,3 +351,17 @@ def test_lines_of_a_module_without_its_start_up_are_flagged() -> None:
               for m in game.modules}
     assert flagged(checks[2]) == [28] and not checks[2].replayed
     assert flagged(checks[1]) == []  # one mitten strike fewer is still a genuine game
+
+
+def test_a_mission_generating_several_bombs_before_play() -> None:
+    # All bombs are generated first; each module belongs to the bomb its lines fit.
+    specs = [
+        BombSpec("5M3ES3", [2, 1], {1: sample_messages("sample01.log")}),
+        BombSpec("784TA1", [2, 2, 2, 2], {2: sample_messages("sample03.log")}),
+        BombSpec("RP9CW7", [], {3: sample_messages("sample07.log")}),
+    ]
+    built = game_log(specs, seed=4, mission=True)
+    analysis = analyse_bytes(built.data, judge_decisions=False)
+    placed = {m.check.module_id: b.serial for b in analysis.bombs for m in b.modules}
+    assert placed == {1: "5M3ES3", 2: "784TA1", 3: "RP9CW7"}
+    assert analysis.inconsistency_count == 0
