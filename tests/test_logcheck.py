@@ -117,7 +117,7 @@ def _random_game(seed: int) -> tuple[Module, str, int]:
 
 
 def test_simulator_logs_over_many_seeds_are_clean() -> None:
-    for seed in range(150):
+    for seed in range(300):
         module, serial, batteries = _random_game(seed)
         game = read_log(("\n".join(module.log) + "\n").encode())
         for edge in (True, False):
