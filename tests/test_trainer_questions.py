@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import oracle_manual as manual
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from defuser.rules import blocking_slots, legal_slots
 from defuser.trainer.grading import grade
@@ -165,3 +167,48 @@ def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
     q = Question(Kind.CYCLE, "cycle:unknown", "?", {"asks": "probability"},
                  str(Fraction(1, 7)), "because")
     assert grade(q, text, 1.0).correct is right
+
+
+def test_every_action_reads_back() -> None:
+    from defuser.simulator import ALL_ACTIONS
+    from defuser.trainer.answers import read_action
+
+    for action in ALL_ACTIONS:
+        text = str(action)
+        assert read_action(text) == text
+        assert read_action(f"  {text.upper()} ") == text
+        assert read_action(f"!2 {text}") == text
+
+
+def test_every_card_type_reads_back_by_name_and_prefix() -> None:
+    from defuser.trainer.answers import read_type
+
+    for kind in CardType:
+        assert read_type(kind.value) is kind
+        assert read_type(kind.value.upper().replace(" ", "")) is kind
+    assert read_type("Expl. Mitten") is CardType.EXPLODING_MITTEN
+    assert read_type("doub") is CardType.DOUBLE_PLAY
+
+
+@given(
+    slots=st.sets(st.integers(1, 3)),
+    discard=st.booleans(),
+    sep=st.sampled_from([" ", ",", ", ", "  "]),
+)
+def test_legal_answers_read_back(slots: set[int], discard: bool, sep: str) -> None:
+    from defuser.trainer.answers import LegalAnswer, read_legal
+
+    answer = LegalAnswer(tuple(sorted(slots)), discard or not slots)
+    assert read_legal(str(answer)) == answer
+    shuffled = sep.join(str(s) for s in sorted(slots, reverse=True)) or "none"
+    typed = shuffled + (f"{sep}DISCARD" if answer.discard else "")
+    assert read_legal(typed) == answer
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=50))
+def test_probabilities_read_back_as_fraction_decimal_and_percent(p: Fraction) -> None:
+    from defuser.trainer.answers import read_probability
+
+    assert read_probability(f"{p.numerator}/{p.denominator}") == p
+    assert abs(float(read_probability(f"{float(p):.4f}")) - float(p)) < 1e-4
+    assert abs(float(read_probability(f"{float(p) * 100:.2f}%")) - float(p)) < 1e-4
