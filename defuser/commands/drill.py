@@ -372,8 +372,10 @@ def drill(
         total = count or (DEFAULT_GAMES if games else DEFAULT_COUNT)
         if console.interactive:
             what = f"{total} game{'s' if total != 1 else ''}" if games else (
-                f"{total} questions, mode {mode}"
+                f"{total} question{'s' if total != 1 else ''}, mode {mode}"
             )
+            if time_limit is not None:
+                what += f", {time_limit:g} s per answer"
             console.note(
                 f"Drill: {what}; answers are stored in {path}. "
                 "Type 'help' for the notation, 'quit' to stop."
