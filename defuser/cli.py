@@ -27,6 +27,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "drill": ("defuser.commands.drill:drill", "Timed drills: lookups, decisions, whole games."),
     "stats": ("defuser.commands.stats:stats", "Drill progress: accuracy, speed, weak spots."),
     "log": ("defuser.commands.log:log", "Read KTaNE game logs: replay and check every line."),
+    "live": ("defuser.commands.live:live", "Follow a module live: the optimal safe next move."),
+    "bench": ("defuser.commands.bench:bench", "Benchmark the policies on simulated modules."),
 }
 
 
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> Any:
         click.echo("mittens: aborted", err=True)
         sys.exit(1)
     except click.UsageError as exc:
-        where = f"mittens {exc.ctx.info_name}" if exc.ctx and exc.ctx.parent else "mittens"
+        where = exc.ctx.command_path if exc.ctx else "mittens"
         click.echo(f"{where}: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
