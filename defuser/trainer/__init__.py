@@ -1,0 +1,19 @@
+"""The trainer behind ``mittens drill`` and ``mittens stats``.
+
+Contract: no click or rich here (the CLI layer renders). Questions are generated from
+random vanilla edgework and simulated games, and every expected answer is computed by
+the project's engine: the tables and rules (:mod:`edgework`, :mod:`defuser.rules`), the
+exact belief about the deck (:mod:`defuser.cycle`) and the optimal zero-strike policy
+(:mod:`defuser.policy`). Modules:
+
+- :mod:`~defuser.trainer.model`: kinds, questions, grades;
+- :mod:`~defuser.trainer.lookups` and :mod:`~defuser.trainer.situations`: generators;
+- :mod:`~defuser.trainer.answers` and :mod:`~defuser.trainer.grading`: reading and
+  judging answers;
+- :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.skills`: spaced
+  repetition per skill;
+- :mod:`~defuser.trainer.store` and :mod:`~defuser.trainer.report`: the SQLite answer
+  log and its statistics;
+- :mod:`~defuser.trainer.session` and :mod:`~defuser.trainer.game`: a drill session and
+  a graded game.
+"""
