@@ -14,6 +14,7 @@ so the two can be compared.
 
 from __future__ import annotations
 
+import concurrent.futures
 import math
 import random
 import statistics
@@ -194,6 +195,28 @@ def allocate(games: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(len(CONFIGS))]
 
 
+def play_config(
+    index: int, count: int, seed: int, names: Sequence[str]
+) -> list[tuple[Game, float | None]]:
+    """Play configuration ``index``'s ``count`` games with each policy.
+
+    Returns each game with its configuration's exact expected clicks (for ``optimal``
+    and ``oracle``; ``None`` for ``safe``).
+    """
+    config = CONFIGS[index]
+    rules = config.rules
+    games: list[tuple[Game, float | None]] = []
+    for name in names:
+        exact: float | None = None
+        if name in ("optimal", "oracle"):
+            exact = expected_clicks(rules, config.interval, oracle=name == "oracle")
+        for g in range(count):
+            module = Module(rules, config.interval, random.Random(game_seed(seed, index, g)))
+            module.seed = game_seed(seed, index, g)
+            games.append((play(module, name), exact))
+    return games
+
+
 def run(
     games: int,
     seed: int,
@@ -201,11 +224,13 @@ def run(
     *,
     progress: Callable[[int], None] | None = None,
     configs: Iterable[int] | None = None,
+    jobs: int = 1,
 ) -> Report:
     """Play ``games`` modules with each policy; ``progress(n)`` after every n games.
 
     ``configs`` restricts the run to some configuration indices (the allocation of
-    games stays that of the full run).
+    games stays that of the full run). ``jobs`` > 1 plays configurations in that many
+    worker processes; the results do not depend on it.
     """
     names = tuple(dict.fromkeys(policies))
     for name in names:
@@ -214,26 +239,32 @@ def run(
                 f"policy {name!r} is not known, expected one of {', '.join(POLICY_NAMES)}"
             )
     counts = allocate(games)
-    chosen = set(range(len(CONFIGS)) if configs is None else configs)
+    chosen = sorted(set(range(len(CONFIGS)) if configs is None else configs))
+    work = [(i, counts[i]) for i in chosen if counts[i] > 0]
     by_n: dict[str, dict[int, Summary]] = {name: {} for name in names}
     overall = {name: Summary() for name in names}
-    for index, (config, count) in enumerate(zip(CONFIGS, counts, strict=True)):
-        if count == 0 or index not in chosen:
-            continue
-        rules = config.rules
-        for name in names:
-            exact: float | None = None
-            if name in ("optimal", "oracle"):
-                exact = expected_clicks(rules, config.interval, oracle=name == "oracle")
-            per_n = by_n[name].setdefault(config.interval, Summary())
-            for g in range(count):
-                module = Module(
-                    rules, config.interval, random.Random(game_seed(seed, index, g))
-                )
-                module.seed = game_seed(seed, index, g)
-                game = play(module, name)
-                per_n.add(game, exact)
-                overall[name].add(game, exact)
-            if progress is not None:
-                progress(count)
+
+    def collect(results: list[tuple[Game, float | None]]) -> None:
+        for game, exact in results:
+            by_n[game.policy].setdefault(game.config.interval, Summary()).add(game, exact)
+            overall[game.policy].add(game, exact)
+        if progress is not None:
+            progress(len(results))
+
+    if jobs <= 1:
+        for index, count in work:
+            collect(play_config(index, count, seed, names))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_config, i, c, seed, names) for i, c in work]
+            results: dict[int, list[tuple[Game, float | None]]] = {}
+            pending = dict(zip(futures, (i for i, _ in work), strict=True))
+            for future in concurrent.futures.as_completed(futures):
+                results[pending[future]] = future.result()
+                if progress is not None:
+                    progress(len(results[pending[future]]))
+            saved, progress = progress, None
+            for index, _ in work:
+                collect(results[index])
+            progress = saved
     return Report(games, seed, names, by_n, overall)

@@ -268,10 +268,15 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
                     f"the module if the mitten is on top ({odds(p)})."
                 )
         rule = obs.rules.rule(card)
+        legal = obs.legal_slots
         if not room and p == 0 and belief.defuse_possible and not holds_defuse:
-            why = "it frees a slot so the Defuse can be drawn when it comes"
+            why = "it is legal, and it frees a slot so the Defuse can be drawn when it comes"
+        elif obs.blocking_slots and len(legal) == 1:
+            why = "it is the only legal card, and it blocks the discard"
         elif obs.blocking_slots:
-            why = "a legal card blocks the discard, and this one leaves the best hand"
+            why = (
+                f"legal cards block the discard, and this one sets the best next rule ({rule})"
+            )
         else:
             why = f"it is legal, and the rule it sets ({rule}) suits your hand best"
         return f"{name}): {why}."
@@ -287,10 +292,10 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
                 "moves the deck."
             )
         if holds_defuse:
-            where = f"{d} deals away" if d is not None else "not on top yet"
+            where = f" ({d} deals away)" if d is not None else ""
             return (
-                f"Discard: you hold a Defuse; discarding moves the deck toward the mitten "
-                f"({where}) and keeps your hand free."
+                f"Discard: you hold a Defuse; discarding moves the deck toward the "
+                f"mitten{where} and keeps your hand free."
             )
         if not belief.defuse_possible:
             return (

@@ -1,0 +1,163 @@
+"""Measure ``mittens live --json`` from the outside, as a program driving it would.
+
+Contract: each game starts a fresh ``mittens live --json`` process for a seeded
+simulated module, sends the opening state at once, then after every answer performs
+the recommended click on the simulator and reports what happened, exactly as the
+protocol documents. It records the wall time from starting the process to the first
+answer (interpreter start-up, imports and the policy's computation included) and the
+time of every later answer (line written to reply read), and checks the games: no
+strike, every module solved. With ``cold=True`` every process gets an empty cache
+directory, so the first answer includes the whole DP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from defuser.bench import CONFIGS, game_seed
+from defuser.simulator import Action, Module, Outcome
+
+
+@dataclass(slots=True)
+class LiveTimings:
+    """What :func:`measure` saw."""
+
+    games: int = 0
+    solved: int = 0
+    strikes: int = 0
+    clicks: list[int] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    later: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Timings in milliseconds, and the games' outcome."""
+        return {
+            "games": self.games,
+            "solved": self.solved,
+            "strikes": self.strikes,
+            "clicks_mean": round(statistics.fmean(self.clicks), 3) if self.clicks else None,
+            "first_answer_ms": _stats(self.first),
+            "later_answers_ms": _stats(self.later),
+            "errors": self.errors,
+        }
+
+
+def _stats(values: list[float]) -> dict[str, float | int | None]:
+    if not values:
+        return {"count": 0, "median": None, "p95": None, "max": None}
+    ordered = sorted(values)
+    p95 = ordered[max(0, int(0.95 * len(ordered) + 0.5) - 1)]
+    return {
+        "count": len(values),
+        "median": round(statistics.median(values) * 1000, 3),
+        "p95": round(p95 * 1000, 3),
+        "max": round(ordered[-1] * 1000, 3),
+    }
+
+
+def _event(result: Any) -> str:
+    """The live-session line that reports a simulator result."""
+    action = result.action
+    if result.outcome is Outcome.SOLVED:
+        return f"solved {action.slot}"
+    if result.outcome is Outcome.STRIKE:
+        return f"strike {action}"
+    if action.kind.value == "draw":
+        return f"drew {result.card.code}"
+    if action.kind.value == "discard":
+        return f"discarded {result.card.code}"
+    return f"played {action.slot}"
+
+
+def _ask(proc: subprocess.Popen[str], line: str) -> tuple[dict[str, Any], float]:
+    stdin: IO[str] | None = proc.stdin
+    stdout: IO[str] | None = proc.stdout
+    assert stdin is not None and stdout is not None
+    start = time.perf_counter()
+    stdin.write(line + "\n")
+    stdin.flush()
+    reply = stdout.readline()
+    elapsed = time.perf_counter() - start
+    if not reply:
+        raise RuntimeError(f"mittens live closed its output after {line!r}")
+    return json.loads(reply), elapsed
+
+
+def measure(
+    games: int,
+    seed: int,
+    *,
+    cold: bool = True,
+    progress: Callable[[int], None] | None = None,
+    command: list[str] | None = None,
+) -> LiveTimings:
+    """Play ``games`` modules through ``mittens live --json`` and time every answer."""
+    timings = LiveTimings()
+    base = command or [sys.executable, "-m", "defuser"]
+    shared = tempfile.mkdtemp(prefix="mittens-bench-live-")
+    rng = random.Random(seed)
+    try:
+        for g in range(games):
+            index = rng.randrange(len(CONFIGS))
+            config = CONFIGS[index]
+            module = Module(config.rules, config.interval, random.Random(game_seed(seed, index, g)))
+            cache_home = tempfile.mkdtemp(dir=shared) if cold else shared
+            env = dict(os.environ, XDG_CACHE_HOME=cache_home, NO_COLOR="1")
+            serial = _serial_for(config.table, config.last_digit)
+            args = [*base, "live", "--json", "--lenient-serial", "--serial", serial,
+                    "--batteries", str(config.interval - 9)]
+            begin = time.perf_counter()
+            proc = subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                bufsize=1,
+            )
+            try:
+                opening = " ".join(c.code for c in (module.discard_top, *module.hand))
+                reply, _ = _ask(proc, f"start {opening}")
+                timings.first.append(time.perf_counter() - begin)
+                clicks = 0
+                while reply["ok"] and reply["recommendation"]["action"] != "none":
+                    result = module.act(Action.parse(reply["recommendation"]["command"]))
+                    clicks += 1
+                    reply, elapsed = _ask(proc, _event(result))
+                    timings.later.append(elapsed)
+                    if clicks > 2000:
+                        break
+                if not reply["ok"]:
+                    timings.errors.append(f"{config}: {reply['error']}")
+                timings.games += 1
+                timings.solved += int(module.solved)
+                timings.strikes += module.strikes
+                timings.clicks.append(clicks)
+            finally:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                proc.wait(timeout=30)
+                if proc.stdout is not None:
+                    proc.stdout.close()
+            if progress is not None:
+                progress(1)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+    return timings
+
+
+def _serial_for(table: str, last_digit: int) -> str:
+    """A vanilla serial number that selects ``table`` and ends in ``last_digit``."""
+    # A vowel and a repeated character pick the table: A both, B vowel, C repeat, D
+    # neither. The middle digit differs from the last so only the letters repeat.
+    letters = {"A": "AAB", "B": "AEB", "C": "BBC", "D": "BCD"}[table]
+    middle = (last_digit + 1) % 10
+    return f"{letters[:2]}{middle}{letters[2]}X{last_digit}"

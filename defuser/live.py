@@ -1,0 +1,354 @@
+"""The expert's live session: read what the defuser reports, answer the best safe move.
+
+Contract: :class:`LiveSession` turns one input line into one :class:`Reply` and never
+raises for bad input: a line that cannot be read, or that contradicts the rules or the
+history, gives ``ok=False`` with the reason, and changes nothing. It sees only what the
+defuser reports (the solver never sees hidden state). It knows nothing of terminals or
+JSON printing; :mod:`defuser.commands.live` does the I/O.
+
+Commands, one per line, case-insensitive, cards as codes (``GS``) or words
+(``green square``):
+
+* ``serial AB3CD4``, ``batteries 3`` (or ``3B 2H``), ``edgework "<TP string>"``: set the
+  edgework; a change starts a new module;
+* ``start <discard> <hand cards...>``: the opening state (discard top, then 1-3 cards);
+  it also starts a new module on the same bomb;
+* ``drew GS``, ``discarded RC`` (the card that landed on the pile), ``played 2``,
+  ``strike draw``, ``strike discard``, ``strike play 2``, ``solved``;
+* ``undo``, ``state``, ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Final
+
+from defuser.cycle import Observation
+from defuser.errors import DefuserError, InvalidCommandError
+from defuser.policy import Recommendation, recommend
+from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
+
+HELP: Final = """\
+Commands (one per line, any case; cards as codes like GS or words like 'green square'):
+  serial AB3CD4             set the serial number (a change starts a new module)
+  batteries 3               set the batteries (or '3B 2H'); N = batteries mod 5 + 9
+  edgework "<TP string>"    set both from Twitch Plays edgework, e.g. "3B 2H // AB3CD4"
+  start RC BH GS YT         the opening state: discard top, then the 1-3 hand cards
+  drew GS                   a draw put GS in the hand
+  discarded RC              a discard put RC on the pile
+  played 2                  slot 2 was played (it is the new discard top)
+  strike draw | strike discard | strike play 2
+                            that click struck (nothing moved)
+  solved                    the Defuse solved the module
+  undo                      take back the last line that changed something
+  state                     show where things stand
+  help                      this text
+  quit                      leave"""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one input line."""
+
+    ok: bool
+    error: str | None
+    observation: Observation | None
+    recommendation: Recommendation
+    #: What the line did, for people (``Table A, N=13``, ``undone``); empty if nothing.
+    note: str = ""
+    #: Help text to show (``help``); never part of the JSON object.
+    help: str = ""
+    quit: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol object: exactly the documented keys."""
+        obs = self.observation
+        rec = self.recommendation
+        started = obs is not None and obs.discard is not None
+        mitten: dict[str, Any] = {
+            "known": False,
+            "on_top_probability": None,
+            "deals_until_on_top": None,
+        }
+        if obs is not None:
+            belief = obs.belief
+            mitten = {
+                "known": belief.deals_until_on_top is not None,
+                "on_top_probability": round(float(belief.mitten_on_top), 6),
+                "deals_until_on_top": belief.deals_until_on_top,
+            }
+        action = rec.action
+        return {
+            "ok": self.ok,
+            "error": self.error,
+            "state": {
+                "discard": (
+                    obs.discard.code if obs is not None and obs.discard is not None else None
+                ),
+                "hand": [c.code for c in obs.hand] if obs is not None else [],
+            },
+            "legal_slots": list(obs.legal_slots) if obs is not None and started else [],
+            "discard_allowed": bool(obs is not None and obs.discard_allowed),
+            "draw_safe": bool(obs is not None and obs.draw_safe),
+            "mitten": mitten,
+            "recommendation": {
+                "action": "none" if action is None else action.kind.value,
+                "slot": None if action is None else action.slot,
+                "command": None if action is None else str(action),
+                "reason": rec.reason,
+                "expected_clicks": _clicks(rec.expected_clicks),
+            },
+        }
+
+    def lines(self) -> list[str]:
+        """One or two short lines for a person (plus the help text when asked)."""
+        if self.help:
+            return [self.help]
+        if not self.ok:
+            return [f"error: {self.error}"]
+        out: list[str] = []
+        if self.note:
+            out.append(self.note)
+        rec = self.recommendation
+        obs = self.observation
+        if rec.action is None:
+            if not out or (obs is not None and obs.solved):
+                out.append(rec.reason)
+            return out[:2]
+        assert obs is not None and rec.expected_clicks is not None
+        clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
+        first = f"{rec.action}: {rec.reason.partition(': ')[2] or rec.reason}"
+        if rec.action.slot is not None:
+            card = obs.hand[rec.action.slot - 1]
+            first = f"{rec.action} ({card.code}): {rec.reason.partition(': ')[2]}"
+        second = f"  cycle: {obs.belief.describe()}; about {clicks} clicks to the solve"
+        return [first, second] if not out else [out[0], first]
+
+
+def _clicks(x: float | None) -> float | None:
+    if x is None or math.isinf(x) or math.isnan(x):
+        return None
+    return round(x, 4)
+
+
+class LiveSession:
+    """One expert session: the edgework, the module's visible history, and undo."""
+
+    def __init__(
+        self,
+        serial: SerialNumber | None = None,
+        batteries: Batteries | None = None,
+        *,
+        lenient_serial: bool = False,
+    ) -> None:
+        self.lenient = lenient_serial
+        self.serial = serial
+        self.batteries = batteries
+        self.observation: Observation | None = self._fresh()
+        self._undo: list[tuple[SerialNumber | None, Batteries | None, Observation | None]] = []
+
+    # ------------------------------------------------------------ state
+
+    def _fresh(self) -> Observation | None:
+        if self.serial is None or self.batteries is None:
+            return None
+        rules = Ruleset(self.serial.table, self.serial.last_digit)
+        return Observation.new(rules, self.batteries.interval)
+
+    def recommendation(self) -> Recommendation:
+        """The optimal policy's answer for the current state."""
+        obs = self.observation
+        if obs is None:
+            missing = [
+                what
+                for what, value in (("serial", self.serial), ("batteries", self.batteries))
+                if value is None
+            ]
+            need = " and ".join(missing)
+            return Recommendation(
+                None,
+                None,
+                f"Give the {need} first ('serial AB3CD4', 'batteries 3' or 'edgework ...').",
+            )
+        return recommend(obs)
+
+    def edge_note(self) -> str:
+        """What the edgework gives: table, Table E column and N."""
+        parts = []
+        if self.serial is not None:
+            parts.append(
+                f"serial {self.serial}: Table {self.serial.table}, "
+                f"last digit {self.serial.last_digit}"
+            )
+        if self.batteries is not None:
+            parts.append(f"{self.batteries.count} batteries: N={self.batteries.interval}")
+        return "; ".join(parts) if parts else "no edgework yet"
+
+    # ------------------------------------------------------------ lines
+
+    def handle(self, line: str) -> Reply:
+        """Answer one input line; bad or contradictory input changes nothing."""
+        saved = (self.serial, self.batteries, self.observation)
+        try:
+            note, help_text, quit_, changed = self._apply(line)
+        except (DefuserError, EdgeworkError) as exc:
+            self.serial, self.batteries, self.observation = saved
+            return Reply(False, str(exc), self.observation, self.recommendation())
+        except Exception as exc:  # pragma: no cover - the session must never crash
+            self.serial, self.batteries, self.observation = saved
+            return Reply(
+                False, f"internal error: {type(exc).__name__}: {exc}", self.observation,
+                self.recommendation(),
+            )
+        if changed:
+            self._undo.append(saved)
+        try:
+            rec = self.recommendation()
+        except (DefuserError, EdgeworkError) as exc:  # pragma: no cover - defensive
+            return Reply(False, str(exc), self.observation, Recommendation(None, None, str(exc)))
+        return Reply(True, None, self.observation, rec, note, help_text, quit_)
+
+    def _apply(self, line: str) -> tuple[str, str, bool, bool]:
+        """Apply a line: (note, help text, quit?, changed?)."""
+        text = line.strip()
+        if not text:
+            return "", "", False, False
+        verb, _, rest = text.partition(" ")
+        verb = verb.lower()
+        rest = rest.strip()
+        if verb in ("quit", "exit", "q"):
+            return "", "", True, False
+        if verb in ("help", "?", "h"):
+            return "", HELP, False, False
+        if verb == "state":
+            return self._state_note(), "", False, False
+        if verb == "undo":
+            if not self._undo:
+                raise InvalidCommandError("there is nothing to undo")
+            self.serial, self.batteries, self.observation = self._undo.pop()
+            return "undone", "", False, False
+        if verb == "serial":
+            serial = SerialNumber.parse(_need(rest, "serial", "a serial number like AB3CD4"),
+                                        strict=not self.lenient)
+            return self._set_edge(serial, self.batteries)
+        if verb == "batteries":
+            batteries = Batteries.parse(_need(rest, "batteries", "a count like 3 or '3B 2H'"))
+            return self._set_edge(self.serial, batteries)
+        if verb == "edgework":
+            edge = Edgework.parse(
+                _unquote(_need(rest, "edgework", 'a TP string like "3B 2H // AB3CD4"')),
+                strict=not self.lenient,
+            )
+            return self._set_edge(edge.serial or self.serial, edge.batteries or self.batteries)
+        if verb == "start":
+            return self._start(rest)
+        obs = self.observation
+        if obs is None:
+            raise InvalidCommandError(
+                f"{verb!r} needs the edgework first: give the serial and batteries"
+            )
+        if verb in ("drew", "draw", "drawn"):
+            card = Card.parse(_need(rest, verb, "the card drawn, like GS"))
+            self.observation = obs.drew(card)
+        elif verb in ("discarded", "discard"):
+            card = Card.parse(_need(rest, verb, "the card that landed on the pile, like RC"))
+            self.observation = obs.discarded(card)
+        elif verb in ("played", "play"):
+            self.observation = obs.played(_slot(obs, _need(rest, verb, "a slot 1-3")))
+        elif verb in ("strike", "struck"):
+            self.observation = self._strike(obs, rest)
+        elif verb in ("solved", "solve"):
+            self.observation = obs.solve(_slot(obs, rest) if rest else None)
+            return f"Solved in {self.observation.clicks} clicks.", "", False, True
+        else:
+            raise InvalidCommandError(
+                f"command {text!r} is not known, expected one of serial, batteries, edgework, "
+                "start, drew, discarded, played, strike, solved, undo, state, help, quit"
+            )
+        return "", "", False, True
+
+    def _set_edge(
+        self, serial: SerialNumber | None, batteries: Batteries | None
+    ) -> tuple[str, str, bool, bool]:
+        same = (serial, _n(batteries)) == (self.serial, _n(self.batteries))
+        self.serial, self.batteries = serial, batteries
+        if same and self.observation is not None:
+            return f"{self.edge_note()} (unchanged)", "", False, False
+        self.observation = self._fresh()
+        return f"{self.edge_note()}; new module", "", False, True
+
+    def _start(self, rest: str) -> tuple[str, str, bool, bool]:
+        cards = parse_hand(_need(rest, "start", "the discard top then 1-3 hand cards"))
+        if len(cards) < 2:
+            raise InvalidCommandError(
+                f"start {rest!r} gives {len(cards)} card, expected the discard top then "
+                "1-3 hand cards"
+            )
+        obs = self._fresh()
+        if obs is None:
+            raise InvalidCommandError(
+                "start needs the edgework first: give the serial and batteries"
+            )
+        self.observation = obs.opening(cards[0], cards[1:])
+        rule = obs.rules.rule(cards[0])
+        return f"new module: discard {cards[0].code} (rule {rule})", "", False, True
+
+    def _strike(self, obs: Observation, rest: str) -> Observation:
+        words = rest.lower().split()
+        if words == ["draw"]:
+            return obs.strike_draw()
+        if words == ["discard"]:
+            return obs.strike_discard()
+        if len(words) >= 2 and words[0] == "play":
+            return obs.strike_play(_slot(obs, " ".join(rest.split()[1:])))
+        raise InvalidCommandError(
+            f"strike {rest!r} is not a strike, expected 'strike draw', 'strike discard' or "
+            "'strike play <1-3>'"
+        )
+
+    def _state_note(self) -> str:
+        obs = self.observation
+        if obs is None or obs.discard is None:
+            return self.edge_note()
+        hand = " ".join(f"{i}:{c.code}" for i, c in enumerate(obs.hand, start=1)) or "empty"
+        legal = ",".join(str(s) for s in obs.legal_slots) or "none"
+        rule = obs.rules.rule(obs.discard)
+        return (
+            f"discard {obs.discard.code} (rule {rule}); hand {hand}; legal {legal}; "
+            f"{obs.clicks} clicks, {obs.strikes} strikes"
+        )
+
+
+def _n(batteries: Batteries | None) -> int | None:
+    return None if batteries is None else batteries.interval
+
+
+def _need(rest: str, verb: str, what: str) -> str:
+    if not rest:
+        raise InvalidCommandError(f"{verb} needs {what}")
+    return rest
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def _slot(obs: Observation, text: str) -> int:
+    """A slot number 1-3, or a card in the hand named by code or words."""
+    word = text.strip()
+    if word in ("1", "2", "3"):
+        return int(word)
+    try:
+        card = Card.parse(word)
+    except EdgeworkError:
+        raise InvalidCommandError(
+            f"slot {word!r} is not a slot, expected 1, 2 or 3 (or a card in the hand)"
+        ) from None
+    if card not in obs.hand:
+        hand = " ".join(c.code for c in obs.hand) or "empty"
+        raise InvalidCommandError(f"{card.code} is not in the hand ({hand})")
+    return obs.hand.index(card) + 1
+

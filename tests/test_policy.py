@@ -1,0 +1,382 @@
+"""The DP and the policies: agreement with brute-force expectimax, never a risky click
+(checked against the simulator's hidden state), consistent action values, the exact
+opening distribution, and a disk cache that survives corruption and races."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import random
+import threading
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from defuser import cache, dp
+from defuser import policy as policy_module
+from defuser.cycle import CycleBelief, DealKind, Observation
+from defuser.policy import (
+    OptimalPolicy,
+    SafePolicy,
+    action_values,
+    best_action,
+    expected_clicks,
+    make_policy,
+    opening_distribution,
+    recommend,
+    solution_for,
+)
+from defuser.simulator import ActionKind, HiddenState, Module, Outcome
+from edgework import Card, CardType, Ruleset
+
+SMALL = (Ruleset("B", 7), 9)
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+# ---------------------------------------------------------------- brute force
+
+Weights = tuple[tuple[tuple[int, int | None], Fraction], ...]
+
+
+def _brute_value(
+    rules: Ruleset, cycle_value: list[float]
+) -> Callable[[Weights, int, tuple[int, ...]], float]:
+    """Expectimax written from the spec alone, over explicit hidden-state weights.
+
+    A new cycle (the mitten dealt) ends the recursion with the DP's cycle-start value,
+    so this checks everything inside a cycle: beliefs, deal odds, faces, the
+    guaranteed-legal draw, probes and the solve.
+    """
+    plain = [int(c) for c in rules.plain_faces]
+    defuses = [int(c) for c in rules.defuse_faces]
+    mitten = int(rules.mitten)
+    is_defuse = [rules.type_of(Card(c)) is CardType.DEFUSE for c in range(16)]
+
+    def legal(c: int, d: int) -> bool:
+        return rules.is_legal(Card(c), Card(d))
+
+    def shift(w: Weights, keep: Callable[[int, int | None], bool]) -> Weights:
+        acc: dict[tuple[int, int | None], Fraction] = {}
+        for (m, e), p in w:
+            if keep(m, e):
+                key = (m - 1, None if e is None or e == 0 else e - 1)
+                acc[key] = acc.get(key, Fraction(0)) + p
+        total = sum(acc.values(), Fraction(0))
+        return tuple(sorted(((k, v / total) for k, v in acc.items()), key=str))
+
+    @functools.cache
+    def value(w: Weights, d: int, hand: tuple[int, ...]) -> float:
+        p_top = sum((p for (m, _), p in w if m == 0), Fraction(0))
+        if p_top == 1 and any(is_defuse[c] for c in hand):
+            return 1.0
+        options: list[float] = []
+        legal_cards = [c for c in hand if legal(c, d)]
+        if not legal_cards or (len(legal_cards) == 1 and is_defuse[legal_cards[0]]):
+            total = 0.0
+            for kind_p, kind in _kinds(w):
+                if kind is DealKind.MITTEN:
+                    total += kind_p * cycle_value[dp.hand_index(hand)]
+                    continue
+                nxt = shift(w, _matcher(kind))
+                faces = defuses if kind is DealKind.DEFUSE else plain
+                total += kind_p * sum(value(nxt, f, hand) for f in faces) / len(faces)
+            options.append(total)
+        if p_top == 0 and len(hand) < 3:
+            total = 0.0
+            for kind_p, kind in _kinds(w):
+                nxt = shift(w, _matcher(kind))
+                faces = defuses if kind is DealKind.DEFUSE else plain
+                if kind is DealKind.PLAIN and len(hand) == 2 and not legal_cards:
+                    faces = [c for c in plain if legal(c, d)]
+                total += (
+                    kind_p
+                    * sum(value(nxt, d, tuple(sorted((*hand, f)))) for f in faces)
+                    / len(faces)
+                )
+            options.append(total)
+        for c in sorted(set(legal_cards)):
+            rest = list(hand)
+            rest.remove(c)
+            if is_defuse[c] and 0 < p_top < 1:
+                clear = tuple(sorted(((h, p / (1 - p_top)) for h, p in w if h[0] != 0), key=str))
+                options.append(float(1 - p_top) * value(clear, c, tuple(rest)))
+            else:
+                options.append(value(w, c, tuple(rest)))
+        return 1.0 + min(options)
+
+    def _kinds(w: Weights) -> list[tuple[float, DealKind]]:
+        out: dict[DealKind, Fraction] = {}
+        for (m, e), p in w:
+            kind = DealKind.MITTEN if m == 0 else DealKind.DEFUSE if e == 0 else DealKind.PLAIN
+            out[kind] = out.get(kind, Fraction(0)) + p
+        return [(float(p), k) for k, p in out.items() if p]
+
+    def _matcher(kind: DealKind) -> Callable[[int, int | None], bool]:
+        if kind is DealKind.DEFUSE:
+            return lambda m, e: m > 0 and e == 0
+        return lambda m, e: m > 0 and e != 0
+
+    assert mitten not in plain
+    return value
+
+
+def _late_beliefs(n: int) -> list[CycleBelief]:
+    """Beliefs a few deals before the mitten: full-cycle and first-cycle ones."""
+    out = []
+    b = CycleBelief.new_cycle(n)
+    for _ in range(n - 4):
+        b = b.after_deal(DealKind.PLAIN)
+    out.append(b)  # 3 deals to go, Defuse still ahead
+    out.append(b.after_deal(DealKind.DEFUSE))  # 2 to go, no Defuse left
+    f = CycleBelief.initial(n)
+    for _ in range(n - 5):
+        f = f.after_deal(DealKind.PLAIN)
+    out.append(f)  # first cycle, mitten may be on top
+    out.append(f.given_on_top(False))  # ... and after a failed probe
+    return out
+
+
+def test_dp_agrees_with_brute_force_expectimax() -> None:
+    rules, n = SMALL
+    sol = solution_for(rules, n)
+    brute = _brute_value(rules, sol.cycle_value)
+    rng = random.Random(4)
+    checked = 0
+    for belief in _late_beliefs(n):
+        phase = sol.graph.find(belief)
+        weights: Weights = tuple(sorted(belief.support, key=str))
+        for _ in range(25):
+            size = rng.randint(0, 3)
+            hand = tuple(sorted(rng.randrange(16) for _ in range(size)))
+            if any(rules.type_of(Card(c)) is CardType.EXPLODING_MITTEN for c in hand):
+                continue
+            d = rng.randrange(16)
+            want = brute(weights, d, hand)
+            got = sol.value(phase, dp.state_index(d, hand))
+            assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (belief, d, hand)
+            checked += 1
+    assert checked > 60
+
+
+def test_value_iteration_reaches_the_fixed_point() -> None:
+    rules, n = SMALL
+    sol = solution_for(rules, n)
+    tabs = dp.tables_for(rules.table, rules.last_digit)
+    graph = sol.graph
+    values = list(sol.full)
+    again = [0.0] * dp.HAND_COUNT
+    for i in graph.order:
+        if graph.phases[i].recurrent:
+            values[i] = tabs.evaluate(graph.phases[i], values, sol.cycle_value)
+    for c, w in graph.cycle_mix.items():
+        vals = values[c]
+        assert vals is not None
+        again = [a + w * v for a, v in zip(again, vals[tabs.mitten :: dp.FACES], strict=True)]
+    for a, b, dead in zip(again, sol.cycle_value, tabs.dead, strict=True):
+        assert dead or abs(a - b) < 1e-9
+
+
+def test_lazy_first_cycle_matches_the_full_solve() -> None:
+    rules, n = SMALL
+    lazy = dp.solve(rules, n)
+    full = dp.solve(rules, n, start=lazy.cycle_value)
+    assert full.sweeps == 1  # a cached fixed point is confirmed in one sweep
+    full.complete()
+    start = full.graph.find(CycleBelief.initial(n))
+    rng = random.Random(1)
+    for _ in range(40):
+        hand = tuple(rng.randrange(16) for _ in range(3))
+        s = dp.state_index(rng.randrange(16), hand)
+        assert math.isclose(lazy.value(start, s), full.value(start, s), rel_tol=1e-12)
+
+
+# ---------------------------------------------------------------- safety
+
+
+def _can_strike(module: Module, kind: ActionKind, slot: int | None) -> bool:
+    hidden = module.reveal()
+    rules = module.rules
+    if kind is ActionKind.DRAW:
+        return hidden.deals_until_mitten == 0 or len(module.hand) >= 3
+    if kind is ActionKind.DISCARD:
+        return bool(module.legal_slots) and not (
+            len(module.legal_slots) == 1
+            and rules.type_of(module.hand[module.legal_slots[0] - 1]) is CardType.DEFUSE
+        )
+    assert slot is not None
+    card = module.hand[slot - 1]
+    if rules.type_of(card) is CardType.DEFUSE and hidden.deals_until_mitten == 0:
+        return False
+    return not rules.is_legal(card, module.discard_top)
+
+
+@pytest.mark.parametrize("name", ["optimal", "safe", "oracle"])
+def test_no_policy_ever_recommends_a_click_that_can_strike(name: str) -> None:
+    configs = [(Ruleset("A", 3), 9), (Ruleset("C", 0), 11), SMALL]
+    for seed in range(90):
+        rules, n = configs[seed % len(configs)]
+        module = Module(rules, n, random.Random(1000 + seed))
+        policy = make_policy(name, module.reveal)
+        obs = Observation.start(rules, n, module.discard_top, module.hand)
+        while not module.solved:
+            action = policy.choose(obs)
+            assert not _can_strike(module, action.kind, action.slot), (seed, action)
+            result = module.act(action)
+            assert result.outcome is not Outcome.STRIKE
+            obs = obs.after(result)
+            assert obs.clicks < 400
+        assert module.strikes == 0
+
+
+def test_action_values_agree_with_the_value_and_flag_risk() -> None:
+    rules, n = SMALL
+    rng = random.Random(7)
+    for seed in range(30):
+        module = Module(rules, n, random.Random(seed))
+        obs = Observation.start(rules, n, module.discard_top, module.hand)
+        while not module.solved:
+            values = action_values(obs)
+            rec = recommend(obs)
+            best = best_action(values)
+            assert rec.action == best.action and rec.expected_clicks == best.expected_clicks
+            assert rec.reason.split(":")[0].lower().startswith(str(best.action).split()[0])
+            sol = solution_for(rules, n)
+            phase = sol.graph.find(obs.belief)
+            assert obs.discard is not None
+            here = sol.value(phase, dp.state_index(obs.discard, obs.hand))
+            assert math.isclose(best.expected_clicks, here, rel_tol=1e-9)
+            for av in values:
+                # A risky click can be cheaper on average (a strike costs one click);
+                # the optimum is over safe clicks only.
+                assert not av.safe or av.expected_clicks >= here - 1e-9
+                if av.action.kind is ActionKind.DRAW and len(obs.hand) < 3:
+                    assert av.strike_probability == obs.belief.mitten_on_top
+            # Mix in random clicks (strikes included) so odd beliefs are visited.
+            action = rng.choice([av.action for av in values]) if rng.random() < 0.3 else rec.action
+            assert action is not None
+            obs = obs.after(module.act(action))
+
+
+def test_safe_baseline_never_draws_blind() -> None:
+    rules, n = SMALL
+    for seed in range(40):
+        module = Module(rules, n, random.Random(seed))
+        obs = Observation.start(rules, n, module.discard_top, module.hand)
+        policy = SafePolicy()
+        while not module.solved:
+            action = policy.choose(obs)
+            if action.kind is ActionKind.DRAW:
+                assert obs.belief.deals_until_on_top not in (None, 0)
+            obs = obs.after(module.act(action))
+
+
+def test_optimal_beats_safe_and_oracle_beats_optimal_in_expectation() -> None:
+    rules, n = SMALL
+    optimal = expected_clicks(rules, n)
+    oracle = expected_clicks(rules, n, oracle=True)
+    assert oracle < optimal
+    # The exact expectation of the optimal policy is what its games average (loose).
+    total = 0
+    games = 300
+    for seed in range(games):
+        module = Module(rules, n, random.Random(50_000 + seed))
+        obs = Observation.start(rules, n, module.discard_top, module.hand)
+        policy = OptimalPolicy()
+        while not module.solved:
+            obs = obs.after(module.act(policy.choose(obs)))
+        total += obs.clicks
+    assert abs(total / games - optimal) < 2.0
+
+
+# ---------------------------------------------------------------- openings
+
+
+def test_opening_distribution_is_exact() -> None:
+    rules = Ruleset("D", 5)
+    dist = opening_distribution(rules)
+    assert math.isclose(sum(dist.values()), 1.0, rel_tol=1e-12)
+    for (discard, hand), _ in dist.items():
+        assert discard != rules.mitten and len(hand) == 3
+        assert any(rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in hand)
+        assert rules.type_of(hand[2]).is_plain  # slot 3 is never re-rolled
+    # Compare one rare event with the simulator's start-up: a non-plain card in hand.
+    exact = sum(
+        w for (_, hand), w in dist.items() if not all(rules.type_of(c).is_plain for c in hand)
+    )
+    runs = 20_000
+    seen = sum(
+        1
+        for seed in range(runs)
+        if not all(rules.type_of(c).is_plain for c in Module(rules, 9, random.Random(seed)).hand)
+    )
+    sigma = math.sqrt(exact * (1 - exact) / runs)
+    assert abs(seen / runs - exact) < 5 * sigma + 1e-9
+
+
+# ---------------------------------------------------------------- cache
+
+
+def test_cache_survives_corrupt_and_foreign_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    rules, n = Ruleset("B", 2), 9
+    name = f"policy-v1-player-{rules.table}{rules.last_digit}-n{n}.json"
+    folder = tmp_path / "exploding-mittens"
+    folder.mkdir()
+    exact = dp.solve(rules, n).cycle_value
+    for junk in ("{not json", '{"version": 1, "cycle_value": [1, 2]}', "[]", "", "\x00\xff"):
+        (folder / name).write_text(junk, encoding="utf-8")
+        policy_module._SOLUTIONS.clear()
+        assert solution_for(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
+        data = json.loads((folder / name).read_text(encoding="utf-8"))
+        assert len(data["cycle_value"]) == dp.HAND_COUNT  # rewritten whole
+    # A wrong but well-formed entry only costs sweeps; the answer stays exact.
+    data["cycle_value"] = [None if v is None else 50.0 for v in data["cycle_value"]]
+    (folder / name).write_text(json.dumps(data), encoding="utf-8")
+    policy_module._SOLUTIONS.clear()
+    assert solution_for(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
+
+
+def test_concurrent_writers_leave_a_complete_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    payloads = [{"writer": i, "data": list(range(2000))} for i in range(8)]
+    threads = [threading.Thread(target=cache.write_json, args=("race.json", p)) for p in payloads]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    got = cache.read_json("race.json")
+    assert got in payloads
+    leftovers = [
+        p.name for p in (tmp_path / "exploding-mittens").iterdir() if p.name != "race.json"
+    ]
+    assert leftovers == []
+
+
+def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    assert cache.write_json("x.json", {"a": 1}) is False
+    assert cache.read_json("x.json") is None
+
+
+def test_oracle_needs_the_hidden_state() -> None:
+    with pytest.raises(ValueError, match="hidden state"):
+        make_policy("oracle")
+    with pytest.raises(ValueError, match="not known"):
+        make_policy("reckless")
+    hidden = HiddenState(3, None, False)
+    assert make_policy("oracle", lambda: hidden).name == "oracle"
