@@ -224,6 +224,8 @@ class CycleBelief:
             defuse = "no Defuse can come before it"
         elif self.defuse_next == 1:
             defuse = "the next card is the Defuse"
+        elif self.defuse_ahead == 1 and self.defuse_next == 0:
+            defuse = "the Defuse is still to come (not next)"
         elif self.defuse_ahead == 1:
             defuse = f"the Defuse is still to come ({odds(self.defuse_next)} next)"
         else:

@@ -113,9 +113,7 @@ class Reply:
         rec = self.recommendation
         obs = self.observation
         if rec.action is None:
-            if not out or (obs is not None and obs.solved):
-                out.append(rec.reason)
-            return out[:2]
+            return out or [rec.reason]
         assert obs is not None and rec.expected_clicks is not None
         clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
         first = f"{rec.action}: {rec.reason.partition(': ')[2] or rec.reason}"

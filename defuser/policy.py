@@ -292,7 +292,7 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
                 "moves the deck."
             )
         if holds_defuse:
-            where = f" ({d} deals away)" if d is not None else ""
+            where = "" if d is None else f" ({d} deal{'s' if d != 1 else ''} away)"
             return (
                 f"Discard: you hold a Defuse; discarding moves the deck toward the "
                 f"mitten{where} and keeps your hand free."

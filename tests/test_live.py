@@ -1,0 +1,242 @@
+"""``mittens live``: golden transcripts of the JSON protocol and the human mode, the
+protocol's exact keys, rejected lines changing nothing, and a real pipe."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from cli_helpers import check_golden, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from defuser.live import LiveSession
+from defuser.simulator import Action, Module, Outcome, Result
+from edgework import Batteries, Card, Edgework, SerialNumber
+
+KEYS = {
+    "ok",
+    "error",
+    "state",
+    "legal_slots",
+    "discard_allowed",
+    "draw_safe",
+    "mitten",
+    "recommendation",
+}
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def _event(result: Result) -> str:
+    action = result.action
+    if result.outcome is Outcome.SOLVED:
+        return "solved"
+    if result.outcome is Outcome.STRIKE:
+        return f"strike {action}"
+    assert result.card is not None or action.slot is not None
+    if str(action) == "draw":
+        assert result.card is not None
+        return f"drew {result.card.code}"
+    if str(action) == "discard":
+        assert result.card is not None
+        return f"discarded {result.card.words}"  # words work as well as codes
+    return f"played {action.slot}"
+
+
+def _followed_game(seed: int) -> list[str]:
+    """The lines an expert types while following the advice on a seeded module."""
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    module = Module.from_edgework(Edgework(SerialNumber.parse("AB3CD4"), Batteries(3)), seed)
+    opening = " ".join(c.code for c in (module.discard_top, *module.hand))
+    lines = [f"start {opening}"]
+    reply = session.handle(lines[0])
+    while reply.recommendation.action is not None:
+        result = module.act(Action.parse(str(reply.recommendation.action)))
+        lines.append(_event(result))
+        reply = session.handle(lines[-1])
+    assert module.solved and module.strikes == 0
+    return lines
+
+
+def _transcript(lines: list[str], out: str) -> str:
+    replies = out.splitlines()
+    assert len(replies) == len(lines)
+    return "".join(f"> {line}\n{reply}\n" for line, reply in zip(lines, replies, strict=True))
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_json_transcript_of_a_followed_game_is_golden(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = _followed_game(seed)
+    run = run_cli(
+        ["live", "--serial", "AB3CD4", "--batteries", "3", "--json"],
+        monkeypatch,
+        stdin="\n".join(lines) + "\n",
+    )
+    assert run.code == 0, run.err
+    for reply in map(json.loads, run.out.splitlines()):
+        assert set(reply) == KEYS and reply["ok"], reply
+    last = json.loads(run.out.splitlines()[-1])
+    assert last["recommendation"]["action"] == "none"
+    check_golden(f"live/game_seed{seed}.txt", _transcript(lines, run.out))
+
+
+ROUGH_SESSION = [
+    "state",
+    "drew GS",
+    "serial AB3CD4",
+    "BATTERIES 3",
+    "start RC BH GS YT",
+    "Start yellow square red circle blue heart green triangle",
+    "discarded RC",
+    "played 3",
+    "strike play 1",
+    "drew BS",
+    "strike discard",
+    "undo",
+    "undo",
+    "played 2",
+    "played 1",
+    "drew GT",
+    "drew RS",
+    "drew BC",
+    "drew RC",
+    "strike draw",
+    "discarded RH",
+    "solved",
+    "edgework \"2B 1H // *FRK // [Serial] // KZ5LG5\"",
+    "start GT YC RC",
+    "wibble",
+    "",
+    "help",
+    "quit",
+    "state",
+]
+
+
+def test_json_transcript_of_a_rough_session_is_golden(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["live", "--json"], monkeypatch, stdin="\n".join(ROUGH_SESSION) + "\n")
+    assert run.code == 0, run.err
+    lines = ROUGH_SESSION[: ROUGH_SESSION.index("quit") + 1]  # nothing is read after quit
+    check_golden("live/rough_session.txt", _transcript(lines, run.out))
+    assert "Commands" in run.err  # help goes to stderr, the JSON object to stdout
+
+
+def test_human_transcript_is_golden(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _followed_game(3)
+    run = run_cli(
+        ["live", "--edgework", "3B 2H // AB3CD4"], monkeypatch, stdin="\n".join(lines) + "\n"
+    )
+    assert run.code == 0, run.err
+    check_golden("live/game_seed3_human.txt", run.out)
+
+
+def test_each_human_answer_is_one_or_two_lines() -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    for line in [*_followed_game(11), "bogus", "state", "undo"]:
+        assert 1 <= len(session.handle(line).lines()) <= 2
+
+
+def _snapshot(reply: dict[str, Any]) -> tuple[Any, ...]:
+    return (reply["state"], reply["legal_slots"], reply["mitten"], reply["recommendation"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    junk=st.lists(
+        st.one_of(
+            st.text(max_size=30),
+            st.sampled_from(["drew", "played", "strike", "solved", "start", "discarded"]).flatmap(
+                lambda verb: st.text(alphabet="123RGBYCHTS ", max_size=8).map(
+                    lambda rest: f"{verb} {rest}"
+                )
+            ),
+        ),
+        max_size=8,
+    )
+)
+def test_any_line_gets_one_well_formed_reply_and_rejections_change_nothing(
+    junk: list[str],
+) -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    before = session.handle("start RC BH GS YT").to_json()
+    for line in junk:
+        reply = session.handle(line)
+        data = reply.to_json()
+        assert set(data) == KEYS
+        assert set(data["mitten"]) == {"known", "on_top_probability", "deals_until_on_top"}
+        assert set(data["recommendation"]) == {
+            "action",
+            "slot",
+            "command",
+            "reason",
+            "expected_clicks",
+        }
+        json.dumps(data)
+        if not data["ok"]:
+            assert data["error"]
+            assert _snapshot(data) == _snapshot(before)
+        before = data
+
+
+def test_a_pipe_gets_each_answer_before_the_next_line() -> None:
+    env = dict(os.environ, NO_COLOR="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "defuser", "live", "--json", "--serial", "AB3CD4"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        replies = []
+        for line in ["batteries 3", "start RC BH GS YT", "played 1", "nonsense"]:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            replies.append(json.loads(proc.stdout.readline()))
+        assert [r["ok"] for r in replies] == [True, True, True, False]
+        assert replies[1]["state"] == {"discard": "RC", "hand": ["BH", "GS", "YT"]}
+        assert replies[2]["state"] == {"discard": "BH", "hand": ["GS", "YT"]}
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        proc.stdout.close()
+
+
+def test_bad_options_are_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["live", "--serial", "AB3CD", "--json"], monkeypatch)
+    assert run.code == 2 and run.err.count("\n") == 1 and "serial" in run.err
+    run = run_cli(["live", "--serial", "AB3CD4", "--edgework", "3B // AB3CD4"], monkeypatch)
+    assert run.code == 2
+
+
+def test_followed_games_never_strike_over_many_seeds() -> None:
+    rng = random.Random(5)
+    for _ in range(20):
+        _followed_game(rng.randrange(10**6))
+
+
+def test_cards_by_words_and_slots_by_card() -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    session.handle("start red circle, blue heart, green square, yellow triangle")
+    obs = session.observation
+    assert obs is not None and obs.discard == Card.parse("RC")
+    legal = obs.legal_slots
+    assert legal
+    card = obs.hand[legal[0] - 1]
+    reply = session.handle(f"played {card.words}")
+    assert reply.ok and session.observation is not None
+    assert session.observation.discard == card
