@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -240,3 +241,15 @@ def test_cards_by_words_and_slots_by_card() -> None:
     reply = session.handle(f"played {card.words}")
     assert reply.ok and session.observation is not None
     assert session.observation.discard == card
+
+
+def test_docs_transcript_is_what_the_session_answers() -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs" / "live.md"
+    text = docs.read_text(encoding="utf-8")
+    human = text.split("## Human mode", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    typed = [line[2:] for line in human.splitlines() if line.startswith("> ")]
+    answers = [line for line in human.splitlines() if not line.startswith("> ")]
+    assert typed == _followed_game(3)
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    want = [out for line in typed for out in session.handle(line).lines()]
+    assert answers == want
