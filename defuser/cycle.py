@@ -514,24 +514,26 @@ class Observation:
         )
 
     def played(self, slot: int) -> Observation:
-        """Slot ``slot`` was played without solving: its card is the new discard top."""
+        """Slot ``slot`` was played and its card is the new discard top.
+
+        A Defuse that can only have left the hand by solving (it is not legal, or the
+        mitten is surely on top) is recorded as the solve; a legal Defuse that did not
+        solve proves the mitten was not on top.
+        """
         self._check_live("a play")
         assert self.discard is not None
         card = self._card_in(slot)
         legal = self.rules.is_legal(card, self.discard)
         belief = self.belief
         if self.rules.type_of(card) is CardType.DEFUSE:
-            if not legal:
-                raise InvalidObservationError(
-                    f"played slot {slot} ({card.code}, a Defuse not legal on "
-                    f"{self.discard.code}): an illegal Defuse only leaves the hand by "
-                    "solving the module (say 'solved') and otherwise strikes"
-                )
-            if belief.mitten_on_top == 1:
-                raise InvalidObservationError(
-                    f"played slot {slot} ({card.code}, a Defuse) with the mitten on top: "
-                    "that solves the module (say 'solved')"
-                )
+            if not legal or belief.mitten_on_top == 1:
+                if belief.mitten_on_top == 0:
+                    raise InvalidObservationError(
+                        f"played slot {slot} ({card.code}, a Defuse not legal on "
+                        f"{self.discard.code}): an illegal Defuse only leaves the hand by "
+                        f"solving, and {_why_not_top(belief)}"
+                    )
+                return self.solve(slot)
             belief = belief.given_on_top(False)
         elif not legal:
             raise InvalidObservationError(

@@ -254,6 +254,8 @@ class LiveSession:
             self.observation = obs.discarded(card)
         elif verb in ("played", "play"):
             self.observation = obs.played(_slot(obs, _need(rest, verb, "a slot 1-3")))
+            if self.observation.solved:
+                return f"Solved in {self.observation.clicks} clicks.", "", False, True
         elif verb in ("strike", "struck"):
             self.observation = self._strike(obs, rest)
         elif verb in ("solved", "solve"):

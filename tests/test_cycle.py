@@ -284,3 +284,14 @@ def test_random_play_keeps_the_truth_in_the_belief() -> None:
                 break
             obs = obs.after(module.act(rng.choice(ALL_ACTIONS)))
             assert obs.belief.contains(module.reveal())
+
+
+def test_a_defuse_that_must_have_solved_is_the_solve() -> None:
+    # Table A: GS is a Defuse. Rule A on RC: only RC is legal, so GS is illegal.
+    obs = Observation.start(RULES, 9, Card.parse("RC"), [Card.parse("RC"), Card.parse("GS")])
+    assert "cannot be on top" in _rejects(obs, "played", 2)  # first card: never on top
+    obs = obs.played(1)  # RC on RC; GS alone, illegal on RC
+    obs = obs.discarded(Card.parse("RT"))  # rule A on RT; the mitten may be on top now
+    assert 0 < obs.belief.mitten_on_top < 1
+    solved = obs.played(1)
+    assert solved.solved and solved.belief.mitten_on_top == 1 and solved.hand == ()
