@@ -22,8 +22,8 @@ belief becomes. Phases are the distinct beliefs reachable from the start, found 
 exploring :class:`~defuser.cycle.CycleBelief` itself, so the DP and the belief can never
 disagree. Deals lead to later phases except the mitten, which starts a new cycle: the
 values at a cycle's start (discard top = the mitten face) are the fixed point of one
-sweep over the cycle, found by value iteration from below to 1e-11; the first, partial
-cycle is then solved once, backwards.
+sweep over the cycle, found by value iteration (with Aitken extrapolation) until a sweep
+changes no value by more than 1e-11; the first, partial cycle is then solved on demand.
 
 Speed. One phase is one list of 15,504 values, computed in four slices (hands of 0, 1, 2,
 3 cards: a play only leads to a smaller hand of the same phase) by a comprehension over
@@ -304,7 +304,10 @@ class _Tables:
         for m in self.legal:
             any_legal |= m
         self.dead = [
-            len(h) == HAND_SIZE and not any(any_legal >> c & 1 for c in h) for h in HANDS
+            len(h) == HAND_SIZE
+            and not self.hand_has_defuse[i]
+            and not any(any_legal >> c & 1 for c in h)
+            for i, h in enumerate(HANDS)
         ]
 
         safe: list[tuple[int, ...]] = []
