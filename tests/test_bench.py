@@ -1,0 +1,75 @@
+"""``mittens bench``: small runs, their report, determinism across worker processes,
+and the live-session timing harness."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import run_cli
+
+from defuser import bench
+from defuser.benchlive import _serial_for, measure
+from edgework import SerialNumber
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def test_configurations_cover_every_table_digit_and_n() -> None:
+    assert len(bench.CONFIGS) == 200 == len(set(bench.CONFIGS))
+    assert sum(bench.allocate(1001)) == 1001
+    assert max(bench.allocate(1001)) - min(bench.allocate(1001)) == 1
+    with pytest.raises(ValueError, match="not positive"):
+        bench.allocate(0)
+
+
+def test_a_small_run_reports_per_n_and_overall() -> None:
+    report = bench.run(400, 2, ["optimal", "safe"], configs=[0, 7, 13])
+    data = report.to_json()
+    for name in ("optimal", "safe"):
+        overall = data["policies"][name]["overall"]
+        assert overall["games"] == 6 and overall["strikes"] == 0 and overall["unsolved"] == 0
+        assert sorted(data["policies"][name]["by_n"]) == ["11", "12", "9"]
+    optimal = data["policies"]["optimal"]["overall"]
+    assert optimal["exact_expected_clicks"] is not None
+    assert data["policies"]["safe"]["overall"]["exact_expected_clicks"] is None
+    low, high = optimal["mean_ci95"]
+    assert low <= optimal["clicks_mean"] <= high
+
+
+def test_worker_processes_do_not_change_the_results() -> None:
+    one = bench.run(600, 3, ["safe"], configs=[1, 2, 3]).to_json()
+    two = bench.run(600, 3, ["safe"], configs=[1, 2, 3], jobs=2).to_json()
+    assert one == two
+
+
+def test_cli_json_and_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["bench", "--games", "3", "--policy", "safe", "--json"], monkeypatch)
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert data["policies"]["safe"]["overall"]["games"] == 3
+    run = run_cli(["bench", "--games", "3", "--policy", "safe"], monkeypatch)
+    assert run.code == 0 and "policy: safe" in run.out and "mean 95% CI" in run.out
+    run = run_cli(["bench", "--games", "0"], monkeypatch)
+    assert run.code == 2
+
+
+def test_serials_pick_the_wanted_table_and_digit() -> None:
+    for table in "ABCD":
+        for digit in range(10):
+            serial = SerialNumber.parse(_serial_for(table, digit))
+            assert (serial.table, serial.last_digit) == (table, digit)
+
+
+def test_live_timing_harness_plays_through_the_protocol() -> None:
+    timings = measure(1, 9)
+    data = timings.to_json()
+    assert data["games"] == data["solved"] == 1 and data["strikes"] == 0
+    assert data["first_answer_ms"]["count"] == 1
+    assert data["later_answers_ms"]["count"] == data["clicks_mean"]
+    assert not data["errors"]
