@@ -10,7 +10,8 @@ drift apart. Each function returns the message only; :func:`line` adds the prefi
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Sequence
+from typing import IO, Final
 
 from edgework import Card, CardType
 
@@ -180,3 +181,24 @@ def classify(message: str) -> tuple[str, dict[str, str]] | None:
         if match is not None:
             return name, match.groupdict()
     return None
+
+
+class LogAppender:
+    """Appends a module's log lines to a text file as they are written, flushed at once.
+
+    ``mittens play`` and ``mittens prop`` share it, so a game cut short (Ctrl-C, a lost
+    prop) still leaves every line written so far on disk.
+    """
+
+    def __init__(self, file: IO[str] | None) -> None:
+        self.file = file
+        self.written = 0
+
+    def flush(self, lines: Sequence[str]) -> None:
+        """Write the lines of ``lines`` not yet written (``lines`` only ever grows)."""
+        if self.file is None:
+            return
+        for line in lines[self.written :]:
+            self.file.write(line + "\n")
+        self.written = len(lines)
+        self.file.flush()

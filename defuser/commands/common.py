@@ -183,10 +183,11 @@ class Output:
         self.err.print(message)
 
 
-def card_text(card: Card, *, words: bool = True) -> Text:
-    """A card as rich text: coloured code and shape glyph, then the words."""
+def card_text(card: Card, *, words: bool = True, colour: bool = True) -> Text:
+    """A card as rich text: code and shape glyph (in its colour), then the words."""
     text = Text()
-    text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=COLOUR_STYLES[card.colour])
+    style = COLOUR_STYLES[card.colour] if colour else ""
+    text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
     if words:
         text.append(f" {card.words}")
     return text

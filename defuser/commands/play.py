@@ -21,16 +21,17 @@ from rich.text import Text
 from defuser import explain
 from defuser.commands.common import (
     BATTERIES,
-    COLOUR_STYLES,
     SERIAL,
     Output,
+    card_text,
     colour_enabled,
     resolve_edgework,
 )
 from defuser.errors import DefuserError
 from defuser.generate import random_batteries, random_serial
+from defuser.modlog import LogAppender
 from defuser.simulator import Action, Module, Outcome, Result, StrikeKind
-from edgework import SHAPE_GLYPHS, Batteries, Card, Edgework
+from edgework import Batteries, Card, Edgework
 
 HELP_TEXT = """\
 Commands (Twitch Plays style, any case, optional '!1 ' prefix):
@@ -132,21 +133,16 @@ class Game:
         self.colour = colour
         self.json_mode = json_mode
         self.strike_limit = strike_limit
-        self.log_file = log_file
+        self.log = LogAppender(log_file)
         self.started = time.monotonic()
         self.actions = 0
-        self.logged = 0
         self.flush_log()
 
     # --------------------------------------------------------------- rendering
 
     def card(self, card: Card) -> Text:
         """A card: code and shape glyph in its colour, then its words."""
-        text = Text()
-        style = COLOUR_STYLES[card.colour] if self.colour else ""
-        text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
-        text.append(f" {card.words}")
-        return text
+        return card_text(card, colour=self.colour)
 
     def say(self, text: str | Text, style: str = "") -> None:
         """Print one line, styled only when colour is on."""
@@ -190,12 +186,7 @@ class Game:
 
     def flush_log(self) -> None:
         """Append the module's new log lines to the log file, flushed at once."""
-        if self.log_file is None:
-            return
-        for line in self.module.log[self.logged :]:
-            self.log_file.write(line + "\n")
-        self.logged = len(self.module.log)
-        self.log_file.flush()
+        self.log.flush(self.module.log)
 
     def exploded(self) -> bool:
         """Whether the strike limit has been reached."""

@@ -21,15 +21,16 @@ from rich.text import Text
 
 from defuser.commands.common import (
     BATTERIES,
-    COLOUR_STYLES,
     SERIAL,
     Output,
+    card_text,
     colour_enabled,
     resolve_edgework,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
+from defuser.modlog import LogAppender
 from defuser.simulator import Module, Outcome, Result
-from edgework import SHAPE_GLYPHS, Batteries, Card, Edgework
+from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import Bridge, Step, button_for, winning_actions
 from hardware.device import Device, Notice, Timing
@@ -109,10 +110,9 @@ class PropGame:
         self.colour = colour
         self.json_mode = json_mode
         self.strike_limit = strike_limit
-        self.log_file = log_file
+        self.log = LogAppender(log_file)
         self.trace_file = trace_file
         self._trace_lock = threading.Lock()
-        self.logged = 0
         self.started = time.monotonic()
 
     # ------------------------------------------------------------------ callbacks
@@ -134,25 +134,15 @@ class PropGame:
 
     def flush_log(self, module: Module) -> None:
         """Append the module's new log lines to the log file at once."""
-        if self.log_file is None:
-            return
-        for line in module.log[self.logged :]:
-            self.log_file.write(line + "\n")
-        self.logged = len(module.log)
-        self.log_file.flush()
+        self.log.flush(module.log)
 
     # ------------------------------------------------------------------ rendering
 
     def card(self, card: Card | None, *, words: bool = True) -> Text:
         """A card as the prop shows it, or ``--`` for none."""
-        text = Text()
         if card is None:
-            return text.append("--")
-        style = COLOUR_STYLES[card.colour] if self.colour else ""
-        text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
-        if words:
-            text.append(f" {card.words}")
-        return text
+            return Text("--")
+        return card_text(card, words=words, colour=self.colour)
 
     def show_prop(self, commands: list[DisplayCommand]) -> None:
         """One line with what the prop shows now."""
