@@ -83,7 +83,7 @@ def _policy_table(name: str, data: dict[str, Any]) -> Table:
 @click.option("--live", "live_mode", is_flag=True,
               help="Time 'mittens live --json' answers instead (--games processes).")
 @click.option("--warm", is_flag=True,
-              help="With --live: share one cache directory (only the first game is cold).")
+              help="With --live: each module's solution is cached before its session starts.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results do not depend on it).")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object.")
