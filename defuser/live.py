@@ -241,6 +241,11 @@ class LiveSession:
             return self._set_edge(edge.serial or self.serial, edge.batteries or self.batteries)
         if verb == "start":
             return self._start(rest)
+        if verb not in _EVENT_VERBS:
+            raise InvalidCommandError(
+                f"command {text!r} is not known, expected one of serial, batteries, edgework, "
+                "start, drew, discarded, played, strike, solved, undo, state, help, quit"
+            )
         obs = self.observation
         if obs is None:
             raise InvalidCommandError(
@@ -258,14 +263,9 @@ class LiveSession:
                 return f"Solved in {self.observation.clicks} clicks.", "", False, True
         elif verb in ("strike", "struck"):
             self.observation = self._strike(obs, rest)
-        elif verb in ("solved", "solve"):
+        else:
             self.observation = obs.solve(_slot(obs, rest) if rest else None)
             return f"Solved in {self.observation.clicks} clicks.", "", False, True
-        else:
-            raise InvalidCommandError(
-                f"command {text!r} is not known, expected one of serial, batteries, edgework, "
-                "start, drew, discarded, played, strike, solved, undo, state, help, quit"
-            )
         return "", "", False, True
 
     def _set_edge(
@@ -318,6 +318,13 @@ class LiveSession:
             f"discard {obs.discard.code} (rule {rule}); hand {hand}; legal {legal}; "
             f"{obs.clicks} clicks, {obs.strikes} strikes"
         )
+
+
+#: The verbs that report what happened on the module (aliases included).
+_EVENT_VERBS: Final = frozenset(
+    {"drew", "draw", "drawn", "discarded", "discard", "played", "play", "strike", "struck",
+     "solved", "solve"}
+)
 
 
 def _n(batteries: Batteries | None) -> int | None:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 CACHE_VERSION: Final = 1
 
 #: How many solutions stay in memory (a bench walks all 200 (table, digit, N)).
-MEMORY_SLOTS: Final = 8
+MEMORY_SLOTS: Final = 4
 
 #: Two action values closer than this are a tie (broken by a fixed preference).
 TIE: Final = 1e-9

@@ -253,3 +253,17 @@ def test_docs_transcript_is_what_the_session_answers() -> None:
     session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
     want = [out for line in typed for out in session.handle(line).lines()]
     assert answers == want
+
+
+def test_garbled_bytes_get_an_error_answer_not_a_crash() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "defuser", "live", "--json"],
+        input=b"\xff\xfe oops\nserial AB3CD4\n",
+        capture_output=True,
+        env=dict(os.environ, NO_COLOR="1"),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert [r["ok"] for r in replies] == [False, True]
+    assert "not known" in replies[0]["error"]

@@ -43,6 +43,8 @@ def _terminal_lines(out: Output) -> Iterator[str]:
             except EOFError:
                 out.print("")
                 return
+            except UnicodeDecodeError:
+                yield "\ufffd"  # answered as an unreadable line
     finally:
         if readline is not None and history is not None:
             with contextlib.suppress(OSError):
@@ -51,9 +53,17 @@ def _terminal_lines(out: Output) -> Iterator[str]:
 
 
 def _pipe_lines() -> Iterator[str]:
-    """Lines from a pipe or file, each handled as soon as it arrives."""
+    """Lines from a pipe or file, each handled as soon as it arrives.
+
+    Bytes that are not UTF-8 become U+FFFD, so a garbled line gets an error answer
+    instead of ending the session.
+    """
+    raw = getattr(sys.stdin, "buffer", None)
     while True:
-        line = sys.stdin.readline()
+        if raw is not None:
+            line = raw.readline().decode("utf-8", "replace")
+        else:
+            line = sys.stdin.readline()
         if not line:
             return
         yield line
