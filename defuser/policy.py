@@ -248,7 +248,11 @@ def recommend(obs: Observation) -> Recommendation:
 
 
 def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]) -> str:
-    """A one-line reason for ``chosen`` that a player understands."""
+    """A one-line reason for ``chosen`` that a player understands.
+
+    ``values`` are the situation's action values (from :func:`action_values`); a reason
+    quotes them where a close alternative deserves a number.
+    """
     belief = obs.belief
     p = belief.mitten_on_top
     action = chosen.action
@@ -312,9 +316,12 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
                 "Discard: the hand is full and nothing is playable, so discarding is the "
                 f"only safe move (the Defuse comes next {odds(belief.defuse_next)})."
             )
+        draw = next((av for av in values if av.action.kind is ActionKind.DRAW), None)
+        extra = 0.0 if draw is None else draw.expected_clicks - chosen.expected_clicks
+        cost = f" (drawing costs {extra:.2f} clicks more on average)" if extra >= 0.005 else ""
         return (
             f"Discard: the Defuse is unlikely next ({odds(belief.defuse_next)}), and a "
-            "drawn card would cost a play later."
+            f"drawn card would cost a play later{cost}."
         )
     # draw
     if not holds_defuse and belief.defuse_next == 1:
