@@ -13,7 +13,7 @@ action (strike-risking ones flagged with their chance of a strike)::
 
     rec = recommend(obs)          # Recommendation(action, expected_clicks, reason, values)
     for av in action_values(obs): # ActionValue(action, expected_clicks, strike_probability)
-        ...
+        print(av.action, av.expected_clicks, av.strike_probability)
 
 Solutions are computed once per (table, last digit, N) by :mod:`defuser.dp`, kept in
 memory, and their cycle-start values are cached on disk (:mod:`defuser.cache`), so a
@@ -349,7 +349,6 @@ class Policy(Protocol):
 
     def choose(self, observation: Observation) -> Action:
         """The next click."""
-        ...
 
 
 class OptimalPolicy:
