@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, TypeVar
 
 import click
 from rich.console import Console
@@ -100,6 +100,39 @@ CARD = CardParam()
 HAND = HandParam()
 SERIAL = SerialParam()
 BATTERIES = BatteriesParam()
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def edgework_options(*, if_missing: str = "", edgework_name: str = "edgework") -> Callable[[F], F]:
+    """The four edgework options every game command takes, with the same words everywhere.
+
+    ``--serial``, ``--batteries``, ``--edgework`` (passed as ``edgework_name``) and
+    ``--lenient-serial``; ``if_missing`` says what happens when serial or batteries are
+    left out (e.g. ``random if omitted``). Combine them with :func:`resolve_edgework`.
+    """
+    note = f" ({if_missing})" if if_missing else ""
+    options = (
+        click.option("--serial", type=SERIAL, help=f"Serial number, e.g. AB3CD4{note}."),
+        click.option(
+            "--batteries", type=BATTERIES, help=f"Battery count, or '3B 2H' with holders{note}."
+        ),
+        click.option(
+            "--edgework",
+            edgework_name,
+            help="Twitch Plays edgework instead, e.g. '3B 2H // *FRK // AB3CD4'.",
+        ),
+        click.option(
+            "--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials."
+        ),
+    )
+
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def resolve_edgework(

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from defuser.cache import cache_dir
-from defuser.commands.common import BATTERIES, SERIAL, Output, resolve_edgework
+from defuser.commands.common import Output, edgework_options, resolve_edgework
 from defuser.live import LiveSession
 from edgework import Batteries
 
@@ -70,14 +70,7 @@ def _pipe_lines() -> Iterator[str]:
 
 
 @click.command()
-@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4.")
-@click.option("--batteries", type=BATTERIES, help="Batteries: a count, or like '3B 2H'.")
-@click.option(
-    "--edgework", "edgework_text", help="Twitch Plays edgework, e.g. '3B 2H // AB3CD4'."
-)
-@click.option(
-    "--lenient-serial", is_flag=True, help="Accept modded serial numbers (6 alphanumerics)."
-)
+@edgework_options(edgework_name="edgework_text")
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per input line.")
 def live(
     serial: str | None,

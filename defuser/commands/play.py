@@ -20,11 +20,10 @@ from rich.text import Text
 
 from defuser import explain
 from defuser.commands.common import (
-    BATTERIES,
-    SERIAL,
     Output,
     card_text,
     colour_enabled,
+    edgework_options,
     resolve_edgework,
 )
 from defuser.errors import DefuserError
@@ -333,12 +332,7 @@ def read_commands(interactive: bool) -> Iterator[str]:
 
 
 @click.command()
-@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4 (random if omitted).")
-@click.option(
-    "--batteries", type=BATTERIES, help="Battery count or '3B 2H' (random if omitted)."
-)
-@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
-@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@edgework_options(if_missing="random if omitted")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
 @click.option(
     "--log",

@@ -20,11 +20,10 @@ import click
 from rich.text import Text
 
 from defuser.commands.common import (
-    BATTERIES,
-    SERIAL,
     Output,
     card_text,
     colour_enabled,
+    edgework_options,
     resolve_edgework,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
@@ -311,12 +310,7 @@ def list_ports(out: Output, json_mode: bool) -> None:
 @click.option("--port", type=PORT, help="Port or URL: /dev/ttyACM0, COM3, socket://h:p, ...")
 @click.option("--list", "list_only", is_flag=True, help="List candidate ports and exit.")
 @click.option("--demo", is_flag=True, help="Play on a simulated prop that presses by itself.")
-@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4 (random if omitted).")
-@click.option(
-    "--batteries", type=BATTERIES, help="Battery count or '3B 2H' (random if omitted)."
-)
-@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
-@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@edgework_options(if_missing="random if omitted")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
 @click.option(
     "--strikes",

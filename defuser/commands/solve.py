@@ -8,13 +8,12 @@ import click
 from rich.text import Text
 
 from defuser.commands.common import (
-    BATTERIES,
     CARD,
     HAND,
-    SERIAL,
     Output,
     card_text,
     cards_arg,
+    edgework_options,
     resolve_edgework,
 )
 from defuser.errors import DefuserError
@@ -113,10 +112,7 @@ def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
 
 
 @click.command()
-@click.option("--serial", type=SERIAL, help="Serial number, e.g. AB3CD4.")
-@click.option("--batteries", type=BATTERIES, help="Battery count (or '3B 2H').")
-@click.option("--edgework", help="Twitch Plays edgework, e.g. '3B 2H // *FRK // AB3CD4'.")
-@click.option("--lenient-serial", is_flag=True, help="Accept modded (non-vanilla) serials.")
+@edgework_options()
 @click.option("--discard", type=CARD, help="The card on top of the discard pile, e.g. RC.")
 @click.option(
     "--hand",
