@@ -63,6 +63,15 @@ _SCHEMA: Final = (
 )
 
 
+class _Busy(Exception):
+    """Another connection held the lock while this one prepared the database."""
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up on a lock that another connection holds."""
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 class StatsDatabaseError(DefuserError):
     """The stats database cannot be used; the message names the file and what to do."""
 
@@ -171,8 +180,19 @@ class Store:
             )
         except sqlite3.Error as exc:
             raise _fail(path, f"cannot be opened ({exc})") from exc
+        # Two sessions opening a new file at once can meet SQLITE_BUSY while one of them
+        # switches the journal to WAL or writes the schema; SQLite does not always wait
+        # on its busy handler there, so the preparation is retried until the busy timeout.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         try:
-            cls._check_and_prepare(path, db)
+            while True:
+                try:
+                    cls._check_and_prepare(path, db)
+                    break
+                except _Busy as busy:
+                    if time.monotonic() >= deadline:
+                        raise _fail(path, f"cannot be used ({busy.__cause__})") from busy
+                    time.sleep(0.02)
         except BaseException:
             db.close()
             raise
@@ -187,6 +207,10 @@ class Store:
             }
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _Busy from exc
+            raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
         if tables and app_id != APPLICATION_ID:
@@ -216,6 +240,10 @@ class Store:
                 except BaseException:
                     db.execute("ROLLBACK")
                     raise
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _Busy from exc
+            raise _fail(path, f"cannot be used ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise _fail(path, f"cannot be used ({exc})") from exc
 
