@@ -212,9 +212,10 @@ class LiveSession:
         text = line.strip()
         if not text:
             return "", "", False, False
-        verb, _, rest = text.partition(" ")
+        # Any whitespace separates the verb from the rest (a tab as well as a space).
+        verb, *tail = text.split(maxsplit=1)
         verb = verb.lower()
-        rest = rest.strip()
+        rest = tail[0].strip() if tail else ""
         if verb in ("quit", "exit", "q"):
             return "", "", True, False
         if verb in ("help", "?", "h"):

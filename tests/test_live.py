@@ -267,3 +267,15 @@ def test_garbled_bytes_get_an_error_answer_not_a_crash() -> None:
     replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
     assert [r["ok"] for r in replies] == [False, True]
     assert "not known" in replies[0]["error"]
+
+
+def test_a_tab_separates_the_verb_like_a_space() -> None:
+    # A harness that writes "played\t3" meant the same as "played 3"; it used to be
+    # rejected as an unknown command, so a tab-separated report of a real play was lost.
+    spaced = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    tabbed = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    for line in ("start YC YT GT GC", "played 3", "discarded blue triangle"):
+        want = spaced.handle(line)
+        got = tabbed.handle(line.replace(" ", "\t", 1))
+        assert want.ok and got.ok, got.error
+        assert got.to_json() == want.to_json()
