@@ -217,6 +217,12 @@ class LiveSession:
         verb = verb.lower()
         rest = tail[0].strip() if tail else ""
         if verb in ("quit", "exit", "q"):
+            # Only the bare word leaves: a garbled line that merely starts with "q"
+            # must not end a session that a program is driving.
+            if rest:
+                raise InvalidCommandError(
+                    f"{verb} {rest!r}: {verb} takes nothing after it (type just '{verb}')"
+                )
             return "", "", True, False
         if verb in ("help", "?", "h"):
             return "", HELP, False, False

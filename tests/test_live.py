@@ -279,3 +279,16 @@ def test_a_tab_separates_the_verb_like_a_space() -> None:
         got = tabbed.handle(line.replace(" ", "\t", 1))
         assert want.ok and got.ok, got.error
         assert got.to_json() == want.to_json()
+
+
+def test_only_a_bare_quit_ends_the_session() -> None:
+    # Binary garbage such as b"Q\r\x8a..." reads as the verb "q" plus junk; it used to
+    # end a piped session mid-game. Only the bare word quits; anything after it is a
+    # rejected line that changes nothing.
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    before = session.handle("start YC YT GT GC")
+    for line in ("Q\r\ufffd&\ufffd", "quit now", "exit 1", "q\tq"):
+        reply = session.handle(line)
+        assert not reply.ok and not reply.quit, line
+        assert reply.to_json()["state"] == before.to_json()["state"]
+    assert session.handle("  QUIT ").quit
