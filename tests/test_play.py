@@ -143,6 +143,17 @@ def test_brief_example_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert again.read_text(encoding="utf-8") == log.read_text(encoding="utf-8")
 
 
+def test_piped_script_saved_with_a_bom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A script saved as "UTF-8 with BOM" plays its first command like the others.
+    plain, bom = tmp_path / "plain.log", tmp_path / "bom.log"
+    args = ["play", "--seed", "7", "--serial", "AB3CD4", "--batteries", "3", "--log"]
+    run_cli([*args, str(plain)], monkeypatch, stdin="discard\nplay 1\n")
+    run = run_cli([*args, str(bom)], monkeypatch, stdin="\ufeffdiscard\nplay 1\n")
+    assert "error" not in run.err
+    assert bom.read_text(encoding="utf-8") == plain.read_text(encoding="utf-8")
+    assert len(bom.read_text(encoding="utf-8").splitlines()) > 6
+
+
 def test_random_seed_is_printed_and_replays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -124,6 +124,16 @@ def test_batch_plain_agrees_with_single(monkeypatch: pytest.MonkeyPatch) -> None
     )
 
 
+def test_batch_reads_a_file_saved_with_a_bom(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Editors that save "UTF-8 with BOM" put U+FEFF before the first serial number.
+    stdin = "\ufeff5M3ES3 3 GC RH BH BC\n5M3ES3 3 GC RH BH BC\n"
+    run = run_cli(["solve", "--batch", "--json"], monkeypatch, stdin)
+    assert run.code == 0, run.out
+    rows = [json.loads(line) for line in run.out.splitlines()]
+    assert [row["serial"] for row in rows] == ["5M3ES3", "5M3ES3"]
+    assert rows[0] == rows[1]
+
+
 def test_batch_rejects_state_options(monkeypatch: pytest.MonkeyPatch) -> None:
     run = run_cli(["solve", "--batch", "--serial", "AB3CD4"], monkeypatch)
     assert run.code == 2

@@ -328,7 +328,9 @@ def read_commands(interactive: bool) -> Iterator[str]:
             except EOFError:
                 return
     else:
-        yield from sys.stdin
+        # A script saved as "UTF-8 with BOM" starts with U+FEFF, which strip() keeps.
+        for number, line in enumerate(sys.stdin):
+            yield line.removeprefix("\ufeff") if number == 0 else line
 
 
 @click.command()

@@ -91,7 +91,8 @@ def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
     failures = 0
     write = sys.stdout.write
     for number, line in enumerate(sys.stdin, start=1):
-        text = line.strip()
+        # A file saved as "UTF-8 with BOM" starts with U+FEFF, which strip() keeps.
+        text = (line.removeprefix("\ufeff") if number == 1 else line).strip()
         if not text or text.startswith("#"):
             continue
         try:
