@@ -292,3 +292,21 @@ def test_only_a_bare_quit_ends_the_session() -> None:
         assert not reply.ok and not reply.quit, line
         assert reply.to_json()["state"] == before.to_json()["state"]
     assert session.handle("  QUIT ").quit
+
+
+def test_non_ascii_input_never_crashes_an_ascii_stdout() -> None:
+    # The error answer echoes the line; on a stdout that cannot encode it (an ASCII or
+    # legacy code page pipe) the JSON writer used to die with UnicodeEncodeError and a
+    # traceback. It now falls back to JSON's \u escapes: the same object.
+    done = subprocess.run(
+        [sys.executable, "-m", "defuser", "live", "--json"],
+        input="serial AB3CD4\nbatteries 3\nstart YC YT GT GC\ndrew é\n".encode() + b"\xff\n",
+        capture_output=True,
+        env=dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="ascii"),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.decode("ascii").splitlines()]
+    assert [r["ok"] for r in replies] == [True, True, True, False, False]
+    assert "é" in replies[3]["error"]
+    assert replies[4]["state"] == replies[2]["state"]

@@ -204,7 +204,13 @@ class Output:
 
     def json(self, obj: object) -> None:
         """Print ``obj`` as one line of JSON on stdout."""
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        try:
+            sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        except UnicodeEncodeError:
+            # A stdout that cannot encode a character (an ASCII or legacy code page
+            # pipe) gets JSON's own \u escapes: the same object, and no crash on input
+            # that echoes back non-ASCII text.
+            sys.stdout.write(json.dumps(obj) + "\n")
         sys.stdout.flush()
 
     def print(self, *items: Any) -> None:
