@@ -278,7 +278,9 @@ class LiveSession:
     def _set_edge(
         self, serial: SerialNumber | None, batteries: Batteries | None
     ) -> tuple[str, str, bool, bool]:
-        same = (serial, _n(batteries)) == (self.serial, _n(self.batteries))
+        # Re-sending the same edgework keeps the game; any other serial or battery count
+        # (even one with the same N) is another bomb, so a new module, as the docs say.
+        same = (serial, _count(batteries)) == (self.serial, _count(self.batteries))
         self.serial, self.batteries = serial, batteries
         if same and self.observation is not None:
             return f"{self.edge_note()} (unchanged)", "", False, False
@@ -334,8 +336,8 @@ _EVENT_VERBS: Final = frozenset(
 )
 
 
-def _n(batteries: Batteries | None) -> int | None:
-    return None if batteries is None else batteries.interval
+def _count(batteries: Batteries | None) -> int | None:
+    return None if batteries is None else batteries.count
 
 
 def _need(rest: str, verb: str, what: str) -> str:

@@ -310,3 +310,16 @@ def test_non_ascii_input_never_crashes_an_ascii_stdout() -> None:
     assert [r["ok"] for r in replies] == [True, True, True, False, False]
     assert "é" in replies[3]["error"]
     assert replies[4]["state"] == replies[2]["state"]
+
+
+def test_another_battery_count_with_the_same_n_starts_a_new_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """3 and 8 batteries both give N = 12, but they are different bombs."""
+    stdin = "start RC BH GS YT\nbatteries 8\nstate\nbatteries 8\n"
+    run = run_cli(["live", "--serial", "AB3CD4", "--batteries", "3", "--json"], monkeypatch, stdin)
+    replies = [json.loads(line) for line in run.out.splitlines()]
+    assert replies[0]["recommendation"]["action"] == "play"
+    assert replies[1]["state"]["discard"] is None
+    assert replies[1]["recommendation"]["action"] == "none"
+    assert replies[3]["ok"] is True
