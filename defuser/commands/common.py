@@ -104,6 +104,42 @@ BATTERIES = BatteriesParam()
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _stacked(options: tuple[Callable[[F], F], ...]) -> Callable[[F], F]:
+    """One decorator applying ``options`` so they list in the order given."""
+
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def game_options() -> Callable[[F], F]:
+    """``--seed``, ``--strikes`` and ``--log``: what every command running a module takes."""
+    return _stacked(
+        (
+            click.option(
+                "--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted)."
+            ),
+            click.option(
+                "--strikes",
+                "strike_limit",
+                type=click.IntRange(min=0),
+                default=3,
+                show_default=True,
+                help="The bomb explodes at this many strikes; 0 means never.",
+            ),
+            click.option(
+                "--log",
+                "log_path",
+                type=click.Path(dir_okay=False, writable=True),
+                help="Write the module's log lines to this file as the game goes.",
+            ),
+        )
+    )
+
+
 def edgework_options(*, if_missing: str = "", edgework_name: str = "edgework") -> Callable[[F], F]:
     """The four edgework options every game command takes, with the same words everywhere.
 
@@ -127,12 +163,7 @@ def edgework_options(*, if_missing: str = "", edgework_name: str = "edgework") -
         ),
     )
 
-    def decorate(command: F) -> F:
-        for option in reversed(options):
-            command = option(command)
-        return command
-
-    return decorate
+    return _stacked(options)
 
 
 def resolve_edgework(

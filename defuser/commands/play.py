@@ -24,6 +24,7 @@ from defuser.commands.common import (
     card_text,
     colour_enabled,
     edgework_options,
+    game_options,
     resolve_edgework,
 )
 from defuser.errors import DefuserError
@@ -335,21 +336,7 @@ def read_commands(interactive: bool) -> Iterator[str]:
 
 @click.command()
 @edgework_options(if_missing="random if omitted")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write the module's log lines to this file as the game goes.",
-)
-@click.option(
-    "--strikes",
-    "strike_limit",
-    type=click.IntRange(min=0),
-    default=3,
-    show_default=True,
-    help="The bomb explodes at this many strikes; 0 means never.",
-)
+@game_options()
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per command.")
 def play(
     serial: str | None,

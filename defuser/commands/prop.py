@@ -24,6 +24,7 @@ from defuser.commands.common import (
     card_text,
     colour_enabled,
     edgework_options,
+    game_options,
     resolve_edgework,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
@@ -311,21 +312,7 @@ def list_ports(out: Output, json_mode: bool) -> None:
 @click.option("--list", "list_only", is_flag=True, help="List candidate ports and exit.")
 @click.option("--demo", is_flag=True, help="Play on a simulated prop that presses by itself.")
 @edgework_options(if_missing="random if omitted")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed for the game (random if omitted).")
-@click.option(
-    "--strikes",
-    "strike_limit",
-    type=click.IntRange(min=0),
-    default=3,
-    show_default=True,
-    help="The bomb explodes at this many strikes; 0 means never.",
-)
-@click.option(
-    "--log",
-    "log_path",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write the module's log lines to this file as the game goes.",
-)
+@game_options()
 @click.option(
     "--trace",
     "trace_path",
