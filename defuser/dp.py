@@ -378,22 +378,15 @@ class _Tables:
 
         # Discard: worth the same whatever the discard top (it is replaced).
         disc = [0.0] * HAND_COUNT
-        for p, vals in plain_out:
-            assert vals is not None
-            get = vals.__getitem__
-            w = p * n_plain
-            disc = [
-                a + w * sum(map(get, idx))
-                for a, idx in zip(disc, self.disc_plain, strict=True)
-            ]
-        for p, vals in defuse_out:
-            assert vals is not None
-            get = vals.__getitem__
-            w = p * n_defuse
-            disc = [
-                a + w * sum(map(get, idx))
-                for a, idx in zip(disc, self.disc_defuse, strict=True)
-            ]
+        for outcomes, share, slots in (
+            (plain_out, n_plain, self.disc_plain),
+            (defuse_out, n_defuse, self.disc_defuse),
+        ):
+            for p, vals in outcomes:
+                assert vals is not None
+                get = vals.__getitem__
+                w = p * share
+                disc = [a + w * sum(map(get, idx)) for a, idx in zip(disc, slots, strict=True)]
         if p_mitten:
             disc = [a + p_mitten * v for a, v in zip(disc, cycle_value, strict=True)]
 
