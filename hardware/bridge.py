@@ -3,7 +3,7 @@
 It knows both vocabularies (buttons and display commands on one side, the
 simulator's actions and visible state on the other) and nothing about bytes: it talks
 to anything with ``show``, ``ack`` and ``next_press`` (a :class:`~hardware.device.Device`,
-or a fake in tests). The game state lives in the :class:`~defuser.simulator.Module`;
+or a fake in tests). The game state lives in the :class:`~defuser.engine.simulator.Module`;
 the prop only mirrors it. After each press the bridge sends only the display commands
 whose value changed; the device re-sends the full state after any reconnect.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from defuser.simulator import Action, ActionKind, Module, Outcome, Result
+from defuser.engine.simulator import Action, ActionKind, Module, Outcome, Result
 from edgework import Batteries, CardType, Edgework
 from hardware.protocol import (
     MAX_COUNT,

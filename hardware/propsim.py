@@ -712,7 +712,7 @@ def winning_script_for(edgework: str, seed: int) -> str:
 
     A demo aid: it peeks at the simulated deck (see :func:`hardware.bridge.winning_actions`).
     """
-    from defuser.simulator import Module
+    from defuser.engine.simulator import Module
     from edgework import Edgework
     from hardware.bridge import button_for, winning_actions
 

@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from defuser.simulator import Module
+from defuser.engine.simulator import Module
 from edgework import Edgework
 from hardware import propsim
 from hardware.bridge import Bridge, action_for, display_commands

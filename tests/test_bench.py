@@ -8,8 +8,8 @@ import json
 import pytest
 from cli_helpers import run_cli
 
-from defuser import bench
-from defuser.benchlive import _serial_for, measure
+from defuser.apps import benchmark as bench
+from defuser.apps.benchmark_live import _serial_for, measure
 from edgework import SerialNumber
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from defuser.generate import (
+from defuser.engine.generate import (
     SERIAL_LETTERS,
     WIDGETS,
     random_batteries,

@@ -68,7 +68,7 @@ def test_the_module_lists_are_not_empty() -> None:
     assert {"edgework", "edgework.cards", "edgework.tables", "edgework.widgets"} <= set(
         EDGEWORK_MODULES
     )
-    assert {"defuser.rules", "defuser.errors"} <= set(ENGINE_MODULES)
+    assert {"defuser.engine.rules", "defuser.errors"} <= set(ENGINE_MODULES)
     assert "defuser.cli" not in ENGINE_MODULES
     assert not any(m.startswith("defuser.commands") for m in ENGINE_MODULES)
 

@@ -16,8 +16,8 @@ from cli_helpers import check_golden, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from defuser.live import LiveSession
-from defuser.simulator import Action, Module, Outcome, Result
+from defuser.apps.live_session import LiveSession
+from defuser.engine.simulator import Action, Module, Outcome, Result
 from edgework import Batteries, Card, Edgework, SerialNumber
 
 KEYS = {

@@ -21,10 +21,10 @@ from gamelog_builder import (
     sample_names,
 )
 
-from defuser.loganalysis import analyse_bytes
-from defuser.logcheck import ModuleCheck, check_module
-from defuser.logreader import read_log
-from defuser.simulator import ALL_ACTIONS, Action, Module
+from defuser.engine.simulator import ALL_ACTIONS, Action, Module
+from defuser.logs.analysis import analyse_bytes
+from defuser.logs.check import ModuleCheck, check_module
+from defuser.logs.reader import read_log
 from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
 INDEX = sample_index()
@@ -332,7 +332,7 @@ def test_bad_bytes_inside_a_module_line_are_reported_not_fatal() -> None:
 
 
 def test_cards_and_types_round_trip_through_the_reader() -> None:
-    from defuser.logcheck import read_message
+    from defuser.logs.check import read_message
 
     for card in Card:
         for kind in CardType:

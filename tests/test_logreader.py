@@ -6,7 +6,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 from gamelog_builder import SAMPLES, BombSpec, game_log, sample_messages, sample_names
 
-from defuser.logreader import default_log_path, read_log, split_lines
+from defuser.logs.reader import default_log_path, read_log, split_lines
 
 
 def test_every_sample_is_one_module_on_an_implicit_bomb() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from defuser import modlog
+from defuser.engine import modlog
 from edgework import Card, CardType
 
 

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from defuser.commands.play import batteries_words, build_edgework
+from defuser.engine.simulator import ALL_ACTIONS, Action, ActionKind, Module
 from defuser.errors import InvalidCommandError
-from defuser.simulator import ALL_ACTIONS, Action, ActionKind, Module
 from edgework import Edgework
 
 GOLDEN_EDGE = "3B 2H // *FRK // KT4RE7"

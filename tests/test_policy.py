@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from defuser import cache, dp
-from defuser import policy as policy_module
-from defuser.cycle import CycleBelief, DealKind, Observation
-from defuser.policy import (
+from defuser.engine.simulator import ActionKind, HiddenState, Module, Outcome
+from defuser.strategy import cache, dp
+from defuser.strategy import policy as policy_module
+from defuser.strategy.belief import CycleBelief, DealKind, Observation
+from defuser.strategy.policy import (
     OptimalPolicy,
     SafePolicy,
     action_values,
@@ -29,7 +30,6 @@ from defuser.policy import (
     recommend,
     solution_for,
 )
-from defuser.simulator import ActionKind, HiddenState, Module, Outcome
 from edgework import Card, CardType, Ruleset
 
 SMALL = (Ruleset("B", 7), 9)

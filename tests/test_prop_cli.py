@@ -19,7 +19,7 @@ from prop_helpers import FAST, unique_name
 from serial.tools.list_ports_common import ListPortInfo
 
 from defuser.commands.play import build_edgework
-from defuser.simulator import Module
+from defuser.engine.simulator import Module
 from edgework import Card, Edgework
 from hardware import propsim
 from hardware.bridge import button_for, winning_actions

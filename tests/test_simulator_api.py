@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
-from defuser.simulator import Action, ActionKind, HiddenState, Module, Outcome
 from edgework import Card, Edgework, EdgeworkError, Ruleset
 
 RULES = Ruleset("B", 7)

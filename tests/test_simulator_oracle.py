@@ -25,8 +25,8 @@ from hypothesis.stateful import (
 from oracle_manual import Face
 from oracle_module import NaiveModule
 
+from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome, Result
 from defuser.errors import InvalidCommandError
-from defuser.simulator import Action, ActionKind, HiddenState, Module, Outcome, Result
 from edgework import Card, Ruleset, interval_for
 
 FACES = [(c, s) for s in ("circle", "heart", "triangle", "square")

@@ -20,8 +20,8 @@ import pytest
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
 
-from defuser import modlog
-from defuser.simulator import Action, ActionKind, HiddenState, Module, Outcome
+from defuser.engine import modlog
+from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome
 from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
 SAMPLES = Path("/work/shared/samples/real-module-logs")

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from defuser.simulator import Action, ActionKind, HiddenState, Module
+from defuser.engine.simulator import Action, ActionKind, HiddenState, Module
 from edgework import Card, CardType, Ruleset
 
 SIGMAS = 5.0

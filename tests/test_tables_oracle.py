@@ -1,7 +1,7 @@
 """The project's tables and rules against the independent oracle read from the manual.
 
 Every table x last digit x discard x hand card is compared (types, mitten faces, rule
-letters, legality), and ``defuser.rules`` is compared on every hand of up to two cards
+letters, legality), and ``defuser.engine.rules`` is compared on every hand of up to two cards
 in every order and every multiset of three cards, on every discard, for every table and
 digit. Serial numbers of every class (vowel or not, repeat or not, every last digit)
 pick the same table and Table E column as the oracle.
@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle_manual import Face
 
-import defuser.rules as rules
+import defuser.engine.rules as rules
 from defuser.errors import InvalidHandError
 from edgework import (
     CARD_TABLES,

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from defuser.rules import blocking_slots, legal_slots
+from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.trainer.grading import grade
 from defuser.trainer.lookups import LOOKUP_GENERATORS, LOOKUP_SKILLS
 from defuser.trainer.model import Kind, Question, Verdict
@@ -170,7 +170,7 @@ def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
 
 
 def test_every_action_reads_back() -> None:
-    from defuser.simulator import ALL_ACTIONS
+    from defuser.engine.simulator import ALL_ACTIONS
     from defuser.trainer.answers import read_action
 
     for action in ALL_ACTIONS:

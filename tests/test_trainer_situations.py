@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from defuser.cycle import Observation
-from defuser.policy import action_values, best_action
-from defuser.rules import HAND_SIZE, discard_allowed
-from defuser.simulator import Action, HiddenState, Module
+from defuser.engine.rules import HAND_SIZE, discard_allowed
+from defuser.engine.simulator import Action, HiddenState, Module
+from defuser.strategy.belief import Observation
+from defuser.strategy.policy import action_values, best_action
 from defuser.trainer.grading import DECIDE_SCALE, grade, verdict_for_loss
 from defuser.trainer.model import Kind, Question, Verdict
 from defuser.trainer.situations import (
@@ -29,7 +29,7 @@ from edgework import Batteries, CardType, Edgework, SerialNumber
 def counted_answer(question: Question) -> str:
     """The cycle answer by counting the listed deals, the way a player does it.
 
-    Written from the spec, not from :mod:`defuser.cycle`: after the mitten is dealt it is
+    Written from the spec, not from :mod:`defuser.strategy.belief`: after the mitten is dealt it is
     on top again after N-1 deals; before, it is the k-th card dealt with k uniform in
     2..N-1, so after d deals without it each of the N-1-d places left is as likely; a
     draw strike with room in the hand shows it on top.

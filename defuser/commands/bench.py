@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from defuser.commands.common import Output, colour_enabled
-from defuser.policy import POLICY_NAMES
+from defuser.strategy.policy import POLICY_NAMES
 
 
 @contextmanager
@@ -103,7 +103,7 @@ def bench(
     """
     out = Output(json_mode=json_mode)
     if live_mode:
-        from defuser.benchlive import measure
+        from defuser.apps.benchmark_live import measure
 
         with _progress(out, games, "live games") as step:
             timings = measure(games, seed, cold=not warm, progress=step)
@@ -131,7 +131,7 @@ def bench(
             out.note(f"error: {error}")
         return
 
-    from defuser.bench import run
+    from defuser.apps.benchmark import run
 
     names = policies or POLICY_NAMES
     with _progress(out, games * len(names), "games") as step:

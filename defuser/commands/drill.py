@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
-from defuser.simulator import Result
+from defuser.engine.simulator import Result
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
 from defuser.trainer.model import MODES, NOTATION, Answered, Grade, Kind, Question, Verdict

@@ -4,7 +4,7 @@ Human mode answers each line in one or two short lines (the Twitch Plays command
 reason, where the cycle stands), with readline editing and history on a terminal.
 ``--json`` answers every input line with exactly one JSON object, flushed at once, so
 a program can drive the session through a pipe. The session logic is
-:class:`defuser.live.LiveSession`; this module only reads and prints.
+:class:`defuser.apps.live_session.LiveSession`; this module only reads and prints.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from defuser.cache import cache_dir
+from defuser.apps.live_session import LiveSession
 from defuser.commands.common import Output, edgework_options, resolve_edgework
-from defuser.live import LiveSession
+from defuser.strategy.cache import cache_dir
 from edgework import Batteries
 
 HISTORY_FILE = "live-history"

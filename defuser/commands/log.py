@@ -19,11 +19,11 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from defuser import loganalysis
 from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
-from defuser.loganalysis import BombAnalysis, FileAnalysis, ModuleAnalysis
-from defuser.logcheck import Step
-from defuser.logreader import default_log_path
+from defuser.logs import analysis as loganalysis
+from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
+from defuser.logs.check import Step
+from defuser.logs.reader import default_log_path
 from edgework import Batteries, EdgeworkError, SerialNumber
 
 

@@ -18,7 +18,6 @@ from typing import IO, Any
 import click
 from rich.text import Text
 
-from defuser import explain
 from defuser.commands.common import (
     Output,
     card_text,
@@ -27,10 +26,11 @@ from defuser.commands.common import (
     game_options,
     resolve_edgework,
 )
+from defuser.engine.generate import random_batteries, random_serial
+from defuser.engine.modlog import LogAppender
+from defuser.engine.simulator import Action, Module, Outcome, Result, StrikeKind
 from defuser.errors import DefuserError
-from defuser.generate import random_batteries, random_serial
-from defuser.modlog import LogAppender
-from defuser.simulator import Action, Module, Outcome, Result, StrikeKind
+from defuser.strategy import explain
 from edgework import Batteries, Card, Edgework
 
 HELP_TEXT = """\

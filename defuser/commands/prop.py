@@ -28,8 +28,8 @@ from defuser.commands.common import (
     resolve_edgework,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
-from defuser.modlog import LogAppender
-from defuser.simulator import Module, Outcome, Result
+from defuser.engine.modlog import LogAppender
+from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import Bridge, Step, button_for, winning_actions

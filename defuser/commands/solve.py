@@ -17,7 +17,7 @@ from defuser.commands.common import (
     resolve_edgework,
 )
 from defuser.errors import DefuserError
-from defuser.solve import SolveReport, analyse, solve_batch_line
+from defuser.strategy.answer import SolveReport, analyse, solve_batch_line
 from edgework import Batteries, Card, EdgeworkError
 
 

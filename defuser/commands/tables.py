@@ -8,8 +8,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from defuser.apps.table_io import FORMATS, render, table_condition
 from defuser.commands.common import SERIAL, Output, colour_enabled
-from defuser.tableio import FORMATS, render, table_condition
 from edgework import (
     CARD_TABLES,
     RULE_LETTERS,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from defuser.checks import run_checks
+from defuser.apps.table_checks import run_checks
+from defuser.apps.table_io import compare, read_transcription
 from defuser.commands.common import Output
-from defuser.tableio import compare, read_transcription
 
 
 @click.command()

@@ -2,9 +2,9 @@
 
 Contract: no click or rich here (the CLI layer renders). Questions are generated from
 random vanilla edgework and simulated games, and every expected answer is computed by
-the project's engine: the tables and rules (:mod:`edgework`, :mod:`defuser.rules`), the
-exact belief about the deck (:mod:`defuser.cycle`) and the optimal zero-strike policy
-(:mod:`defuser.policy`). Modules:
+the project's engine: the tables and rules (:mod:`edgework`, :mod:`defuser.engine.rules`), the
+exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zero-strike policy
+(:mod:`defuser.strategy.policy`). Modules:
 
 - :mod:`~defuser.trainer.model`: kinds, questions, grades;
 - :mod:`~defuser.trainer.lookups` and :mod:`~defuser.trainer.situations`: generators;

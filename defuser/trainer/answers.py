@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
-from defuser.rules import HAND_SIZE
 from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
 
 

@@ -13,10 +13,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from defuser import explain
-from defuser.cycle import odds
-from defuser.policy import recommend
-from defuser.simulator import Action, ActionKind, Outcome, Result, StrikeKind
+from defuser.engine.simulator import Action, ActionKind, Outcome, Result, StrikeKind
+from defuser.strategy import explain
+from defuser.strategy.belief import odds
+from defuser.strategy.policy import recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework

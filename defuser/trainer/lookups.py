@@ -2,7 +2,7 @@
 
 Each generator makes one question for a given skill from random vanilla edgework, and
 computes the expected answer and its reason with the rules engine (:mod:`edgework`,
-:mod:`defuser.rules`), never by a second transcription of the tables.
+:mod:`defuser.engine.rules`), never by a second transcription of the tables.
 
 Skills: ``table:<A-D>``; ``identify:<table>:<card>`` (a Table A-D cell);
 ``rule:<type>:<digit>`` (a Table E cell); ``legal:<rule letter>``.
@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from defuser.generate import random_serial
-from defuser.rules import blocking_slots, legal_slots
+from defuser.engine.generate import random_serial
+from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.trainer.answers import LegalAnswer
 from defuser.trainer.model import Kind, Question
 from edgework import (
@@ -200,7 +200,7 @@ def _random_hand(rng: random.Random, rules: Ruleset) -> list[Card]:
 
 
 def legal_answer(rules: Ruleset, discard: Card, hand: list[Card]) -> LegalAnswer:
-    """The expected answer to a ``legal`` question, from :mod:`defuser.rules`."""
+    """The expected answer to a ``legal`` question, from :mod:`defuser.engine.rules`."""
     return LegalAnswer(
         legal_slots(rules, discard, hand), not blocking_slots(rules, discard, hand)
     )

@@ -1,12 +1,12 @@
 """Questions on live situations: ``cycle`` (where is the mitten?) and ``decide``.
 
-Situations come from real simulated games: a :class:`~defuser.simulator.Module` on
+Situations come from real simulated games: a :class:`~defuser.engine.simulator.Module` on
 random vanilla edgework is driven by a player that mixes the optimal policy with other
 moves that cannot strike, and the question is asked from what a player has seen (an
-:class:`~defuser.cycle.Observation` and the deals so far), never from the hidden deck.
-Expected answers come from the exact belief (:mod:`defuser.cycle`) and, for
+:class:`~defuser.strategy.belief.Observation` and the deals so far), never from the hidden deck.
+Expected answers come from the exact belief (:mod:`defuser.strategy.belief`) and, for
 ``decide``, from the optimal zero-strike policy's expected clicks for every candidate
-action (:func:`defuser.policy.action_values`).
+action (:func:`defuser.strategy.policy.action_values`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from defuser.cycle import Observation, odds
-from defuser.generate import random_batteries, random_serial
-from defuser.policy import action_values, best_action, recommend
-from defuser.rules import HAND_SIZE
-from defuser.simulator import Action, ActionKind, Module, Outcome, Result
+from defuser.engine.generate import random_batteries, random_serial
+from defuser.engine.rules import HAND_SIZE
+from defuser.engine.simulator import Action, ActionKind, Module, Outcome, Result
+from defuser.strategy.belief import Observation, odds
+from defuser.strategy.policy import action_values, best_action, recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Kind, Option, Question
 from edgework import Batteries, CardType, Edgework, Ruleset

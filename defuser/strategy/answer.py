@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from defuser.engine.rules import blocking_slots, check_hand, draw_has_room, legal_slots
 from defuser.errors import DefuserError
-from defuser.rules import blocking_slots, check_hand, draw_has_room, legal_slots
 from edgework import (
     RULE_TEXTS,
     Batteries,

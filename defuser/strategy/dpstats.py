@@ -1,6 +1,6 @@
 """How the exact DP behaves on every (table, last digit, N): sweeps and solve time.
 
-Usage: ``python -m defuser.dpstats [--oracle]``. Solves each of the 200 configurations
+Usage: ``python -m defuser.strategy.dpstats [--oracle]``. Solves each of the 200 configurations
 from scratch (no cache) and prints how many value-iteration sweeps the cycle's fixed
 point took, and the mean and worst wall time of a solve.
 """
@@ -11,8 +11,8 @@ import argparse
 import collections
 import time
 
-from defuser import dp
-from defuser.bench import CONFIGS
+from defuser.apps.benchmark import CONFIGS
+from defuser.strategy import dp
 
 
 def main() -> None:

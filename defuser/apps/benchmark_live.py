@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from defuser.bench import CONFIGS, game_seed
-from defuser.policy import solution_for
-from defuser.simulator import Action, Module, Outcome
+from defuser.apps.benchmark import CONFIGS, game_seed
+from defuser.engine.simulator import Action, Module, Outcome
+from defuser.strategy.policy import solution_for
 from edgework import Ruleset
 
 

@@ -1,6 +1,6 @@
 """Exact dynamic programming for the fewest expected clicks to the solve, never striking.
 
-Contract: values are computed from beliefs (:class:`defuser.cycle.CycleBelief`) and the
+Contract: values are computed from beliefs (:class:`defuser.strategy.belief.CycleBelief`) and the
 visible state only; this module never looks at a simulator's hidden state. The same
 engine also solves the all-seeing problem (every belief a certainty), which gives the
 ``oracle`` baseline its exact lower bound.
@@ -19,7 +19,7 @@ A deal reveals a plain card (uniform over the table's 12 plain faces, or over th
 ones when drawing into two illegal cards), the Defuse (uniform over its faces) or the
 mitten (its face, by discard only); the belief says how likely each is and what the
 belief becomes. Phases are the distinct beliefs reachable from the start, found by
-exploring :class:`~defuser.cycle.CycleBelief` itself, so the DP and the belief can never
+exploring :class:`~defuser.strategy.belief.CycleBelief` itself, so the DP and the belief can never
 disagree. Deals lead to later phases except the mitten, which starts a new cycle: the
 values at a cycle's start (discard top = the mitten face) are the fixed point of one
 sweep over the cycle, found by value iteration (with Aitken extrapolation) until a sweep
@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from defuser.cycle import CycleBelief, DealKind
-from defuser.rules import HAND_SIZE
+from defuser.engine.rules import HAND_SIZE
+from defuser.strategy.belief import CycleBelief, DealKind
 from edgework import Card, CardType, Ruleset
 
 FACES: Final = 16

@@ -1,7 +1,7 @@
 """Replay one Exploding Mittens module from its log and check every line against the spec.
 
 Contract: :func:`check_module` takes a module instance's lines (from
-:mod:`defuser.logreader`) and what is known of its bomb (serial number, batteries, each
+:mod:`defuser.logs.reader`) and what is known of its bomb (serial number, batteries, each
 possibly unknown) and returns a :class:`ModuleCheck`: the replay, action by action, and
 every line that contradicts the module's behaviour (``module-behaviour.md``), each with
 its 1-based line number and what was expected. It never raises on a malformed, tampered
@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from defuser import modlog
-from defuser.logreader import ModuleLine
-from defuser.rules import HAND_SIZE, blocking_slots
+from defuser.engine import modlog
+from defuser.engine.rules import HAND_SIZE, blocking_slots
+from defuser.logs.reader import ModuleLine
 from edgework import (
     RULE_TEXTS,
     TABLE_LETTERS,

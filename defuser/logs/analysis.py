@@ -1,8 +1,8 @@
 """Analyse whole game logs: every bomb, every Exploding Mittens module, as data.
 
 Contract: :func:`analyse_bytes` reads one file's bytes (never raising on its content),
-checks every module instance with :func:`defuser.logcheck.check_module` using its
-bomb's edgework, judges its decisions with :func:`defuser.logjudge.judge` (unless told
+checks every module instance with :func:`defuser.logs.check.check_module` using its
+bomb's edgework, judges its decisions with :func:`defuser.logs.judge.judge` (unless told
 not to), and returns a :class:`FileAnalysis`; :func:`to_json` turns analyses into the
 documented ``mittens log analyze --json`` document, and :func:`step_words` and
 :func:`strike_words` put the replay into plain words. Edgework given by the caller
@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from defuser import explain
-from defuser.logcheck import ModuleCheck, Step, check_module
-from defuser.logjudge import Judgement, ModuleJudgement, judge
-from defuser.logreader import Bomb, GameLog, Problem, read_log
-from defuser.rules import blocking_slots, legal_slots
+from defuser.engine.rules import blocking_slots, legal_slots
+from defuser.logs.check import ModuleCheck, Step, check_module
+from defuser.logs.judge import Judgement, ModuleJudgement, judge
+from defuser.logs.reader import Bomb, GameLog, Problem, read_log
+from defuser.strategy import explain
 from edgework import RULE_TEXTS, Card
 
 #: Version of the JSON document's shape (keys are only ever added).

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Final
 
-from defuser import modlog
+from defuser.engine import modlog
 
 _BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
 _SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")

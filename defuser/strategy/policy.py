@@ -1,7 +1,7 @@
 """Policies: the Bayes-optimal zero-strike policy and the ``safe`` and ``oracle`` baselines.
 
 Contract: the solver never sees hidden state. :class:`OptimalPolicy` and
-:class:`SafePolicy` read only an :class:`~defuser.cycle.Observation`; the ``oracle``
+:class:`SafePolicy` read only an :class:`~defuser.strategy.belief.Observation`; the ``oracle``
 baseline is the one deliberate exception, given a module's ``reveal`` to show how far
 perfect knowledge of the deck would go (a lower bound, not a rival).
 
@@ -15,8 +15,8 @@ action (strike-risking ones flagged with their chance of a strike)::
     for av in action_values(obs): # ActionValue(action, expected_clicks, strike_probability)
         print(av.action, av.expected_clicks, av.strike_probability)
 
-Solutions are computed once per (table, last digit, N) by :mod:`defuser.dp`, kept in
-memory, and their cycle-start values are cached on disk (:mod:`defuser.cache`), so a
+Solutions are computed once per (table, last digit, N) by :mod:`defuser.strategy.dp`, kept in
+memory, and their cycle-start values are cached on disk (:mod:`defuser.strategy.cache`), so a
 later process confirms them in one sweep instead of iterating.
 """
 
@@ -29,16 +29,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from defuser import cache
-from defuser.cycle import CycleBelief, Observation, odds
-from defuser.dp import FACES, HAND_COUNT, Solution, solve, state_index
+from defuser.engine.rules import HAND_SIZE
+from defuser.engine.simulator import Action, ActionKind
 from defuser.errors import DefuserError
-from defuser.rules import HAND_SIZE
-from defuser.simulator import Action, ActionKind
+from defuser.strategy import cache
+from defuser.strategy.belief import CycleBelief, Observation, odds
+from defuser.strategy.dp import FACES, HAND_COUNT, Solution, solve, state_index
 from edgework import Card, CardType, Ruleset
 
 if TYPE_CHECKING:
-    from defuser.simulator import HiddenState
+    from defuser.engine.simulator import HiddenState
 
 #: Bumped whenever the model or the cache format changes; old cache files are ignored.
 CACHE_VERSION: Final = 1

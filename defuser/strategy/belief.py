@@ -2,13 +2,13 @@
 
 Contract: the solver never sees hidden state; everything here is computed from what a
 player can see (edgework, the opening state, each card dealt and whether it was drawn
-or discarded, each strike), never from :meth:`defuser.simulator.Module.reveal`.
+or discarded, each strike), never from :meth:`defuser.engine.simulator.Module.reveal`.
 
 Two layers:
 
 * :class:`CycleBelief` is the exact posterior over the deck's hidden state, a small
   distribution over pairs ``(deals_until_mitten, defuse_in)`` (the simulator's
-  :class:`~defuser.simulator.HiddenState` without the ``first_cycle`` flag, which the
+  :class:`~defuser.engine.simulator.HiddenState` without the ``first_cycle`` flag, which the
   player knows). It starts from the spec's prior (the mitten is card ``N-p`` with ``p``
   uniform in ``1..N-2``, this cycle's Defuse card ``q-p+1`` when ``q >= p`` with ``q``
   uniform in ``0..N-2``) and is conditioned on every event. Weights are exact
@@ -45,12 +45,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
+from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import InvalidHandError, InvalidObservationError
-from defuser.rules import HAND_SIZE, blocking_slots
 from edgework import Card, CardType, Ruleset
 
 if TYPE_CHECKING:
-    from defuser.simulator import HiddenState, Result
+    from defuser.engine.simulator import HiddenState, Result
 
 #: One hidden deck state: (deals until the mitten is on top, deals until this cycle's
 #: Defuse is on top or ``None`` when no Defuse is ahead before the mitten).
@@ -608,8 +608,8 @@ class Observation:
         return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
 
     def after(self, result: Result) -> Observation:
-        """Apply a simulator :class:`~defuser.simulator.Result` (only its visible part)."""
-        from defuser.simulator import ActionKind, Outcome
+        """Apply a simulator :class:`~defuser.engine.simulator.Result` (only its visible part)."""
+        from defuser.engine.simulator import ActionKind, Outcome
 
         action = result.action
         if result.outcome is Outcome.NOTHING:

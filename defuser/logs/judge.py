@@ -1,9 +1,9 @@
 """Judge each decision of a replayed module against the optimal zero-strike policy.
 
-Contract: :func:`judge` takes a :class:`~defuser.logcheck.ModuleCheck` and walks its
-replay through a :class:`~defuser.cycle.Observation`, which sees only what the player
+Contract: :func:`judge` takes a :class:`~defuser.logs.check.ModuleCheck` and walks its
+replay through a :class:`~defuser.strategy.belief.Observation`, which sees only what the player
 saw (cards, strikes; never the log's countdown lines). Before every action it asks the
-policy (:func:`defuser.policy.action_values`) for the expected clicks to the solve of
+policy (:func:`defuser.strategy.policy.action_values`) for the expected clicks to the solve of
 every action and their chance of a strike, and rates the action taken:
 
 - ``best``: safe and as fast as the optimal policy's choice;
@@ -20,11 +20,11 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from defuser.cycle import Observation, odds
+from defuser.engine.simulator import Action
 from defuser.errors import DefuserError
-from defuser.logcheck import ModuleCheck, Step
-from defuser.policy import TIE, ActionValue, action_values, best_action, explain
-from defuser.simulator import Action
+from defuser.logs.check import ModuleCheck, Step
+from defuser.strategy.belief import Observation, odds
+from defuser.strategy.policy import TIE, ActionValue, action_values, best_action, explain
 
 
 @dataclass(frozen=True, slots=True)

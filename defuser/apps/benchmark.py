@@ -1,9 +1,9 @@
 """The benchmark: play many simulated modules with each policy and summarise them.
 
-Contract: a game is a :class:`~defuser.simulator.Module` seeded from the benchmark seed,
+Contract: a game is a :class:`~defuser.engine.simulator.Module` seeded from the benchmark seed,
 the configuration and the game number, so a seed replays the whole benchmark and every
 policy meets the same modules (same opening state, same first cycle). Policies see only
-an :class:`~defuser.cycle.Observation` built from each click's visible result, except
+an :class:`~defuser.strategy.belief.Observation` built from each click's visible result, except
 the ``oracle``, which reads the module's hidden state by design. Games are spread evenly
 over all 200 configurations (table A-D, last digit 0-9, N 9-13).
 
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from defuser.cycle import Observation
+from defuser.engine.simulator import MAX_INTERVAL, MIN_INTERVAL, Module
 from defuser.errors import DefuserError
-from defuser.policy import POLICY_NAMES, expected_clicks, make_policy
-from defuser.simulator import MAX_INTERVAL, MIN_INTERVAL, Module
+from defuser.strategy.belief import Observation
+from defuser.strategy.policy import POLICY_NAMES, expected_clicks, make_policy
 from edgework import TABLE_LETTERS, Ruleset
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.

@@ -24,9 +24,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.cycle import Observation
 from defuser.errors import DefuserError, InvalidCommandError
-from defuser.policy import Recommendation, recommend
+from defuser.strategy.belief import Observation
+from defuser.strategy.policy import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 
 HELP: Final = """\

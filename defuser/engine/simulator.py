@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from defuser import modlog
+from defuser.engine import modlog
+from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import (
     DefuserError,
     InvalidCommandError,
     InvalidHandError,
     InvalidObservationError,
 )
-from defuser.rules import HAND_SIZE, blocking_slots
 from edgework import Card, CardType, Edgework, EdgeworkError, Ruleset, interval_for
 
 #: The smallest and largest mitten interval N the batteries can give.
