@@ -1,7 +1,10 @@
 """``mittens live``: the expert's session, one line in, one answer out.
 
 Human mode answers each line in one or two short lines (the Twitch Plays command, the
-reason, where the cycle stands), with readline editing and history on a terminal.
+reason, where the cycle stands), with readline editing and history on a terminal. When
+stdout is a terminal the answer is drawn for a person instead (:mod:`defuser.commands.screen`):
+the move as a coloured badge, cards as coloured shapes, the cycle as a gauge, text
+wrapped at word boundaries to the terminal's width. Piped output keeps the plain lines.
 ``--json`` answers every input line with exactly one JSON object, flushed at once, so
 a program can drive the session through a pipe. The session logic is
 :class:`defuser.apps.live_session.LiveSession`; this module only reads and prints.
@@ -15,11 +18,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import click
+from rich.console import RenderableType
+from rich.text import Text
 
-from defuser.apps.live_session import LiveSession
+from defuser.apps.follow import Advice, Follower, follow
+from defuser.apps.live_session import LiveSession, Reply
+from defuser.commands import screen
 from defuser.commands.common import Output, edgework_options, resolve_edgework
+from defuser.logs.reader import default_log_path
 from defuser.strategy.cache import cache_dir
-from edgework import Batteries
+from edgework import Batteries, Edgework
 
 HISTORY_FILE = "live-history"
 
@@ -52,6 +60,21 @@ def _terminal_lines(out: Output) -> Iterator[str]:
                 readline.write_history_file(history)
 
 
+def screen_reply(reply: Reply) -> list[RenderableType]:
+    """One answer drawn for a person at a terminal (see :mod:`defuser.commands.screen`)."""
+    if reply.help:
+        return [Text(reply.help)]
+    if not reply.ok:
+        return [screen.error(reply.error or "")]
+    shown: list[RenderableType] = []
+    if reply.note:
+        shown.append(Text(reply.note, style="dim"))
+    rec = reply.recommendation
+    if rec.action is not None or not shown:
+        shown.append(screen.advice(reply.observation, rec))
+    return shown
+
+
 def _pipe_lines() -> Iterator[str]:
     """Lines from a pipe or file, each handled as soon as it arrives.
 
@@ -69,15 +92,72 @@ def _pipe_lines() -> Iterator[str]:
         yield line
 
 
+def follow_header(advice: Advice) -> str:
+    """Which module changed and how: ``#2 · bomb 1 AB3CD4, 3 batteries · line 57: drew GS``."""
+    bomb = advice.bomb
+    where = "bomb ?"
+    if bomb is not None:
+        where = f"bomb {bomb.number}"
+        if bomb.serial is not None:
+            where += f" {bomb.serial}"
+        if bomb.batteries is not None:
+            where += f", {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+        if not advice.bomb_certain:
+            where += " (or another bomb of this mission)"
+    return f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
+
+
+def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) -> None:
+    """Follow the game's log at ``path`` hands-free until interrupted."""
+    drawn = sys.stdout.isatty() and not json_mode
+    follower = Follower(
+        serial=fallback.serial,
+        batteries=fallback.batteries.count if fallback.batteries is not None else None,
+    )
+
+    def emit(advice: Advice) -> None:
+        if json_mode:
+            out.json(advice.to_json())
+            return
+        header = follow_header(advice)
+        if drawn:
+            out.out.print(Text(header, style="bold"), soft_wrap=False)
+            for item in screen_reply(advice.reply):
+                out.out.print(item, soft_wrap=False)
+        else:
+            out.print(header)
+            for text in advice.reply.lines():
+                out.print(text)
+        sys.stdout.flush()
+
+    where = "" if path.exists() else " (it does not exist yet: waiting for the game)"
+    out.note(f"following {path}{where}; Ctrl-C stops")
+    follow(path, emit, follower=follower)
+
+
 @click.command()
 @edgework_options(edgework_name="edgework_text")
-@click.option("--json", "json_mode", is_flag=True, help="One JSON object per input line.")
+@click.option(
+    "--json", "json_mode", is_flag=True,
+    help="One JSON object per input line (per change with --follow).",
+)
+@click.option(
+    "--follow",
+    "follow_path",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[LOG]",
+    help="Follow the game's log (default: its usual place) and advise every module "
+    "hands-free; the edgework options then stand in for bombs the log does not show.",
+)
 def live(
     serial: str | None,
     batteries: Batteries | None,
     edgework_text: str | None,
     lenient_serial: bool,
     json_mode: bool,
+    follow_path: str | None,
 ) -> None:
     """Follow a module as the defuser reports it and say the best safe move each time.
 
@@ -85,13 +165,27 @@ def live(
     'discarded RC', 'played 2', 'strike draw', 'solved', 'undo', 'help'); every
     answer is the optimal next click (fewest expected clicks, never a strike), why,
     and where the mitten cycle stands.
+
+    With --follow nobody types: the game's own log is read as it is written, each
+    bomb's edgework is taken from it, and every Exploding Mittens module gets its
+    best next click as the defuser acts (--json: one object per change).
     """
     edge = resolve_edgework(
         serial, batteries, edgework_text, lenient=lenient_serial, need_serial=False
     )
+    if follow_path is not None:
+        path = Path(follow_path) if follow_path else Path(default_log_path())
+        if path.is_dir():
+            raise click.BadParameter(
+                f"{str(path)!r} is a directory, expected the game's log file",
+                param_hint="'--follow'",
+            )
+        run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode)
+        return
     session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
     out = Output(json_mode=json_mode)
     interactive = sys.stdin.isatty() and not json_mode
+    drawn = sys.stdout.isatty() and not json_mode
     if interactive:
         out.print(f"mittens live: {session.edge_note()}. Type 'help' for commands.")
     lines = _terminal_lines(out) if interactive else _pipe_lines()
@@ -101,6 +195,10 @@ def live(
             out.json(reply.to_json())
             if reply.help:
                 out.note(reply.help)
+        elif drawn:
+            for item in screen_reply(reply):
+                out.out.print(item, soft_wrap=False)
+            sys.stdout.flush()
         else:
             for text in reply.lines():
                 out.print(text)

@@ -251,6 +251,16 @@ def _edgework_line(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def game_line(text: str) -> tuple[str | None, str]:
+    """Which bomb line ``text`` is: ``("bomb", seed)`` for the generator's line,
+    ``(kind, value)`` for an edgework line (as :func:`read_log` reads them), else
+    ``(None, "")``. For readers that take a log one line at a time."""
+    match = _BOMB.search(text)
+    if match is not None:
+        return "bomb", match.group("seed")
+    return _edgework_line(text)
+
+
 def _add_edgework(bomb: Bomb, kind: str, value: str, number: int,
                   problems: list[Problem]) -> None:
     """Add one edgework line's value to ``bomb``; note what cannot be read."""

@@ -1,0 +1,304 @@
+"""``mittens live --follow``: advice from the game's own log while it is written.
+
+The logs here are our own: simulated modules (the simulator writes the module's log
+lines) wrapped in KTaNE's log format by :mod:`gamelog_builder`. A writer thread appends
+them at game pace, in pieces, and truncates or replaces the file on the way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import run_cli
+from gamelog_builder import BombSpec, game_log
+
+from defuser.apps import follow as follow_mod
+from defuser.apps.follow import Advice, Follower, LogTail, follow
+from defuser.engine import modlog
+from defuser.engine.simulator import Action, Module, Outcome
+from defuser.strategy.belief import Observation
+from defuser.strategy.policy import recommend
+from edgework import Batteries, Edgework, SerialNumber
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def _module(serial: str, holders: list[int], seed: int, module_id: int = 1) -> Module:
+    batteries = Batteries(sum(holders), len(holders))
+    return Module.from_edgework(Edgework(SerialNumber.parse(serial), batteries), seed, module_id)
+
+
+def simulated_messages(
+    serial: str, holders: list[int], seed: int, module_id: int = 1, blunders: float = 0.2
+) -> list[str]:
+    """One module's log messages: a player who follows the policy but sometimes clicks
+    at random (strikes included), until the solve."""
+    module = _module(serial, holders, seed, module_id)
+    rng = random.Random(seed)
+    obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
+    while not module.solved:
+        action = recommend(obs).action
+        assert action is not None
+        if rng.random() < blunders:
+            slots = [Action.play(s) for s in range(1, len(module.hand) + 1)]
+            action = rng.choice([Action.draw(), Action.discard(), *slots])
+        obs = obs.after(module.act(action))
+    messages = []
+    for line in module.log:
+        match = modlog.LINE_PATTERN.match(line)
+        assert match is not None
+        messages.append(match.group("message"))
+    return messages
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("utf-8").splitlines()
+
+
+def _comparable(advice: list[Advice]) -> list[tuple[Any, ...]]:
+    """What the defuser is told, without the line numbers (which deletions shift)."""
+    out = []
+    for a in advice:
+        obj = a.to_json()
+        del obj["line"]
+        out.append(tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in obj.items())))
+    return out
+
+
+def _two_bomb_log(seed: int = 0, mission: bool = False) -> bytes:
+    bombs = [
+        BombSpec("AB3CD4", [2, 1], {
+            1: simulated_messages("AB3CD4", [2, 1], 5, 1),
+            2: simulated_messages("AB3CD4", [2, 1], 6, 2),
+        }, seed=11),
+        BombSpec("KZ5LG7", [2, 2, 1], {
+            3: simulated_messages("KZ5LG7", [2, 2, 1], 7, 3),
+        }, seed=12),
+    ]
+    return game_log(bombs, seed=seed, mission=mission).data
+
+
+def test_a_module_followed_through_its_own_log_is_solved_without_a_strike() -> None:
+    # Closed loop: the defuser clicks exactly what the follower advises from the log.
+    module = _module("AB3CD4", [2, 1], 21)
+    follower = Follower()
+    header = game_log([BombSpec("AB3CD4", [2, 1], {})]).lines
+    advice = follower.feed_all(header)
+    written = 0
+    for _ in range(200):
+        new = module.log[written:]
+        written = len(module.log)
+        for line in new:
+            advice += follower.feed(line)
+        action = advice[-1].reply.recommendation.action
+        if action is None:
+            break
+        assert module.act(action).outcome is not Outcome.STRIKE
+    assert module.solved and module.strikes == 0
+    assert advice[-1].solved and advice[-1].event == "solved"
+
+
+def test_advice_is_identical_with_the_countdown_lines_deleted() -> None:
+    data = _two_bomb_log()
+    full = Follower().feed_all(_lines(data))
+    blind = [line for line in _lines(data) if "Exploding Mitten is coming in" not in line]
+    assert len(blind) < len(_lines(data))
+    assert _comparable(Follower().feed_all(blind)) == _comparable(full)
+
+
+def test_several_modules_and_bombs_each_get_their_own_bomb() -> None:
+    advice = Follower().feed_all(_lines(_two_bomb_log()))
+    seen = {(a.module_id, a.bomb.serial if a.bomb else None) for a in advice}
+    assert seen == {(1, "AB3CD4"), (2, "AB3CD4"), (3, "KZ5LG7")}
+    assert all(a.reply.ok for a in advice)
+    for module_id in (1, 2, 3):
+        assert [a.solved for a in advice if a.module_id == module_id][-1]
+
+
+def test_a_mission_generating_all_bombs_first_assigns_modules_by_their_start_up() -> None:
+    advice = Follower().feed_all(_lines(_two_bomb_log(mission=True)))
+    serials = {a.module_id: a.bomb.serial for a in advice if a.bomb is not None}
+    assert serials == {1: "AB3CD4", 2: "AB3CD4", 3: "KZ5LG7"}
+    assert all(a.reply.ok for a in advice)
+
+
+def test_a_new_session_in_the_same_file_starts_over() -> None:
+    first = _two_bomb_log()
+    second = game_log([BombSpec("NI5ME4", [2, 2, 2, 2, 1], {
+        1: simulated_messages("NI5ME4", [2, 2, 2, 2, 1], 3, 1),
+    })]).data
+    advice = Follower().feed_all(_lines(first + second))
+    last = [a for a in advice if a.session == 2]
+    assert last and {a.bomb.serial for a in last if a.bomb} == {"NI5ME4"}
+    assert last[0].event == "start" and last[-1].solved
+    assert [a.reply.to_json() for a in last] == [
+        a.reply.to_json() for a in Follower().feed_all(_lines(second))
+    ]
+
+
+def test_a_log_of_module_lines_only_uses_the_given_edgework() -> None:
+    lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
+    blind = Follower().feed_all(lines)
+    assert not blind[0].reply.ok and "--serial" in (blind[0].reply.error or "")
+    given = Follower(serial=SerialNumber.parse("AB3CD4"), batteries=3).feed_all(lines)
+    assert all(a.reply.ok for a in given) and given[-1].solved
+
+
+def test_a_serial_that_contradicts_the_module_is_reported_not_followed() -> None:
+    lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
+    advice = Follower(serial=SerialNumber.parse("BC1DF2"), batteries=3).feed_all(lines)
+    assert len(advice) == 1 and not advice[0].reply.ok
+    assert "table and rule" in (advice[0].reply.error or "")
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def test_tail_keeps_a_line_still_being_written(tmp_path: Path) -> None:
+    path = tmp_path / "game.log"
+    tail = LogTail(path)
+    assert tail.read() == ([], False)  # not there yet
+    path.write_bytes(b"first line\r\nsecond ha")
+    assert tail.read() == (["first line"], False)
+    with path.open("ab") as f:
+        f.write(b"lf\nthird")
+    assert tail.read() == (["second half"], False)
+    with path.open("ab") as f:
+        f.write(b"\n")
+    assert tail.read() == (["third"], False)
+    assert tail.read() == ([], False)
+
+
+def test_tail_starts_over_when_the_file_is_truncated_rotated_or_rewritten(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.log"
+    path.write_bytes(b"one\ntwo\n")
+    tail = LogTail(path)
+    assert tail.read() == (["one", "two"], False)
+    path.write_bytes(b"new\n")  # truncated, shorter
+    assert tail.read() == (["new"], True)
+    os.replace(path, tmp_path / "game.log.1")  # rotated: a new file in its place
+    path.write_bytes(b"rotated\n")
+    assert tail.read() == (["rotated"], True)
+    with path.open("r+b") as f:  # rewritten in place, longer than before
+        f.write(b"ROTATED\nmore\n")
+    assert tail.read() == (["ROTATED", "more"], True)
+
+
+def _writer(path: Path, parts: list[bytes | None], done: threading.Event) -> None:
+    """Append ``parts`` at game pace; ``None`` truncates the file first."""
+    try:
+        for part in parts:
+            if part is None:
+                path.write_bytes(b"")
+                time.sleep(0.02)
+                continue
+            with path.open("ab") as f:
+                f.write(part)
+            time.sleep(0.001)
+    finally:
+        done.set()
+
+
+def _pieces(data: bytes, rng: random.Random) -> list[bytes | None]:
+    """``data`` cut at random places, so lines arrive in two or more pieces."""
+    cuts = sorted(rng.sample(range(1, len(data)), k=min(len(data) - 1, len(data) // 40)))
+    bounds = [0, *cuts, len(data)]
+    return [data[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def test_following_a_log_written_at_game_pace(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    first = _two_bomb_log(seed=1)
+    second = game_log([BombSpec("MG9NE9", [2, 2, 1], {
+        4: simulated_messages("MG9NE9", [2, 2, 1], 4, 4),
+    })], seed=2).data
+    path = tmp_path / "Player.log"
+    done = threading.Event()
+    parts = [*_pieces(first, rng), None, *_pieces(second, rng)]
+    writer = threading.Thread(target=_writer, args=(path, parts, done))
+    seen: list[Advice] = []
+    writer.start()
+    follow(path, seen.append, poll=0.002, stop=done.is_set)
+    writer.join()
+    before = [a for a in seen if a.session == 1]
+    after = [a for a in seen if a.session == 2]
+    # Whatever arrived before the truncation was read exactly as the whole file is.
+    expected = Follower().feed_all(_lines(first))
+    assert _comparable(before) == _comparable(expected)[: len(before)]
+    assert [{**a.to_json(), "session": 1} for a in after] == [
+        a.to_json() for a in Follower().feed_all(_lines(second))
+    ]
+    assert after[-1].solved
+
+
+def test_catching_up_shows_each_module_still_in_play_once(tmp_path: Path) -> None:
+    lines = _lines(_two_bomb_log())
+    cut = next(i for i, line in enumerate(lines) if "#3] You" in line) + 40
+    path = tmp_path / "output_log.txt"
+    path.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    seen: list[Advice] = []
+    follow(path, seen.append, poll=0.001, stop=lambda: True)
+    assert [a.module_id for a in seen] == [3]
+    assert not seen[0].solved
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_live_follow_json_prints_one_object_per_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "Player.log"
+    path.write_bytes(_two_bomb_log())
+    real = follow_mod.follow
+
+    def once(*args: Any, **kwargs: Any) -> Follower:
+        return real(*args, **{**kwargs, "stop": lambda: True, "catch_up": False})
+
+    monkeypatch.setattr("defuser.commands.live.follow", once)
+    run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
+    assert run.code == 0, run.err
+    objects = [json.loads(line) for line in run.out.splitlines()]
+    expected = [a.to_json() for a in Follower().feed_all(_lines(path.read_bytes()))]
+    assert objects == expected
+    assert set(objects[0]) == {
+        "line", "session", "bomb", "module", "event", "solved", "ok", "error", "state",
+        "legal_slots", "discard_allowed", "draw_safe", "mitten", "recommendation",
+    }
+    assert f"following {path}" in run.err
+
+    run = run_cli(["live", "--follow", str(path)], monkeypatch)
+    assert run.code == 0, run.err
+    assert "Exploding Mittens #3 · bomb 2 KZ5LG7, 5 batteries · line" in run.out
+
+
+def test_live_follow_without_a_log_uses_the_games_default_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr("defuser.commands.live.default_log_path", lambda: tmp_path / "p.log")
+    real = follow_mod.follow
+    monkeypatch.setattr(
+        "defuser.commands.live.follow",
+        lambda *a, **k: real(*a, **{**k, "stop": lambda: True}),
+    )
+    run = run_cli(["live", "--follow"], monkeypatch)
+    assert run.code == 0, run.err
+    assert "p.log (it does not exist yet: waiting for the game)" in run.err
+    run = run_cli(["live", "--follow", str(tmp_path)], monkeypatch)
+    assert run.code == 2 and "is a directory" in run.err
