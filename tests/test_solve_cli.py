@@ -187,13 +187,42 @@ def test_verify_reports_each_changed_cell(tmp_path: Path, monkeypatch: pytest.Mo
     data["table_f"]["G"] = "La carte est jaune."
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    run = run_cli(["verify", str(path), "--json"], monkeypatch)
+    run = run_cli(["verify", str(path), "--json", "--language", "fr"], monkeypatch)
     assert run.code == 1
     report = json.loads(run.out)
     failing = {d["where"] for d in report["differences"] if d["fails"]}
     assert failing == {"Table C, heart green", "Table E, Attack row, digit 7"}
     notes = [d for d in report["differences"] if not d["fails"]]
     assert [n["where"] for n in notes] == ["Table F, rule G"]
+    # Undeclared, the French condition cannot be read as English: it fails too.
+    run = run_cli(["verify", str(path), "--json"], monkeypatch)
+    report = json.loads(run.out)
+    failing = {d["where"] for d in report["differences"] if d["fails"]}
+    assert failing == {"Table C, heart green", "Table E, Attack row, digit 7", "Table F, rule G"}
+    why = next(d["why"] for d in report["differences"] if d["where"] == "Table F, rule G")
+    assert "--language" in why
+
+
+def test_verify_compares_english_conditions_by_meaning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = json.loads(run_cli(["tables", "--json"], monkeypatch).out)
+    data["table_f"]["B"] = "Same shape."  # rule B is about colour: a transcription error
+    data["table_f"]["C"] = "Same shape as the discard pile's top card."  # reworded only
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = run_cli(["verify", str(path)], monkeypatch)
+    assert run.code == 1
+    assert (
+        "DIFF  Table F, rule B: expected 'Its color matches the card in the discard pile.', "
+        "found 'Same shape.' (it says shape matches the discard top, but rule B is: colour "
+        "matches the discard top)"
+    ) in run.out
+    assert "NOTE  Table F, rule C:" in run.out and "(reworded, same meaning)" in run.out
+    del data["table_f"]["B"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = run_cli(["verify", str(path)], monkeypatch)
+    assert run.code == 0, run.out
 
 
 def test_verify_missing_and_malformed_files(

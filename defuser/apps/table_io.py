@@ -13,8 +13,9 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
+from defuser.apps.rule_meaning import meaning
 from edgework import (
     CARD_TABLES,
     RULE_LETTERS,
@@ -59,9 +60,21 @@ class Difference:
     expected: str
     found: str
     fails: bool = True
+    #: Why the cell differs, in words, when the values alone do not say it.
+    why: str = ""
 
     def __str__(self) -> str:
-        return f"{self.where}: expected {self.expected!r}, found {self.found!r}"
+        text = f"{self.where}: expected {self.expected!r}, found {self.found!r}"
+        return f"{text} ({self.why})" if self.why else text
+
+
+#: The names under which a transcription counts as English (compared by meaning).
+ENGLISH: Final = frozenset({"en", "english"})
+
+
+def is_english(language: str) -> bool:
+    """Whether ``language`` (``en``, ``en-GB``, ``English``, ``fr``...) is English."""
+    return language.strip().lower().replace("_", "-").split("-")[0] in ENGLISH
 
 
 def table_condition(table: str) -> str:
@@ -326,11 +339,15 @@ def read_transcription(text: str, source: str) -> Transcription:
     return _read_csv(text, source)
 
 
-def compare(found: Transcription) -> list[Difference]:
+def compare(found: Transcription, language: str = "en") -> list[Difference]:
     """Every cell of ``found`` that differs from the canonical tables, plus missing cells.
 
-    Card types and rule letters that differ fail the comparison; Table F wording that
-    differs is listed with ``fails=False``, since a translation rewords it on purpose.
+    Card types and rule letters that differ fail the comparison. A Table F condition
+    worded differently is compared by meaning when ``language`` is English (the
+    default): the same meaning in other words is listed with ``fails=False``, another
+    meaning, or words that cannot be read as a condition, fail. A declared translation
+    (any other ``language``) rewords every condition on purpose, so its wording is only
+    listed, with ``fails=False``.
     """
     diffs: list[Difference] = []
     for t in TABLE_LETTERS:
@@ -369,5 +386,26 @@ def compare(found: Transcription) -> list[Difference]:
         if canonical is None:
             diffs.append(Difference(f"Table F, rule {letter}", "(no such rule)", text))
         elif " ".join(text.split()) != canonical:
-            diffs.append(Difference(f"Table F, rule {letter}", canonical, text, fails=False))
+            diffs.append(_condition_difference(letter, canonical, text, language))
     return diffs
+
+
+def _condition_difference(letter: str, canonical: str, text: str, language: str) -> Difference:
+    """How a reworded Table F condition differs: by meaning in English, else by words."""
+    where = f"Table F, rule {letter}"
+    if not is_english(language):
+        return Difference(where, canonical, text, fails=False,
+                          why=f"reworded in the declared language {language!r}")
+    want = meaning(canonical)
+    got = meaning(text)
+    assert want is not None, f"rule {letter}'s own wording must be readable"
+    if got is None:
+        return Difference(
+            where, canonical, text,
+            why="cannot be read as an English condition on colour or shape; if the file is "
+            "a translation, declare it with --language",
+        )
+    if got != want:
+        return Difference(where, canonical, text,
+                          why=f"it says {got.words()}, but rule {letter} is: {want.words()}")
+    return Difference(where, canonical, text, fails=False, why="reworded, same meaning")

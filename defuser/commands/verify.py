@@ -19,12 +19,23 @@ from defuser.commands.common import Output
     type=click.Path(exists=True, dir_okay=False, readable=True, allow_dash=True),
 )
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object.")
-def verify(file: str | None, json_mode: bool) -> None:
+@click.option(
+    "--language",
+    default="en",
+    show_default=True,
+    metavar="LANG",
+    help="The language of FILE's Table F conditions; any other than English (e.g. fr) "
+    "allows them to be reworded.",
+)
+def verify(file: str | None, json_mode: bool, language: str) -> None:
     """Check the tables' invariants, or compare FILE (JSON or CSV) with the real tables.
 
     FILE is what 'mittens tables --format json|csv' writes, possibly edited: a player's
     own transcription or translation. Every differing cell is listed; the exit code is 1
-    if a card type or rule letter differs (reworded Table F conditions are only noted).
+    if a card type or rule letter differs, or if a Table F condition says something else
+    (English conditions are compared by meaning: colour, shape, the discard top, the
+    Exploding Mitten). A translation declares its language with --language, and then its
+    reworded conditions are only noted.
     """
     out = Output(json_mode=json_mode)
     if file is None:
@@ -57,14 +68,17 @@ def verify(file: str | None, json_mode: bool) -> None:
                 param_hint="'FILE'",
             ) from None
         source = file
-    diffs = compare(read_transcription(text, source))
+    if not language.strip():
+        raise click.BadParameter("expected a language such as en or fr", param_hint="'--language'")
+    diffs = compare(read_transcription(text, source), language)
     failing = [d for d in diffs if d.fails]
     if json_mode:
         out.json({
             "ok": not failing,
             "file": source,
             "differences": [
-                {"where": d.where, "expected": d.expected, "found": d.found, "fails": d.fails}
+                {"where": d.where, "expected": d.expected, "found": d.found, "fails": d.fails,
+                 "why": d.why or None}
                 for d in diffs
             ],
         })
