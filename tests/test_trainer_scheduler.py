@@ -1,13 +1,24 @@
-"""The spaced-repetition scheduler: what is asked next, and why."""
+"""The FSRS spaced-repetition scheduler: ratings, targets, what is asked next, and why."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+import pytest
+from fsrs import Rating
+
 from defuser.trainer.lookups import LOOKUP_GENERATORS, LOOKUP_SKILLS
 from defuser.trainer.model import Kind
-from defuser.trainer.scheduler import BOX_INTERVALS, RETRY_GAP, TOP_BOX, Scheduler
+from defuser.trainer.scheduler import (
+    DEFAULT_TARGETS,
+    FAST_SHARE,
+    RETRY_GAP,
+    TARGET_FLOOR,
+    Scheduler,
+    due_words,
+    rating_for,
+)
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import ALL_SKILLS
 
@@ -16,25 +27,99 @@ T0 = 1_700_000_000.0
 
 
 def master(scheduler: Scheduler, skills: list[str], at: float) -> None:
-    """Answer every skill right and fast until it reaches the top box."""
-    for _ in range(TOP_BOX):
-        for skill in skills:
-            scheduler.review(skill, True, 0.5, at)
+    """Answer every skill right and fast at each due time until it is weeks away."""
+    for skill in skills:
+        when = at
+        for _ in range(4):
+            scheduler.review(skill, True, 0.5, when)
+            when = max(when, scheduler.skills[skill].due_at)
+        scheduler.skills[skill].last_at = at
 
 
-def test_boxes_move_with_right_wrong_and_slow_answers() -> None:
+def test_answers_map_to_fsrs_ratings() -> None:
+    target = 5.0
+    assert rating_for(False, 1.0, target) is Rating.Again
+    assert rating_for(False, 9.0, target) is Rating.Again
+    assert rating_for(True, 5.5, target) is Rating.Hard
+    assert rating_for(True, 4.0, target) is Rating.Good
+    assert rating_for(True, FAST_SHARE * target, target) is Rating.Easy
+
+
+def test_ratings_space_reviews_like_fsrs() -> None:
+    intervals = {}
+    for seconds in (0.5, 4.0, 9.0):  # easy, good, hard against the 5 s identify target
+        s = Scheduler(ALL_SKILLS)
+        skill = "identify:B:RH"
+        at = T0
+        for _ in range(3):
+            at = max(at, s.skills[skill].due_at)
+            s.review(skill, True, seconds, at)
+        intervals[seconds] = s.skills[skill].due_at - at
+    assert intervals[0.5] > intervals[4.0] > intervals[9.0] > 0
     s = Scheduler(ALL_SKILLS)
-    skill = "rule:Attack:3"
-    s.review(skill, True, 1.0, T0)
-    assert s.skills[skill].box == 1
-    s.review(skill, True, 1.0, T0)
-    assert s.skills[skill].box == 2
-    s.review(skill, True, 30.0, T0)  # right but slow: no promotion
-    assert s.skills[skill].box == 2 and s.skills[skill].slow == 1
-    assert s.skills[skill].due_at == T0 + BOX_INTERVALS[2]
-    s.review(skill, False, 1.0, T0)
-    state = s.skills[skill]
-    assert state.box == 0 and state.lapses == 1 and state.missed
+    s.review("identify:B:RH", True, 0.5, T0)
+    rating = s.review("identify:B:RH", False, 1.0, T0 + DAY)
+    state = s.skills["identify:B:RH"]
+    assert rating is Rating.Again and state.lapses == 1 and state.missed
+    assert state.due_at - (T0 + DAY) <= 3600  # a lapse comes back within the hour
+    assert state.slow == 0
+    s.review("identify:B:RH", True, 30.0, T0 + DAY + 60)
+    assert state.slow == 1 and state.last_rating is Rating.Hard
+
+
+def test_a_right_but_slow_answer_is_scheduled_sooner_than_a_quick_one() -> None:
+    due = {}
+    for seconds in (2.0, 11.7):
+        s = Scheduler(ALL_SKILLS)
+        for day in range(3):
+            s.review("rule:Attack:3", True, seconds, T0 + day * DAY)
+        due[seconds] = s.skills["rule:Attack:3"].due_at
+    assert due[11.7] < due[2.0]
+
+
+def test_higher_desired_retention_reviews_sooner() -> None:
+    due = {}
+    for retention in (0.8, 0.95):
+        s = Scheduler(ALL_SKILLS, retention=retention)
+        at = T0
+        for _ in range(4):
+            at = max(at, s.skills["table:B"].due_at)
+            s.review("table:B", True, 2.0, at)
+        due[retention] = s.skills["table:B"].due_at - at
+    assert due[0.95] < due[0.8]
+
+
+def test_targets_adapt_to_the_learners_own_times() -> None:
+    s = Scheduler(ALL_SKILLS)
+    skill = "rule:Nope:4"
+    assert s.target(skill) == DEFAULT_TARGETS[Kind.RULE]
+    for n, seconds in enumerate((3.0, 2.0, 2.4, 1.6, 2.0)):
+        s.review(skill, True, seconds, T0 + n)
+    assert s.target(skill) == pytest.approx(1.25 * 2.0)
+    s.review(skill, False, 0.1, T0 + 10)  # wrong answers do not move the target
+    assert s.target(skill) == pytest.approx(2.5)
+    for n in range(5):
+        s.review(skill, True, 0.2, T0 + 20 + n)
+    assert s.target(skill) == TARGET_FLOOR
+    slowpoke = "rule:Nope:5"
+    for n in range(5):
+        s.review(slowpoke, True, 30.0, T0 + n)
+    assert s.target(slowpoke) == DEFAULT_TARGETS[Kind.RULE]  # never looser than default
+
+
+def test_due_words_never_say_due_in_now() -> None:
+    assert due_words(T0 + 10, T0) == "due now"
+    assert due_words(T0 - 10, T0) == "due now"
+    assert due_words(T0 + 600, T0) == "due in 10 min"
+    assert due_words(T0 + 3 * DAY, T0) == "due in 3 days"
+
+
+def test_stored_ratings_are_replayed_as_stored() -> None:
+    a, b = Scheduler(ALL_SKILLS), Scheduler(ALL_SKILLS)
+    a.replay([("table:A", True, 0.5, T0, Rating.Hard)])
+    b.replay([("table:A", True, 0.5, T0, None)])
+    assert a.skills["table:A"].last_rating is Rating.Hard
+    assert b.skills["table:A"].last_rating is Rating.Easy
 
 
 def test_a_miss_comes_back_after_the_retry_gap() -> None:
@@ -69,17 +154,17 @@ def test_next_day_starts_with_yesterdays_mistakes_then_due_reviews() -> None:
     second = s.choose([Kind.IDENTIFY], later, rng)
     assert second.skill == missed[1]
     s.review(second.skill, True, 1.0, later)
-    # nothing else is due yet (top box = 2 months): practice picks weak spots
+    # nothing else is due yet (mastered skills are weeks away): practice picks weak spots
     third = s.choose([Kind.IDENTIFY], later, rng)
     assert third.why.startswith("nothing due")
 
 
 def test_due_reviews_come_before_new_skills() -> None:
     s = Scheduler({Kind.RULE: LOOKUP_SKILLS[Kind.RULE]})
-    s.review("rule:Nope:0", True, 1.0, T0)  # box 1, due after 10 minutes
+    s.review("rule:Nope:0", True, 1.0, T0)  # a first Good: FSRS's learning step
     rng = random.Random(3)
-    assert s.choose([Kind.RULE], T0 + 60, rng).why.startswith("new")
-    due = s.choose([Kind.RULE], T0 + BOX_INTERVALS[1] + 1, rng)
+    assert s.choose([Kind.RULE], T0 + 1, rng).why.startswith("new")
+    due = s.choose([Kind.RULE], s.skills["rule:Nope:0"].due_at + 1, rng)
     assert due.skill == "rule:Nope:0" and due.why.startswith("due for review")
 
 
@@ -152,3 +237,53 @@ def test_seeded_drills_ignore_answers_and_history() -> None:
         return texts
 
     assert run("right") == run("zzz") == run("A")
+
+
+def test_new_skills_come_in_teaching_order_a_tables_rows_together() -> None:
+    s = Scheduler({Kind.IDENTIFY: LOOKUP_SKILLS[Kind.IDENTIFY]}, new_per_session=None)
+    rng = random.Random(6)
+    asked = []
+    for n in range(8):
+        choice = s.choose([Kind.IDENTIFY], T0 + n, rng)
+        assert choice.why.startswith("new")
+        asked.append(choice.skill)
+        s.advance()
+        s.review(choice.skill, True, 1.0, T0 + n, in_session=True)
+    # Table A first, the circle row (RC BC GC YC), then the heart row.
+    assert asked == [
+        "identify:A:RC", "identify:A:BC", "identify:A:GC", "identify:A:YC",
+        "identify:A:RH", "identify:A:BH", "identify:A:GH", "identify:A:YH",
+    ]
+
+
+def test_new_skills_are_capped_per_session_and_per_day() -> None:
+    s = Scheduler({Kind.RULE: LOOKUP_SKILLS[Kind.RULE]}, new_per_session=3, new_per_day=5)
+    rng = random.Random(7)
+    whys = []
+    for n in range(6):
+        choice = s.choose([Kind.RULE], T0 + n, rng)
+        whys.append(choice.why)
+        s.advance()
+        s.review(choice.skill, True, 1.0, T0 + n, in_session=True)
+    assert all(w.startswith("new") for w in whys[:3])
+    assert not any(w.startswith("new") for w in whys[3:])
+    assert "3 new this session, the cap is 3" in whys[3]
+    # A later session the same day may add 2 more, then the daily cap holds.
+    later = Scheduler({Kind.RULE: LOOKUP_SKILLS[Kind.RULE]}, new_per_session=3, new_per_day=5)
+    for name, state in s.skills.items():
+        for seconds, at in zip(state.seconds, [state.first_at or T0], strict=False):
+            later.review(name, True, seconds, at)
+    fresh = 0
+    for n in range(6):
+        choice = later.choose([Kind.RULE], T0 + 100 + n, rng)
+        fresh += choice.why.startswith("new")
+        later.advance()
+        later.review(choice.skill, True, 1.0, T0 + 100 + n, in_session=True)
+    assert fresh == 2
+    assert later.new_today(T0 + 200) == 5
+
+
+def test_with_nothing_else_to_ask_a_capped_kind_still_introduces() -> None:
+    s = Scheduler({Kind.TABLE: LOOKUP_SKILLS[Kind.TABLE]}, new_per_session=0)
+    choice = s.choose([Kind.TABLE], T0, random.Random(1))
+    assert choice.skill == "table:A" and "nothing else to ask" in choice.why

@@ -4,6 +4,7 @@ files that are not ours or are corrupt (reported, never written to)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from defuser.trainer.report import build_scheduler
 from defuser.trainer.store import (
     APPLICATION_ID,
     AnswerRecord,
@@ -287,3 +289,70 @@ def test_interrupted_session_keeps_earlier_answers(tmp_path: Path, how: int) -> 
     assert result.returncode == 0, result.stderr
     with Store.open(path) as store:  # type: ignore[union-attr]
         assert len(store.answers()) == 5
+
+
+# --------------------------------------------------------------------------- schema 1 -> 2
+
+#: A stats database written by the release before schema 2 (56 answers, 10 sessions).
+SCHEMA_1_FIXTURE = ROOT / "tests" / "data" / "stats-v1.sqlite"
+
+
+def _raw(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every schema-1 column of every answer and session, straight from SQLite."""
+    with sqlite3.connect(path) as db:
+        answers = db.execute(
+            "SELECT id, session_id, at, kind, skill, rule, question, expected, given, grade,"
+            " correct, seconds, loss FROM answers ORDER BY id"
+        ).fetchall()
+        sessions = db.execute("SELECT * FROM sessions ORDER BY id").fetchall()
+    return answers, sessions
+
+
+def test_a_schema_1_database_is_migrated_without_losing_an_answer(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    path.write_bytes(SCHEMA_1_FIXTURE.read_bytes())
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    before = _raw(path)
+    assert len(before[0]) == 56 and len(before[1]) == 10
+    store = Store.open(path)
+    assert store is not None
+    with store:
+        rows = store.answers()
+        assert store.settings() == {}
+        assert store.integrity() == "ok"
+    assert len(rows) == 56
+    assert {r.rating for r in rows} == {None} and {r.target for r in rows} == {None}
+    assert _raw(path) == before  # every old value unchanged
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        columns = [r[1] for r in db.execute("PRAGMA table_info(answers)")]
+    assert columns[-2:] == ["rating", "target"]
+    # The migrated log primes the FSRS scheduler: every old answer is replayed.
+    scheduler = build_scheduler(rows)
+    assert sum(s.seen for s in scheduler.skills.values()) == 56
+    # New answers go after the old ones; opening again changes nothing.
+    with Store.open(path) as again:  # type: ignore[union-attr]
+        session = again.start_session("table", None)
+        again.record(session, AnswerRecord(
+            at=1_800_000_000.0, kind="table", skill="table:B", rule=None,
+            question={"text": "q"}, expected="B", given="B", grade="right", correct=True,
+            seconds=1.0, rating=4, target=4.0,
+        ))
+        again.save_setting("retention", "0.85")
+        rows = again.answers()
+        assert again.settings() == {"retention": "0.85"}
+    assert len(rows) == 57 and rows[-1].rating == 4 and rows[-1].target == 4.0
+    assert _raw(path)[0][:56] == before[0]
+
+
+def test_mittens_stats_reads_a_schema_1_database(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    path.write_bytes(SCHEMA_1_FIXTURE.read_bytes())
+    run = subprocess.run(
+        [sys.executable, "-m", "defuser", "stats", "--json", "--db", str(path)],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["total"]["answers"] == 56 and report["sessions"] == 10

@@ -24,7 +24,9 @@ from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
 from defuser.trainer.model import MODES, NOTATION, Answered, Grade, Kind, Question, Verdict
 from defuser.trainer.report import Tally
+from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.session import Drill
+from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store, default_db_path
 from edgework import ALL_CARDS
 
@@ -343,6 +345,26 @@ def show_game_end(game: Game, console: Console) -> None:
     default=None,
     help="The stats database (default: the user data directory).",
 )
+@click.option(
+    "--retention",
+    type=click.FloatRange(*RETENTION_RANGE),
+    default=None,
+    help="Desired chance of recall when a review falls due (default 0.9; saved).",
+)
+@click.option(
+    "--new-per-session",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="At most N new skills per session (default 10; saved).",
+)
+@click.option(
+    "--new-per-day",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="At most N new skills per day (default 30; saved).",
+)
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per question.")
 def drill(
     mode: str,
@@ -350,6 +372,9 @@ def drill(
     seed: int | None,
     time_limit: float | None,
     db: Path | None,
+    retention: float | None,
+    new_per_session: int | None,
+    new_per_day: int | None,
     json_mode: bool,
 ) -> None:
     """Drill the lookups and decisions, timed and graded; answers are stored for stats.
@@ -366,8 +391,23 @@ def drill(
     store = Store.open(path)
     assert store is not None
     try:
-        history = store.answers() if seed is None else []
-        session = Drill(mode, store=store, seed=seed, time_limit=time_limit, history=history)
+        history = store.answers()
+        settings = load_settings(store.settings())
+        changed = settings.with_values(
+            retention=retention, new_per_session=new_per_session, new_per_day=new_per_day
+        )
+        for key, value in changed.items().items():
+            if settings.items()[key] != value:
+                store.save_setting(key, value)
+        settings = changed
+        session = Drill(
+            mode,
+            store=store,
+            seed=seed,
+            time_limit=time_limit,
+            history=history,
+            settings=settings,
+        )
         games = mode == "game"
         total = count or (DEFAULT_GAMES if games else DEFAULT_COUNT)
         if console.interactive:

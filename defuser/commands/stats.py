@@ -19,6 +19,7 @@ from rich.text import Text
 
 from defuser.commands.common import Output, colour_enabled
 from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
+from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
 
 #: Width of the longest bar of the answers-per-week chart.
@@ -184,14 +185,16 @@ def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Pa
             out.print(f"Deleted {deleted} answers from {path}.")
         return
     rows: list[AnswerRow] = []
+    settings = Settings()
     if store is not None:
         with store:
             rows = store.answers()
+            settings = load_settings(store.settings())
     if export_to is not None:
         export(rows, export_to, out)
         if export_to == "-" or not json_mode:
             return
-    report = build_report(rows, database=str(path), now=time.time())
+    report = build_report(rows, database=str(path), now=time.time(), settings=settings)
     if json_mode:
         out.json(report.to_json())
     else:

@@ -170,6 +170,17 @@ class Answered:
     question: Question
     grade: Grade
     at: float = field(default=0.0)
+    #: The FSRS rating (1 Again, 2 Hard, 3 Good, 4 Easy) and the answer-time target
+    #: it was rated against.
+    rating: int | None = None
+    target: float | None = None
+
+    @property
+    def slow(self) -> bool:
+        """Whether a right answer took longer than its target."""
+        return self.target is not None and self.grade.correct and (
+            self.grade.seconds > self.target
+        )
 
     def to_json(self, number: int) -> dict[str, Any]:
         """The ``--json`` object for this question: question, expected, given, grade."""
@@ -190,4 +201,6 @@ class Answered:
             "seconds": round(grade.seconds, 3),
             "rule": self.question.rule,
             "why": self.question.why,
+            "rating": self.rating,
+            "target_seconds": None if self.target is None else round(self.target, 3),
         }

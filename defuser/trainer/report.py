@@ -14,8 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from fsrs import Rating
+
 from defuser.trainer.model import KINDS
 from defuser.trainer.scheduler import Scheduler
+from defuser.trainer.settings import Settings
 from defuser.trainer.skills import ALL_SKILLS, skill_label
 from defuser.trainer.store import AnswerRow, iso_time
 from edgework import RULE_LETTERS
@@ -192,15 +195,34 @@ class StatsReport:
 RECENT_SESSIONS: Final = 10
 
 
-def build_scheduler(rows: Iterable[AnswerRow]) -> Scheduler:
+def build_scheduler(
+    rows: Iterable[AnswerRow],
+    settings: Settings | None = None,
+    allowed: Callable[[str], bool] | None = None,
+) -> Scheduler:
     """A scheduler with every stored answer replayed, as a new session starts with."""
-    scheduler = Scheduler(ALL_SKILLS)
-    scheduler.replay((r.skill, r.correct, r.seconds, r.at) for r in rows)
+    chosen = settings or Settings()
+    scheduler = Scheduler(
+        ALL_SKILLS,
+        retention=chosen.retention,
+        new_per_session=chosen.new_per_session,
+        new_per_day=chosen.new_per_day,
+        allowed=allowed,
+    )
+    scheduler.replay(
+        (r.skill, r.correct, r.seconds, r.at, None if r.rating is None else Rating(r.rating))
+        for r in rows
+    )
     return scheduler
 
 
 def build_report(
-    rows: Sequence[AnswerRow], *, database: str, now: float, weakest: int = 10
+    rows: Sequence[AnswerRow],
+    *,
+    database: str,
+    now: float,
+    weakest: int = 10,
+    settings: Settings | None = None,
 ) -> StatsReport:
     """Compute the statistics of the answers ``rows`` (oldest first)."""
     by_kind_rows = _group(rows, lambda r: r.kind)
@@ -216,16 +238,14 @@ def build_report(
         tally(f"{iso_time(group[0].at)} {group[0].mode}", group)
         for group in ordered_sessions[-RECENT_SESSIONS:]
     ]
-    scheduler = build_scheduler(rows)
+    scheduler = build_scheduler(rows, settings)
     weak = [
-        WeakSkill(s.skill, skill_label(s.skill), s.describe(now), s.weakness())
-        for s in scheduler.weakest(weakest)
+        WeakSkill(
+            s.skill, skill_label(s.skill), scheduler.describe(s, now), scheduler.weakness(s, now)
+        )
+        for s in scheduler.weakest(weakest, now)
     ]
-    due = sum(
-        1
-        for s in scheduler.skills.values()
-        if s.seen and (s.missed or s.due_at <= now)
-    )
+    due = sum(1 for s in scheduler.skills.values() if scheduler.is_due(s, now))
     days = {dt.datetime.fromtimestamp(r.at).date() for r in rows}
     return StatsReport(
         database=database,

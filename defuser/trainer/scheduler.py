@@ -1,42 +1,64 @@
-"""Spaced repetition per skill, with a reason for every choice.
+"""Spaced repetition per skill with FSRS, with a reason for every choice.
 
-Each skill sits in a Leitner box. A quick right answer moves it up a box (the next
-review comes later: :data:`BOX_INTERVALS`); a slow right answer keeps its box (it comes
-back sooner than a quick one would); a wrong answer sends it to box 0, from which it
-comes back in the same session after :data:`RETRY_GAP` other questions, and at the
-start of the next session.
+Each skill is one card of the FSRS memory model (the maintained ``fsrs`` package): the
+model keeps the skill's stability and difficulty and schedules the next review when the
+predicted chance of recall falls to the desired retention (:data:`DEFAULT_RETENTION`
+unless the learner sets another). Every answer is one review, rated by
+:func:`rating_for`: a wrong answer is *Again*; a right answer slower than the skill's
+target time is *Hard*; a right answer is *Good*; a right answer within
+:data:`FAST_SHARE` of the target is *Easy*. The target starts at the kind's default
+(:data:`DEFAULT_TARGETS`) and follows the learner's own times: once a skill has
+:data:`TARGET_MIN_ANSWERS` right answers, its target is :data:`TARGET_SLACK` times the
+median of its last :data:`TARGET_WINDOW` right answers, never above the default and
+never below :data:`TARGET_FLOOR` (so the target tightens as the learner gets faster).
 
 The state is rebuilt by replaying the stored answers in order (:meth:`Scheduler.review`),
-so the answer log is the single source of truth. Choosing (:meth:`Scheduler.choose`)
-looks, in order, for: a skill answered wrong (oldest first), a skill whose review is
-due (most overdue first), a skill never asked, and otherwise the weakest skills. In
-``mixed`` mode the kind is drawn first, weighted by recent mistakes and due skills.
-Every choice comes with a one-line reason.
+so the answer log is the single source of truth; an answer stored with its rating is
+replayed with that rating, an older one (schema 1) gets the rating the same rule gives.
+Choosing (:meth:`Scheduler.choose_in`) looks, in order, for: a skill answered wrong
+(oldest first; in a session it waits :data:`RETRY_GAP` other questions), a skill whose
+review is due (lowest predicted recall first), a new skill (in the teaching order, a
+table's rows together, within the caps on new skills per session and per day), and
+otherwise the weakest skills. In ``mixed`` mode the kind is drawn first, weighted by
+recent mistakes and due skills. Every choice comes with a one-line reason.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import random
+import statistics
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from fsrs import Card, Rating, State
+from fsrs import Scheduler as MemoryModel
+
 from defuser.trainer.model import TARGET_SECONDS, Kind
 
-#: Seconds until the next review, per box: box 0 is "now" (a miss), then 10 minutes,
-#: an hour, a day, 3 days, a week, 3 weeks, 2 months.
-BOX_INTERVALS: Final[tuple[float, ...]] = (
-    0.0,
-    600.0,
-    3600.0,
-    86_400.0,
-    3 * 86_400.0,
-    7 * 86_400.0,
-    21 * 86_400.0,
-    60 * 86_400.0,
-)
-TOP_BOX: Final = len(BOX_INTERVALS) - 1
+#: The predicted chance of recall at which a review falls due, unless set otherwise.
+DEFAULT_RETENTION: Final = 0.9
+#: The range a learner may set the desired retention in.
+RETENTION_RANGE: Final = (0.7, 0.99)
+
+#: Default answer-time targets per kind (seconds): what a fluent expert manages.
+DEFAULT_TARGETS: Final[Mapping[Kind, float]] = TARGET_SECONDS
+#: A right answer within this share of the target is rated Easy.
+FAST_SHARE: Final = 0.6
+#: An adapted target is this many times the median of the recent right answers.
+TARGET_SLACK: Final = 1.25
+#: Right answers the adapted target looks back on.
+TARGET_WINDOW: Final = 5
+#: Right answers a skill needs before its target adapts.
+TARGET_MIN_ANSWERS: Final = 3
+#: No target is tighter than this (seconds): reading the question takes time too.
+TARGET_FLOOR: Final = 1.0
+
+#: New skills introduced per session and per (local) day, unless set otherwise.
+DEFAULT_NEW_PER_SESSION: Final = 10
+DEFAULT_NEW_PER_DAY: Final = 30
 
 #: A missed skill waits for this many other questions before it is asked again.
 RETRY_GAP: Final = 3
@@ -44,41 +66,97 @@ RETRY_GAP: Final = 3
 #: Answers per kind that the ``mixed`` weighting looks back on.
 RECENT_WINDOW: Final = 20
 
+DAY: Final = 86_400.0
+
+
+def rating_for(correct: bool, seconds: float, target: float) -> Rating:
+    """The FSRS rating of one answer: Again, Hard (slow), Good or Easy (fast)."""
+    if not correct:
+        return Rating.Again
+    if seconds > target:
+        return Rating.Hard
+    if seconds <= FAST_SHARE * target:
+        return Rating.Easy
+    return Rating.Good
+
+
+def rating_words(rating: Rating) -> str:
+    """A rating as a word: ``again``, ``hard``, ``good``, ``easy``."""
+    return rating.name.lower()
+
 
 def interval_words(seconds: float) -> str:
-    """A review interval in words: ``10 min``, ``1 h``, ``3 days``."""
-    if seconds < 60:
-        return "now"
+    """A time span in words: ``1 min``, ``10 min``, ``1 h``, ``3 days``."""
     if seconds < 3600:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 86_400:
+        return f"{max(1, round(seconds / 60))} min"
+    if seconds < DAY:
         return f"{seconds / 3600:.0f} h"
-    days = seconds / 86_400
+    days = seconds / DAY
     return f"{days:.0f} day{'s' if round(days) != 1 else ''}"
+
+
+def due_words(due_at: float, now: float) -> str:
+    """``due now`` or ``due in 10 min``."""
+    if due_at - now < 60:
+        return "due now"
+    return f"due in {interval_words(due_at - now)}"
+
+
+def _utc(at: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(at, dt.UTC)
+
+
+def local_day(at: float) -> dt.date:
+    """The learner's calendar day of a timestamp (local time)."""
+    return dt.datetime.fromtimestamp(at).date()
 
 
 @dataclass(slots=True)
 class SkillState:
-    """What the scheduler knows about one skill."""
+    """What the scheduler knows about one skill: its FSRS card and its record."""
 
     skill: str
     kind: Kind
+    card: Card
+    order: int = 0
     seen: int = 0
     right: int = 0
     lapses: int = 0
     slow: int = 0
-    box: int = 0
+    first_at: float | None = None
     last_at: float | None = None
     last_right: bool = False
-    last_seconds: float = 0.0
-    #: The session question number of the last answer (``None`` when from earlier).
+    last_rating: Rating | None = None
+    #: The session question number of the first and last answers (``None`` when from
+    #: an earlier session).
+    first_step: int | None = None
     last_step: int | None = None
     seconds: list[float] = field(default_factory=list)
+    right_seconds: list[float] = field(default_factory=list)
+
+    @property
+    def default_target(self) -> float:
+        """The kind's default answer-time target."""
+        return DEFAULT_TARGETS[self.kind]
+
+    @property
+    def target(self) -> float:
+        """The answer-time target now: the default, adapted to the learner's own times."""
+        if len(self.right_seconds) < TARGET_MIN_ANSWERS:
+            return self.default_target
+        recent = self.right_seconds[-TARGET_WINDOW:]
+        adapted = TARGET_SLACK * statistics.median(recent)
+        return max(TARGET_FLOOR, min(self.default_target, adapted))
 
     @property
     def due_at(self) -> float:
         """When the next review is due (wall-clock seconds)."""
-        return (self.last_at or 0.0) + BOX_INTERVALS[self.box]
+        return self.card.due.timestamp()
+
+    @property
+    def stability(self) -> float | None:
+        """FSRS stability in days (the interval at which recall falls to 90%)."""
+        return self.card.stability
 
     @property
     def accuracy(self) -> float:
@@ -87,65 +165,69 @@ class SkillState:
 
     @property
     def missed(self) -> bool:
-        """Whether the last answer was wrong (the skill waits in box 0)."""
+        """Whether the last answer was wrong."""
         return self.seen > 0 and not self.last_right
 
-    def weakness(self) -> float:
-        """A score for ranking weak skills: higher is weaker.
-
-        Low box, low accuracy, many lapses and slow answers all count; a skill never
-        seen scores 0 (unknown is not weak).
-        """
-        if self.seen == 0:
-            return 0.0
-        slow_share = self.slow / self.seen
-        return (
-            (1 - self.accuracy) * 2
-            + (TOP_BOX - self.box) / TOP_BOX
-            + 0.3 * min(self.lapses, 5)
-            + 0.5 * slow_share
-            + (1.0 if self.missed else 0.0)
-        )
-
-    def describe(self, now: float) -> str:
-        """The skill's record in a few words, for ``mittens stats`` and choice reasons."""
-        text = f"{self.right}/{self.seen} right, box {self.box}"
-        if self.lapses:
-            text += f", {self.lapses} miss{'es' if self.lapses != 1 else ''}"
-        if self.seen:
-            if self.missed:
-                text += ", wrong last time"
-            elif self.due_at <= now:
-                text += ", due now"
-            else:
-                text += f", due in {interval_words(self.due_at - now)}"
-        return text
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A chosen skill and why it was chosen."""
-
-    skill: str
-    kind: Kind
-    why: str
+    @property
+    def learning(self) -> bool:
+        """Whether FSRS still has the skill in its short learning steps."""
+        return self.card.state in (State.Learning, State.Relearning)
 
 
 class Scheduler:
-    """Spaced repetition over a fixed set of skills per kind."""
+    """FSRS spaced repetition over a fixed set of skills per kind."""
 
-    def __init__(self, skills: Mapping[Kind, Sequence[str]]) -> None:
-        """``skills`` lists every skill of every kind that can be asked."""
+    def __init__(
+        self,
+        skills: Mapping[Kind, Sequence[str]],
+        *,
+        retention: float = DEFAULT_RETENTION,
+        new_per_session: int | None = DEFAULT_NEW_PER_SESSION,
+        new_per_day: int | None = DEFAULT_NEW_PER_DAY,
+        allowed: Callable[[str], bool] | None = None,
+    ) -> None:
+        """``skills`` lists every skill of every kind, in teaching order.
+
+        ``retention`` is the desired chance of recall at a review; ``new_per_session``
+        and ``new_per_day`` cap new skills (``None`` for no cap); ``allowed`` limits
+        the skills that are chosen (a focus), without changing what is recorded.
+        """
+        self.retention = retention
+        self.model = MemoryModel(desired_retention=retention, enable_fuzzing=False)
+        self.new_per_session = new_per_session
+        self.new_per_day = new_per_day
+        self.allowed = allowed
         self.skills: dict[str, SkillState] = {}
         self.by_kind: dict[Kind, list[str]] = {}
         for kind, names in skills.items():
             self.by_kind[kind] = list(names)
             for name in names:
-                self.skills[name] = SkillState(name, kind)
+                self._add(name, kind)
         self.recent: dict[Kind, deque[bool]] = {
             k: deque(maxlen=RECENT_WINDOW) for k in skills
         }
         self.step = 0
+
+    def _add(self, skill: str, kind: Kind) -> SkillState:
+        order = len(self.skills)
+        state = SkillState(skill, kind, Card(card_id=order + 1), order=order)
+        self.skills[skill] = state
+        return state
+
+    # ----------------------------------------------------------------- reviewing
+
+    def target(self, skill: str) -> float | None:
+        """The answer-time target of ``skill`` now (``None`` for an unknown skill)."""
+        state = self.skills.get(skill)
+        return None if state is None else state.target
+
+    def rate(self, skill: str, correct: bool, seconds: float) -> Rating:
+        """The rating an answer gets against the skill's current target."""
+        state = self.skills.get(skill)
+        target = DEFAULT_TARGETS[_kind_of(skill) or Kind.DECIDE] if state is None else (
+            state.target
+        )
+        return rating_for(correct, seconds, target)
 
     def review(
         self,
@@ -154,24 +236,33 @@ class Scheduler:
         seconds: float,
         at: float,
         *,
+        rating: Rating | None = None,
         in_session: bool = False,
-    ) -> None:
-        """Record one answer: move the skill between boxes.
+    ) -> Rating | None:
+        """Record one answer as an FSRS review; returns the rating used.
 
-        A skill outside the scheduler's set (say, from a newer version's log) is kept
-        for the record but never chosen. ``in_session`` marks answers of the running
-        session, whose retry gap counts questions.
+        ``rating`` is the stored rating (``None``: derive it from the answer and the
+        target of the time). A skill outside the scheduler's set (say, from a newer
+        version's log) is kept for the record but never chosen; an unknown kind is
+        ignored (``None``). ``in_session`` marks answers of the running session, whose
+        retry gap and new-skill cap count questions.
         """
         state = self.skills.get(skill)
         if state is None:
             kind = _kind_of(skill)
             if kind is None:
-                return
-            state = self.skills[skill] = SkillState(skill, kind)
-        slow = seconds > TARGET_SECONDS[state.kind]
+                return None
+            state = self._add(skill, kind)
+        if rating is None:
+            rating = rating_for(correct, seconds, state.target)
+        if state.seen == 0:
+            state.first_at = at
+            state.first_step = self.step if in_session else None
+        review_at = _utc(max(at, state.last_at or at))
+        state.card, _ = self.model.review_card(state.card, rating, review_datetime=review_at)
         state.seen += 1
         state.last_at = at
-        state.last_seconds = seconds
+        state.last_rating = rating
         state.seconds.append(seconds)
         state.last_step = self.step if in_session else None
         state.last_right = correct
@@ -179,62 +270,138 @@ class Scheduler:
             self.recent[state.kind].append(correct)
         if correct:
             state.right += 1
-            if slow:
+            state.right_seconds.append(seconds)
+            if rating is Rating.Hard:
                 state.slow += 1
-                state.box = max(state.box, 1)
-            else:
-                state.box = min(state.box + 1, TOP_BOX)
         else:
             state.lapses += 1
-            state.box = 0
+        return rating
 
-    def replay(self, answers: Iterable[tuple[str, bool, float, float]]) -> None:
-        """Review stored answers ``(skill, correct, seconds, at)`` in the order given."""
-        for skill, correct, seconds, at in answers:
-            self.review(skill, correct, seconds, at)
+    def replay(self, answers: Iterable[tuple[str, bool, float, float, Rating | None]]) -> None:
+        """Review stored answers ``(skill, correct, seconds, at, rating)`` in order."""
+        for skill, correct, seconds, at, rating in answers:
+            self.review(skill, correct, seconds, at, rating=rating)
 
     def advance(self) -> None:
         """Count one question asked in this session (for the retry gap)."""
         self.step += 1
+
+    # ----------------------------------------------------------------- the model
+
+    def recall(self, state: SkillState, now: float) -> float | None:
+        """The predicted chance of recalling ``state`` now (``None`` if never seen)."""
+        if not state.seen:
+            return None
+        return float(self.model.get_card_retrievability(state.card, _utc(max(now, 0.0))))
+
+    def weakness(self, state: SkillState, now: float) -> float:
+        """A score for ranking weak skills: higher is weaker.
+
+        Low accuracy, low predicted recall, many lapses and slow answers all count; a
+        skill never seen scores 0 (unknown is not weak).
+        """
+        if state.seen == 0:
+            return 0.0
+        recall = self.recall(state, now) or 0.0
+        slow_share = state.slow / state.seen
+        return (
+            (1 - state.accuracy) * 2
+            + (1 - recall)
+            + 0.3 * min(state.lapses, 5)
+            + 0.5 * slow_share
+            + (1.0 if state.missed else 0.0)
+        )
+
+    def describe(self, state: SkillState, now: float) -> str:
+        """The skill's record in a few words, for ``mittens stats`` and choice reasons."""
+        text = f"{state.right}/{state.seen} right"
+        if state.lapses:
+            text += f", {state.lapses} miss{'es' if state.lapses != 1 else ''}"
+        if state.seen:
+            recall = self.recall(state, now)
+            if recall is not None:
+                text += f", recall {recall:.0%}"
+            text += f", target {state.target:.1f} s"
+            if state.missed:
+                text += ", wrong last time"
+            else:
+                text += f", {due_words(state.due_at, now)}"
+        return text
+
+    def is_due(self, state: SkillState, now: float) -> bool:
+        """Whether a seen skill waits for review now (missed, or its review is due)."""
+        return state.seen > 0 and (state.missed or state.due_at <= now)
 
     # ----------------------------------------------------------------- choosing
 
     def _waited(self, state: SkillState) -> bool:
         return state.last_step is None or self.step - state.last_step >= RETRY_GAP
 
+    def _chosen(self, kind: Kind) -> list[SkillState]:
+        states = [self.skills[s] for s in self.by_kind[kind]]
+        if self.allowed is not None:
+            states = [s for s in states if self.allowed(s.skill)]
+        return states
+
+    def new_today(self, now: float) -> int:
+        """Skills first answered on the learner's day of ``now``."""
+        today = local_day(now)
+        return sum(
+            1 for s in self.skills.values() if s.first_at is not None and local_day(s.first_at)
+            == today
+        )
+
+    def new_this_session(self) -> int:
+        """Skills first answered in this session."""
+        return sum(1 for s in self.skills.values() if s.first_step is not None)
+
+    def new_allowed(self, now: float) -> tuple[bool, str]:
+        """Whether another new skill may be introduced now, and the cap words."""
+        session = self.new_this_session()
+        if self.new_per_session is not None and session >= self.new_per_session:
+            return False, f"{session} new this session, the cap is {self.new_per_session}"
+        today = self.new_today(now)
+        if self.new_per_day is not None and today >= self.new_per_day:
+            return False, f"{today} new today, the daily cap is {self.new_per_day}"
+        return True, ""
+
     def choose_in(self, kind: Kind, now: float, rng: random.Random) -> Choice:
         """The skill of ``kind`` to ask next, and why."""
-        states = [self.skills[s] for s in self.by_kind[kind]]
+        states = self._chosen(kind) or [self.skills[s] for s in self.by_kind[kind]]
         rested = [s for s in states if self._waited(s)] or states
         missed = [s for s in rested if s.missed]
         if missed:
-            pick = min(missed, key=lambda s: (s.last_at or 0.0, s.skill))
+            pick = min(missed, key=lambda s: (s.last_at or 0.0, s.order))
             record = f"{pick.right}/{pick.seen} right so far"
             return Choice(pick.skill, kind, f"wrong last time ({record})")
         due = [s for s in rested if s.seen and s.due_at <= now]
         if due:
-            def overdue(s: SkillState) -> float:
-                return (now - s.due_at) / max(BOX_INTERVALS[s.box], 1.0)
-
-            top = max(overdue(s) for s in due)
-            pick = rng.choice([s for s in due if overdue(s) >= top - 1e-9])
-            return Choice(pick.skill, kind, f"due for review ({pick.describe(now)})")
+            lowest = min(self.recall(s, now) or 0.0 for s in due)
+            pick = rng.choice([s for s in due if (self.recall(s, now) or 0.0) <= lowest + 1e-9])
+            return Choice(pick.skill, kind, f"due for review ({self.describe(pick, now)})")
         fresh = [s for s in rested if not s.seen]
+        seen = [s for s in rested if s.seen] or [s for s in states if s.seen]
         if fresh:
-            pick = rng.choice(fresh)
-            return Choice(pick.skill, kind, f"new: never asked ({len(fresh)} new left)")
-        weights = [1.0 + 4.0 * s.weakness() for s in rested]
-        pick = rng.choices(rested, weights=weights)[0]
-        return Choice(
-            pick.skill, kind, f"nothing due; practising a weak spot ({pick.describe(now)})"
-        )
+            may, cap = self.new_allowed(now)
+            if may or not seen:
+                pick = min(fresh, key=lambda s: s.order)
+                why = f"new: never asked ({len(fresh)} new left"
+                why += f"; {cap}, but nothing else to ask)" if not may else ")"
+                return Choice(pick.skill, kind, why)
+        else:
+            cap = ""
+        weights = [1.0 + 4.0 * self.weakness(s, now) for s in seen]
+        pick = rng.choices(seen, weights=weights)[0]
+        head = f"nothing due ({cap}); " if cap else "nothing due; "
+        why = f"{head}practising a weak spot ({self.describe(pick, now)})"
+        return Choice(pick.skill, kind, why)
 
     def kind_weight(self, kind: Kind, now: float) -> tuple[float, str]:
         """The ``mixed`` weight of ``kind`` and what it is made of."""
         recent = self.recent.get(kind) or deque()
         errors = (len(recent) - sum(recent)) / len(recent) if recent else 0.0
-        states = [self.skills[s] for s in self.by_kind[kind]]
-        pending = sum(1 for s in states if s.missed or (s.seen and s.due_at <= now))
+        states = self._chosen(kind)
+        pending = sum(1 for s in states if self.is_due(s, now))
         share = pending / len(states) if states else 0.0
         weight = 1.0 + 3.0 * errors + 2.0 * share
         parts = []
@@ -246,6 +413,7 @@ class Scheduler:
 
     def choose(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice:
         """The next skill among ``kinds``; with several kinds, the kind is weighted first."""
+        kinds = [k for k in kinds if self._chosen(k)] or list(kinds)
         if len(kinds) == 1:
             return self.choose_in(kinds[0], now, rng)
         weighed = [self.kind_weight(k, now) for k in kinds]
@@ -257,11 +425,35 @@ class Scheduler:
         why = f"{kind.value} (weight {weight:.1f} of {total:.1f}: {parts}); {inner.why}"
         return Choice(inner.skill, kind, why)
 
-    def weakest(self, limit: int = 10) -> list[SkillState]:
+    def weakest(self, limit: int = 10, now: float | None = None) -> list[SkillState]:
         """The weakest skills, weakest first: those ever missed or answered slowly."""
+        at = now if now is not None else max(
+            (s.last_at or 0.0 for s in self.skills.values()), default=0.0
+        )
         shaky = [s for s in self.skills.values() if s.lapses or s.slow]
-        shaky.sort(key=lambda s: (-s.weakness(), s.skill))
+        shaky.sort(key=lambda s: (-self.weakness(s, at), s.skill))
         return shaky[:limit]
+
+    def forecast(self, now: float, days: int = 7) -> list[int]:
+        """Seen skills due per day: today (overdue included), then each following day."""
+        counts = [0] * days
+        today = local_day(now)
+        for state in self.skills.values():
+            if not state.seen:
+                continue
+            offset = 0 if state.missed else (local_day(max(state.due_at, now)) - today).days
+            if 0 <= offset < days:
+                counts[offset] += 1
+        return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A chosen skill and why it was chosen."""
+
+    skill: str
+    kind: Kind
+    why: str
 
 
 def _kind_of(skill: str) -> Kind | None:

@@ -1,11 +1,13 @@
 """A drill session: choose a question, grade the answer, store it, summarise.
 
-Contract: without a seed, the next skill comes from the spaced-repetition scheduler,
-primed with every stored answer and updated after each answer of this session. With a
-seed, the questions are a fixed function of the seed and the mode, whatever the answers
-and the stored history (so a script can replay them); answers are still stored. The
-caller does the input and output and measures the answer time; :meth:`Drill.answer`
-writes each answer in its own transaction before returning.
+Contract: the FSRS scheduler is primed with every stored answer and updated after each
+answer of this session; every answer is rated against the skill's target time and
+stored with its rating and target. Without a seed, the next skill comes from the
+scheduler. With a seed, the questions are a fixed function of the seed and the mode,
+whatever the answers and the stored history (so a script can replay them); answers are
+still stored and rated. The caller does the input and output and measures the answer
+time; :meth:`Drill.record` writes each answer in its own transaction before returning,
+exactly once.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
+from fsrs import Rating
+
 from defuser.errors import DefuserError
 from defuser.trainer.grading import grade
 from defuser.trainer.lookups import LOOKUP_GENERATORS
 from defuser.trainer.model import KINDS, Answered, Grade, Kind, Question
 from defuser.trainer.report import Tally, build_scheduler, percentile
-from defuser.trainer.scheduler import Scheduler
+from defuser.trainer.scheduler import DEFAULT_TARGETS, Scheduler, rating_for
+from defuser.trainer.settings import Settings
 from defuser.trainer.skills import ALL_SKILLS
 from defuser.trainer.store import AnswerRecord, AnswerRow, Store
 
@@ -61,8 +66,10 @@ class Drill:
         history: Sequence[AnswerRow] = (),
         clock: Callable[[], float] = time.time,
         makers: Mapping[Kind, Generator] | None = None,
+        settings: Settings | None = None,
     ) -> None:
-        """Start a session; ``history`` primes the scheduler (ignored with a seed)."""
+        """Start a session; ``history`` primes the scheduler (whose choices a seed
+        overrides); ``settings`` are the learner's (retention, new-skill caps)."""
         self.mode = mode
         self.makers = dict(makers) if makers is not None else generators()
         self.kinds = tuple(k for k in kinds_for(mode) if k in self.makers)
@@ -73,7 +80,8 @@ class Drill:
         self.clock = clock
         self.rng = random.Random(seed)
         self.store = store
-        self.scheduler: Scheduler = build_scheduler(history if seed is None else ())
+        self.settings = settings or Settings()
+        self.scheduler: Scheduler = build_scheduler(history, self.settings)
         self.answered: list[Answered] = []
         self.session_id = store.start_session(mode, seed, clock()) if store else None
 
@@ -96,9 +104,17 @@ class Drill:
         self.record(question, result)
         return result
 
-    def record(self, question: Question, result: Grade) -> None:
-        """Store a graded answer and let the scheduler learn from it."""
+    def target(self, question: Question) -> float:
+        """The answer-time target of the question's skill now (seconds)."""
+        target = self.scheduler.target(question.skill)
+        return DEFAULT_TARGETS[question.kind] if target is None else target
+
+    def record(self, question: Question, result: Grade) -> Rating:
+        """Store a graded answer, rated against its target, and let the scheduler learn
+        from it; returns the rating."""
         at = self.clock()
+        target = self.target(question)
+        rating = rating_for(result.correct, result.seconds, target)
         if self.store is not None and self.session_id is not None:
             self.store.record(
                 self.session_id,
@@ -114,13 +130,15 @@ class Drill:
                     correct=result.correct,
                     seconds=result.seconds,
                     loss=result.loss,
+                    rating=int(rating),
+                    target=target,
                 ),
             )
-        if self.seed is None:
-            self.scheduler.review(
-                question.skill, result.correct, result.seconds, at, in_session=True
-            )
-        self.answered.append(Answered(question, result, at))
+        self.scheduler.review(
+            question.skill, result.correct, result.seconds, at, rating=rating, in_session=True
+        )
+        self.answered.append(Answered(question, result, at, rating=int(rating), target=target))
+        return rating
 
     def finish(self) -> None:
         """Mark the session as ended in the store."""

@@ -7,6 +7,12 @@ stats database of this program (corrupt, another program's, from a newer version
 reported in one line as :class:`StatsDatabaseError` and never written to. Only
 :meth:`Store.reset` deletes answers, and the CLI asks first.
 
+Schema 2 adds each answer's FSRS rating and answer-time target, and the learner's
+settings (desired retention, caps on new skills, daily goal). A schema-1 file is
+migrated in place in one transaction when it is opened: the two columns are added
+(empty for the old answers, whose ratings the scheduler derives when it replays them)
+and the settings table is created; no answer is changed or lost.
+
 The default location is ``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3`` (or
 ``~/.local/share/...`` when ``XDG_DATA_HOME`` is unset).
 """
@@ -29,7 +35,7 @@ from defuser.errors import DefuserError
 
 #: Marks the file as ours (``PRAGMA application_id``): the bytes "MiTn".
 APPLICATION_ID: Final = 0x4D69546E
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 #: How long a writer waits for another session's transaction (milliseconds).
 BUSY_TIMEOUT_MS: Final = 15_000
 DB_FILENAME: Final = "stats.sqlite3"
@@ -56,11 +62,20 @@ _SCHEMA: Final = (
         grade TEXT NOT NULL,
         correct INTEGER NOT NULL,
         seconds REAL NOT NULL,
-        loss REAL
+        loss REAL,
+        rating INTEGER,
+        target REAL
+    )""",
+    """CREATE TABLE IF NOT EXISTS settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS answers_at ON answers(at)",
     "CREATE INDEX IF NOT EXISTS answers_skill ON answers(skill)",
 )
+
+#: Columns later schemas added to ``answers``, with their SQL types (schema 2).
+_ADDED_COLUMNS: Final[tuple[tuple[str, str], ...]] = (("rating", "INTEGER"), ("target", "REAL"))
 
 
 class _Busy(Exception):
@@ -99,6 +114,8 @@ class AnswerRecord:
     correct: bool
     seconds: float
     loss: float | None = None
+    rating: int | None = None
+    target: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +136,8 @@ class AnswerRow:
     correct: bool
     seconds: float
     loss: float | None
+    rating: int | None = None
+    target: float | None = None
 
 
 CSV_COLUMNS: Final[tuple[str, ...]] = (
@@ -234,6 +253,7 @@ class Store:
                 try:
                     for statement in _SCHEMA:
                         db.execute(statement)
+                    _add_missing_columns(db)
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     db.execute("COMMIT")
@@ -288,8 +308,8 @@ class Store:
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO answers (session_id, at, kind, skill, rule, question, expected,"
-                " given, grade, correct, seconds, loss)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " given, grade, correct, seconds, loss, rating, target)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     session_id,
                     answer.at,
@@ -303,6 +323,8 @@ class Store:
                     int(answer.correct),
                     answer.seconds,
                     answer.loss,
+                    answer.rating,
+                    answer.target,
                 ),
             )
         assert cursor.lastrowid is not None
@@ -323,7 +345,8 @@ class Store:
         try:
             rows = self._db.execute(
                 "SELECT a.id, a.session_id, s.mode, a.at, a.kind, a.skill, a.rule,"
-                " a.question, a.expected, a.given, a.grade, a.correct, a.seconds, a.loss"
+                " a.question, a.expected, a.given, a.grade, a.correct, a.seconds, a.loss,"
+                " a.rating, a.target"
                 " FROM answers a JOIN sessions s ON s.id = a.session_id"
                 " ORDER BY a.at, a.id"
             ).fetchall()
@@ -345,9 +368,28 @@ class Store:
                 correct=bool(r[11]),
                 seconds=r[12],
                 loss=r[13],
+                rating=r[14],
+                target=r[15],
             )
             for r in rows
         ]
+
+    def settings(self) -> dict[str, str]:
+        """The learner's saved settings (key -> value as text)."""
+        try:
+            rows = self._db.execute("SELECT key, value FROM settings").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise _fail(self.path, f"cannot be read ({exc})") from exc
+        return {str(k): str(v) for k, v in rows}
+
+    def save_setting(self, key: str, value: str) -> None:
+        """Save one setting in its own transaction (replacing the old value)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def session_count(self) -> int:
         """How many sessions have answers."""
@@ -370,6 +412,14 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    """Add the columns a schema-1 ``answers`` table lacks (existing rows get NULL)."""
+    have = {row[1] for row in db.execute("PRAGMA table_info(answers)")}
+    for name, sql_type in _ADDED_COLUMNS:
+        if name not in have:
+            db.execute(f"ALTER TABLE answers ADD COLUMN {name} {sql_type}")
 
 
 def iso_time(at: float) -> str:
