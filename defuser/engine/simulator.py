@@ -1,7 +1,7 @@
 """A faithful simulator of one Exploding Mittens module, hidden deck included.
 
-Contract: :class:`Module` behaves exactly like the real module as described in the
-spec (``module-behaviour.md``): start-up, the order of checks of every action, the deck's
+Contract: :class:`Module` behaves exactly like the real module as docs/rules.md
+describes it: start-up, the order of checks of every action, the deck's
 mitten cycle and Defuse placement, the guaranteed-legal draw, the solve, and the log
 lines word for word. All randomness comes from the injected :class:`random.Random`, so
 a seed replays a game. The hidden deck state is private; :meth:`Module.reveal` is the

@@ -3,7 +3,7 @@
 Contract: :func:`check_module` takes a module instance's lines (from
 :mod:`defuser.logs.reader`) and what is known of its bomb (serial number, batteries, each
 possibly unknown) and returns a :class:`ModuleCheck`: the replay, action by action, and
-every line that contradicts the module's behaviour (``module-behaviour.md``), each with
+every line that contradicts the module's behaviour (docs/rules.md), each with
 its 1-based line number and what was expected. It never raises on a malformed, tampered
 or truncated log: a line it cannot read is reported and the replay goes on.
 
