@@ -42,7 +42,7 @@ from hardware.protocol import (
     DISPLAY_ORDER,
     MAX_SESSION,
     MAX_TAG,
-    PROTOCOL_VERSION,
+    VERSIONS,
     Ack,
     Boot,
     ButtonPressed,
@@ -414,7 +414,7 @@ class Device:
         self.session = self._new_session()
         timing = self.timing
         deadline = time.monotonic() + timing.handshake_timeout
-        hello = Hello(PROTOCOL_VERSION, self.session)
+        hello = Hello(VERSIONS[0], self.session)
         while True:
             now = time.monotonic()
             if now >= deadline:
@@ -431,9 +431,9 @@ class Device:
             if reply is None:
                 continue
             if isinstance(reply, Hi):
-                if reply.version != PROTOCOL_VERSION:
+                if reply.version != VERSIONS[0]:
                     raise DeviceProtocolError(
-                        f"the prop answered HELLO for version {PROTOCOL_VERSION} with "
+                        f"the prop answered HELLO for version {VERSIONS[0]} with "
                         f"{reply.encode()!r}",
                         line=reply.encode(),
                     )
@@ -445,7 +445,7 @@ class Device:
             if isinstance(reply, Err) and reply.code is ErrorCode.VERSION:
                 raise VersionMismatchError(
                     f"the prop on {self.current_url!r} speaks protocol version "
-                    f"{reply.version}, this host speaks version {PROTOCOL_VERSION}"
+                    f"{reply.version}, this host speaks version {VERSIONS[0]}"
                 )
             raise HostProtocolError(f"the prop refused HELLO: {reply.encode()!r}")
 

@@ -45,8 +45,8 @@ from hardware.errors import CommandRejected, HardwareError
 from hardware.framing import BadLine, LineFramer, seal
 from hardware.protocol import (
     MIN_EVENT_STORE,
-    PROTOCOL_VERSION,
     SEQ_MODULUS,
+    VERSIONS,
     Ack,
     Boot,
     Button,
@@ -350,7 +350,7 @@ class PropSim:
     def _announce(self) -> None:
         # A lone LF first ends any noise, so the BOOT line itself arrives intact.
         self._out += b"\n"
-        self._emit(Boot(PROTOCOL_VERSION).encode())
+        self._emit(Boot(VERSIONS[0]).encode())
 
     def _emit(self, body: str, *, event: bool = False) -> None:
         if event and (self._drop_next or self._rng.random() < self.faults.drop):
@@ -382,7 +382,7 @@ class PropSim:
         if self.faults.mute:
             return
         try:
-            tag_text, command = decode_command(body)
+            tag_text, command = decode_command(body, VERSIONS[0])
         except CommandRejected as exc:
             tag = None if exc.tag is None else int(exc.tag)
             self._emit(Err(tag, ErrorCode(exc.code)).encode())
@@ -397,12 +397,12 @@ class PropSim:
     def _answer(self, tag: int, command: Command) -> str:
         shown = self.display
         if isinstance(command, Hello):
-            if command.version != PROTOCOL_VERSION:
-                return Err(tag, ErrorCode.VERSION, PROTOCOL_VERSION).encode()
+            if command.version != VERSIONS[0]:
+                return Err(tag, ErrorCode.VERSION, VERSIONS[0]).encode()
             self.session = command.session
             self._awaiting_ack = None
             self._state_complete = False
-            return Hi(tag, PROTOCOL_VERSION, self.seq, FIRMWARE).encode()
+            return Hi(tag, VERSIONS[0], self.seq, FIRMWARE).encode()
         if isinstance(command, Ping):
             return Pong(tag, self.session, self.seq, self.bad_lines).encode()
         if isinstance(command, Resend):

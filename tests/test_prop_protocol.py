@@ -17,7 +17,11 @@ from hardware.protocol import (
     FIRST_TOKENS,
     MAX_COUNT,
     MAX_FIRMWARE,
+    MAX_PLATE_PORTS,
+    MAX_RATE,
     MAX_SESSION,
+    MAX_TIMER_MS,
+    PORT_CODES,
     MAX_TAG,
     SEQ_MODULUS,
     Ack,
@@ -35,11 +39,22 @@ from hardware.protocol import (
     Ping,
     Pong,
     Resend,
+    Cue,
+    GameState,
+    PlaySound,
     ShowBatteries,
+    ShowGame,
     ShowHand,
+    ShowHolders,
+    ShowIndicator,
+    ShowIndicatorCount,
+    ShowLimit,
+    ShowPlate,
+    ShowPlateCount,
     ShowSerial,
     ShowSolved,
     ShowStrikes,
+    ShowTimer,
     ShowTop,
     decode_command,
     decode_device,
@@ -69,6 +84,26 @@ commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(ShowHand, st.tuples(slots, slots, slots)),
     st.builds(ShowStrikes, counts),
     st.builds(ShowSolved, st.booleans()),
+    st.builds(ShowHolders, counts, counts),
+    st.just(ShowHolders(None, None)),
+    st.builds(ShowIndicatorCount, counts),
+    st.builds(
+        ShowIndicator,
+        st.integers(1, MAX_COUNT),
+        st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=3, max_size=3),
+        st.booleans(),
+    ),
+    st.builds(ShowPlateCount, counts),
+    st.builds(
+        ShowPlate,
+        st.integers(1, MAX_COUNT),
+        st.lists(st.sampled_from(sorted(PORT_CODES)), max_size=MAX_PLATE_PORTS).map(tuple),
+    ),
+    st.builds(ShowLimit, counts),
+    st.builds(ShowTimer, st.integers(0, MAX_TIMER_MS), st.integers(0, MAX_RATE)),
+    st.just(ShowTimer(None, 0)),
+    st.builds(ShowGame, st.sampled_from(list(GameState))),
+    st.builds(PlaySound, seqs, st.sampled_from(list(Cue))),
 )
 firmware = st.text(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
@@ -76,7 +111,8 @@ firmware = st.text(
     max_size=MAX_FIRMWARE,
 )
 device_messages: st.SearchStrategy[DeviceMessage] = st.one_of(
-    st.builds(Hi, tags, st.integers(1, MAX_SESSION), seqs, firmware),
+    st.builds(Hi, tags, st.just(1), seqs, firmware),
+    st.builds(Hi, tags, st.integers(2, MAX_SESSION), seqs, firmware, st.integers(0, MAX_SESSION)),
     st.builds(Pong, tags, st.integers(0, MAX_SESSION), seqs, st.integers(0, 65535)),
     st.builds(Ok, tags),
     st.builds(
@@ -84,6 +120,7 @@ device_messages: st.SearchStrategy[DeviceMessage] = st.one_of(
     ),
     st.builds(Err, st.none() | tags, st.just(ErrorCode.VERSION), st.integers(1, MAX_SESSION)),
     st.builds(ButtonPressed, seqs, st.sampled_from(list(Button))),
+    st.builds(ButtonPressed, seqs, st.sampled_from(list(Button)), st.integers(0, MAX_SESSION)),
     st.builds(Boot, st.integers(1, MAX_SESSION)),
 )
 
@@ -108,7 +145,8 @@ def test_device_message_round_trip(message: DeviceMessage) -> None:
 def test_first_tokens_are_disjoint_and_complete() -> None:
     kinds = {kind: {w for w, k in FIRST_TOKENS.items() if k is kind} for kind in MessageKind}
     assert kinds[MessageKind.COMMAND] == {
-        "HELLO", "PING", "RESEND", "ACK", "SERIAL", "BATT", "TOP", "HAND", "STRIKES", "SOLVED"
+        "HELLO", "PING", "RESEND", "ACK", "SERIAL", "BATT", "TOP", "HAND", "STRIKES", "SOLVED",
+        "HOLDERS", "INDS", "IND", "PLATES", "PLATE", "LIMIT", "TIMER", "GAME", "SOUND",
     }
     assert kinds[MessageKind.REPLY] == {"HI", "PONG", "OK", "ERR"}
     assert kinds[MessageKind.EVENT] == {"BTN", "BOOT"}
@@ -284,3 +322,90 @@ def test_protocol_doc_states_the_numbers_the_code_uses() -> None:
     assert f"Maximum line length: {MAX_LINE} bytes" in text
     assert "115200" in text and "`31C3`" in text
     assert "store at least its **8**" in text
+
+
+def doc_line_table() -> list[tuple[bytes, str, str]]:
+    """The rows of the bad-line / protocol-error table in section 2.1: (raw, verdict, why)."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("### 2.1", 1)[1].split("## 3.", 1)[0]
+    rows = []
+    for match in re.finditer(r"^\| `([^`]*)`( CR `([^`]*)`)?[^|]*\| (\w+)[^|]*\| ([^\n]*)\|$",
+                             section, re.MULTILINE):
+        raw = match.group(1)
+        if match.group(2):
+            raw += "\r" + match.group(3)
+        raw = raw.replace("\u2423", " ")
+        rows.append((raw.encode("ascii"), match.group(4), match.group(5)))
+    return rows
+
+
+def test_protocol_doc_bad_line_table_is_what_the_code_does() -> None:
+    """Each row of section 2.1: bad lines are dropped by the framer; the others decode
+    to the ERR the row names (real checksums, computed by the code)."""
+    rows = doc_line_table()
+    assert len(rows) >= 14
+    for raw, verdict, why in rows:
+        out = LineFramer().feed(raw + b"\n")
+        assert len(out) == 1, raw
+        if verdict == "bad":
+            assert isinstance(out[0], BadLine), raw
+            continue
+        assert isinstance(out[0], str), (raw, out[0])
+        answer = re.search(r"`(ERR [^`]*)`", why)
+        if verdict == "good":
+            decode_command(out[0])
+            assert answer is None
+            continue
+        assert verdict == "error" and answer is not None, raw
+        with pytest.raises(CommandRejected) as caught:
+            decode_command(out[0])
+        tag = caught.value.tag or "-"
+        assert f"ERR {tag} {caught.value.code}" == answer.group(1), raw
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["HOLDERS 1 1 1", "INDS 1 2", "IND 1 1 FRK 1", "PLATES 1 1", "PLATE 1 1 EMPTY",
+     "LIMIT 1 3", "TIMER 1 1000 1000", "GAME 1 PLAYING", "SOUND 1 1 BOOM"],
+)
+def test_version_2_commands_are_unknown_in_version_1(body: str) -> None:
+    decode_command(body, 2)
+    with pytest.raises(CommandRejected) as caught:
+        decode_command(body, 1)
+    assert caught.value.code == "UNKNOWN"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "HOLDERS 1 1 -",
+        "HOLDERS 1 01 1",
+        "IND 1 0 FRK 1",
+        "IND 1 1 FrK 1",
+        "IND 1 1 FRK 2",
+        "INDS 1 100",
+        "PLATE 1 1 PAR,,SER",
+        "PLATE 1 1 Parallel",
+        "PLATE 1 1 " + ",".join(["DVI"] * (MAX_PLATE_PORTS + 1)),
+        "PLATE 1 1",
+        "TIMER 1 - 1000",
+        "TIMER 1 6000000 1000",
+        "TIMER 1 1000 10000",
+        "GAME 1 playing",
+        "SOUND 1 1 BEEP",
+        "LIMIT 1 100",
+    ],
+)
+def test_version_2_values_are_checked(body: str) -> None:
+    with pytest.raises(CommandRejected) as caught:
+        decode_command(body, 2)
+    assert caught.value.code == "ARGS"
+
+
+def test_hi_and_btn_forms_follow_the_version() -> None:
+    assert decode_device("HI 1 1 0 fw") == Hi(1, 1, 0, "fw")
+    assert decode_device("HI 1 2 0 fw 7") == Hi(1, 2, 0, "fw", 7)
+    assert decode_device("BTN 3 DECK 7") == ButtonPressed(3, Button.DECK, 7)
+    for body in ("HI 1 2 0 fw", "HI 1 1 0 fw 7", "BTN 3 DECK 07", "BTN 3 DECK 7 7"):
+        with pytest.raises(DeviceProtocolError):
+            decode_device(body)
