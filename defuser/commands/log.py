@@ -179,6 +179,8 @@ def render_bomb(out: Output, number: int, bomb: BombAnalysis) -> None:
     if bomb.bomb.ports:
         parts.append("port plates " + " | ".join(p or "empty" for p in bomb.bomb.ports))
     out.print("  " + "; ".join(parts))
+    for note in bomb.notes:
+        out.print(f"  note: {note}")
 
 
 def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from defuser.engine.rules import blocking_slots, legal_slots
-from defuser.logs.check import ModuleCheck, Step, check_module
+from defuser.logs.check import Inconsistency, ModuleCheck, Step, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
-from defuser.logs.reader import Bomb, GameLog, Problem, read_log
+from defuser.logs.reader import Bomb, GameLog, ModuleLine, Problem, read_log
 from defuser.strategy import explain
-from edgework import RULE_TEXTS, Card
+from edgework import RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
 
 #: Version of the JSON document's shape (keys are only ever added).
 JSON_VERSION = 1
@@ -51,6 +51,8 @@ class BombAnalysis:
     serial_source: str
     batteries_source: str
     modules: list[ModuleAnalysis] = field(default_factory=list)
+    #: What the caller gave that the log overrules, in words (one entry per option).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -101,8 +103,10 @@ def analyse_bytes(
         if bomb_batteries is None:
             bomb_batteries = batteries
             batteries_source = "given" if batteries is not None else "unknown"
-        bombs.append(BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
-                                  batteries_source))
+        analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
+                                batteries_source)
+        analysis.notes = _overruled(bomb, serial, batteries)
+        bombs.append(analysis)
     for index, bomb in enumerate(game.bombs):
         for module in bomb.modules:
             # A mission generates all its bombs before any module writes: the module
@@ -123,12 +127,102 @@ def analyse_bytes(
                     best = (len(check.inconsistencies), choice, check)
             assert best is not None
             _, chosen, check = best
+            check = _without_contradicting_edgework(
+                check, module.lines, bombs[chosen], game.last_event_line, game.line_count
+            )
             bombs[chosen].modules.append(
                 ModuleAnalysis(check, judge(check) if judge_decisions else None)
             )
     for analysis in bombs:
         analysis.modules.sort(key=lambda m: m.check.first_line)
     return FileAnalysis(path, game, bombs)
+
+
+def _overruled(bomb: Bomb, serial: str | None, batteries: int | None) -> list[str]:
+    """The given edgework that this bomb's own lines contradict (the log wins)."""
+    notes = []
+    if serial is not None and bomb.serial is not None and not _same_serial(serial, bomb.serial):
+        notes.append(
+            f"--serial {serial} is not used for this bomb: the log shows its serial "
+            f"number, {bomb.serial}"
+        )
+    if batteries is not None and bomb.batteries is not None and batteries != bomb.batteries:
+        notes.append(
+            f"--batteries {batteries} is not used for this bomb: the log shows its "
+            f"{bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+        )
+    return notes
+
+
+def _same_serial(a: str, b: str) -> bool:
+    return a.strip().upper() == b.strip().upper()
+
+
+def _without_contradicting_edgework(
+    check: ModuleCheck, lines: list[ModuleLine], bomb: BombAnalysis, last_event: int,
+    line_count: int,
+) -> ModuleCheck:
+    """When the serial or batteries given by the caller (not the log) contradict the
+    module's lines, one finding says so and the module is checked with what its lines
+    show, instead of blaming every line that the wrong edgework makes look wrong."""
+    if not check.inconsistencies:
+        return check
+    given_serial = bomb.serial_source == "given"
+    given_batteries = bomb.batteries_source == "given"
+    trials = []
+    if given_serial:
+        trials.append((True, False))
+    if given_batteries:
+        trials.append((False, True))
+    if given_serial and given_batteries:
+        trials.append((True, True))
+    best: tuple[int, bool, bool, ModuleCheck] | None = None
+    for drop_serial, drop_batteries in trials:
+        other = check_module(
+            lines,
+            module_id=check.module_id,
+            serial=None if drop_serial else bomb.serial,
+            batteries=None if drop_batteries else bomb.batteries,
+            last_event_line=last_event,
+            file_last_line=line_count,
+        )
+        # One finding replaces the line-level ones only when it explains more than one.
+        if len(other.inconsistencies) + 1 < len(check.inconsistencies) and (
+            best is None or len(other.inconsistencies) < best[0]
+        ):
+            best = (len(other.inconsistencies), drop_serial, drop_batteries, other)
+    if best is None:
+        return check
+    _, drop_serial, drop_batteries, other = best
+    words = []
+    if drop_serial and bomb.serial is not None:
+        words.append(_serial_words(bomb.serial, other))
+    if drop_batteries and bomb.batteries is not None:
+        n = interval_for(bomb.batteries)
+        found = ", ".join(str(v) for v in other.interval_candidates) or "unknown"
+        words.append(
+            f"the batteries given ({bomb.batteries}, so N = {n}) do not fit this module: "
+            f"its countdown lines allow N = {found}"
+        )
+    message = "; ".join(words) + (
+        f" (with them, {len(check.inconsistencies)} lines would contradict the module); "
+        "the module is checked with what its own lines show"
+    )
+    other.inconsistencies.insert(0, Inconsistency(other.first_line, message))
+    return other
+
+
+def _serial_words(serial: str, check: ModuleCheck) -> str:
+    try:
+        parsed = SerialNumber.parse(serial, strict=False)
+    except EdgeworkError:
+        return f"the serial number given ({serial}) cannot be read"
+    digits = ", ".join(str(d) for d in check.digit_candidates) or "unknown"
+    return (
+        f"the serial number given ({serial}) does not belong to this module: it selects "
+        f"Table {parsed.table} and last digit {parsed.last_digit}, but the module's lines "
+        f"follow Table {check.table} with last digit {digits}"
+    )
 
 
 # --------------------------------------------------------------------------- JSON
@@ -231,6 +325,7 @@ def bomb_json(bomb: BombAnalysis) -> dict[str, Any]:
         "batteries_source": bomb.batteries_source,
         "line": bomb.bomb.line,
         "seed": bomb.bomb.seed,
+        "notes": list(bomb.notes),
         "battery_holders": list(bomb.bomb.holders),
         "indicators": list(bomb.bomb.indicators),
         "ports": list(bomb.bomb.ports),
