@@ -1,6 +1,6 @@
 """The expert's live session: read what the defuser reports, answer the best safe move.
 
-Contract: :class:`LiveSession` turns one input line into one :class:`Reply` and never
+Contract: :class:`LiveSession` turns one input line into one :class:`SessionReply` and never
 raises for bad input: a line that cannot be read, or that contradicts the rules or the
 history, gives ``ok=False`` with the reason, and changes nothing. It sees only what the
 defuser reports (the solver never sees hidden state). It knows nothing of terminals or
@@ -48,7 +48,7 @@ Commands (one per line, any case; cards as codes like GS or words like 'green sq
 
 
 @dataclass(frozen=True, slots=True)
-class Reply:
+class SessionReply:
     """The answer to one input line."""
 
     ok: bool
@@ -185,17 +185,17 @@ class LiveSession:
 
     # ------------------------------------------------------------ lines
 
-    def handle(self, line: str) -> Reply:
+    def handle(self, line: str) -> SessionReply:
         """Answer one input line; bad or contradictory input changes nothing."""
         saved = (self.serial, self.batteries, self.observation)
         try:
             note, help_text, quit_, changed = self._apply(line)
         except (DefuserError, EdgeworkError) as exc:
             self.serial, self.batteries, self.observation = saved
-            return Reply(False, str(exc), self.observation, self.recommendation())
+            return SessionReply(False, str(exc), self.observation, self.recommendation())
         except Exception as exc:  # pragma: no cover - the session must never crash
             self.serial, self.batteries, self.observation = saved
-            return Reply(
+            return SessionReply(
                 False, f"internal error: {type(exc).__name__}: {exc}", self.observation,
                 self.recommendation(),
             )
@@ -204,8 +204,9 @@ class LiveSession:
         try:
             rec = self.recommendation()
         except (DefuserError, EdgeworkError) as exc:  # pragma: no cover - defensive
-            return Reply(False, str(exc), self.observation, Recommendation(None, None, str(exc)))
-        return Reply(True, None, self.observation, rec, note, help_text, quit_)
+            failed = Recommendation(None, None, str(exc))
+            return SessionReply(False, str(exc), self.observation, failed)
+        return SessionReply(True, None, self.observation, rec, note, help_text, quit_)
 
     def _apply(self, line: str) -> tuple[str, str, bool, bool]:
         """Apply a line: (note, help text, quit?, changed?)."""

@@ -22,7 +22,7 @@ from rich.text import Text
 from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
-from defuser.logs.check import Step
+from defuser.logs.check import ReplayStep
 from defuser.logs.reader import default_log_path
 from edgework import Batteries, EdgeworkError, SerialNumber
 
@@ -254,7 +254,7 @@ def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
 _VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}
 
 
-def render_step(out: Output, module: ModuleAnalysis, step: Step) -> None:
+def render_step(out: Output, module: ModuleAnalysis, step: ReplayStep) -> None:
     """One action: what happened, then the cycle as the player knew it and the verdict."""
     text = loganalysis.step_words(module.check, step)
     style = "bold red" if step.outcome == "strike" else (

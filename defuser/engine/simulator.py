@@ -13,12 +13,18 @@ from __future__ import annotations
 import copy as _copy
 import enum
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from defuser.engine import modlog
+
+# The vocabulary lives in defuser.engine.actions; these names stay importable from here.
+from defuser.engine.actions import ALL_ACTIONS as ALL_ACTIONS
+from defuser.engine.actions import Action as Action
+from defuser.engine.actions import ActionKind as ActionKind
+from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
+from defuser.engine.actions import StrikeKind as StrikeKind
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import (
     DefuserError,
@@ -33,109 +39,6 @@ MIN_INTERVAL: Final = 9
 MAX_INTERVAL: Final = 13
 
 
-class ActionKind(enum.Enum):
-    """What the player clicked: the deck, the discard pile or a hand slot."""
-
-    DRAW = "draw"
-    DISCARD = "discard"
-    PLAY = "play"
-
-
-_COMMAND = re.compile(r"(?:!\s*\d+\s+)?(?P<verb>\S+)(?P<params>(?:\s+\S+)*)")
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One click. ``slot`` is 1..3 for :attr:`ActionKind.PLAY` and ``None`` otherwise.
-
-    ``str(action)`` is the Twitch Plays command (``draw``, ``discard``, ``play 2``) and
-    :meth:`parse` reads it back.
-    """
-
-    kind: ActionKind
-    slot: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind is ActionKind.PLAY:
-            if self.slot is None or not 1 <= self.slot <= HAND_SIZE:
-                raise InvalidCommandError(
-                    f"play slot {self.slot!r} is not a hand slot, expected 1, 2 or 3"
-                )
-        elif self.slot is not None:
-            raise InvalidCommandError(
-                f"{self.kind.value} takes no slot, got slot {self.slot!r}"
-            )
-
-    def __str__(self) -> str:
-        if self.kind is ActionKind.PLAY:
-            return f"play {self.slot}"
-        return str(self.kind.value)
-
-    @classmethod
-    def draw(cls) -> Action:
-        """Click the deck."""
-        return cls(ActionKind.DRAW)
-
-    @classmethod
-    def discard(cls) -> Action:
-        """Click the discard pile."""
-        return cls(ActionKind.DISCARD)
-
-    @classmethod
-    def play(cls, slot: int) -> Action:
-        """Click hand slot ``slot`` (1-3)."""
-        return cls(ActionKind.PLAY, slot)
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """Read a Twitch Plays command: ``draw``, ``discard`` or ``play <1-3>``.
-
-        Case does not matter, spaces around and between words are allowed, and an
-        optional ``!<n> `` module prefix is skipped (``!1 play 2``). A refused command
-        (unknown verb, ``play`` without a number, a number other than 1-3, more than one
-        parameter) raises :class:`InvalidCommandError`; the real module gives no strike.
-        """
-        match = _COMMAND.fullmatch(text.strip())
-        if match is None:
-            raise InvalidCommandError(
-                f"command {text!r} is empty, expected draw, discard or play <1-3>"
-            )
-        verb = match.group("verb").lower()
-        params = match.group("params").split()
-        if verb in ("draw", "discard"):
-            if params:
-                raise InvalidCommandError(
-                    f"command {text!r} gives {verb} a parameter, expected just {verb!r}"
-                )
-            return cls(ActionKind(verb))
-        if verb == "play":
-            if not params:
-                raise InvalidCommandError(
-                    f"command {text!r} has no slot number, expected play 1, play 2 or play 3"
-                )
-            if len(params) > 1:
-                raise InvalidCommandError(
-                    f"command {text!r} has {len(params)} parameters, expected one slot "
-                    "number 1-3"
-                )
-            if params[0] not in ("1", "2", "3"):
-                raise InvalidCommandError(
-                    f"command {text!r} names slot {params[0]!r}, expected 1, 2 or 3"
-                )
-            return cls(ActionKind.PLAY, int(params[0]))
-        raise InvalidCommandError(
-            f"command {text!r} is not a module command, expected draw, discard or play <1-3>"
-        )
-
-
-#: Every action there is: draw, discard, play 1..3.
-ALL_ACTIONS: Final[tuple[Action, ...]] = (
-    Action(ActionKind.DRAW),
-    Action(ActionKind.DISCARD),
-    *(Action(ActionKind.PLAY, s) for s in range(1, HAND_SIZE + 1)),
-)
-
-
 class Outcome(enum.Enum):
     """How the module answered a click."""
 
@@ -144,15 +47,6 @@ class Outcome(enum.Enum):
     SOLVED = "solved"
     #: An empty slot was clicked, or the module was already solved: nothing happened.
     NOTHING = "nothing"
-
-
-class StrikeKind(enum.Enum):
-    """Why a click struck."""
-
-    MITTEN_ON_TOP = "mitten-on-top"
-    HAND_FULL = "hand-full"
-    DISCARD_BLOCKED = "discard-blocked"
-    INVALID_PLAY = "invalid-play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +67,24 @@ class Result:
     blocking_slots: tuple[int, ...] = ()
     log: tuple[str, ...] = ()
     note: str = ""
+
+    @property
+    def event(self) -> Event | None:
+        """What an observer saw this click do; ``None`` when nothing happened."""
+        action, card = self.action, self.card
+        if self.outcome is Outcome.NOTHING:
+            return None
+        if self.outcome is Outcome.STRIKE:
+            return Struck(action, self.strike, card, self.blocking_slots)
+        if self.outcome is Outcome.SOLVED:
+            return Solved(action.slot, card)
+        assert card is not None
+        if action.kind is ActionKind.DRAW:
+            return Drew(card)
+        if action.kind is ActionKind.DISCARD:
+            return Discarded(card)
+        assert action.slot is not None
+        return Played(action.slot, card)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from defuser.engine.rules import blocking_slots, legal_slots
-from defuser.logs.check import Inconsistency, ModuleCheck, Step, check_module
+from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
 from defuser.logs.reader import Bomb, GameLog, ModuleLine, Problem, read_log
 from defuser.strategy import explain
@@ -260,7 +260,7 @@ def judgement_json(j: Judgement) -> dict[str, Any]:
     }
 
 
-def step_json(check: ModuleCheck, step: Step, judgement: Judgement | None) -> dict[str, Any]:
+def step_json(check: ModuleCheck, step: ReplayStep, judgement: Judgement | None) -> dict[str, Any]:
     """One replayed action as JSON, with its judgement when there is one."""
     before = step.before
     rules = check.rules
@@ -351,7 +351,7 @@ def to_json(analyses: list[FileAnalysis]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- plain words
 
 
-def rule_words(check: ModuleCheck, step: Step) -> str:
+def rule_words(check: ModuleCheck, step: ReplayStep) -> str:
     """The rule in force before ``step``, with its text: ``rule C (Its shape ...)``."""
     rules = check.rules
     discard = step.before.discard
@@ -364,7 +364,7 @@ def rule_words(check: ModuleCheck, step: Step) -> str:
     return text + ")"
 
 
-def strike_words(check: ModuleCheck, step: Step) -> str:
+def strike_words(check: ModuleCheck, step: ReplayStep) -> str:
     """Why a strike happened, from the state before it (a strike moves nothing)."""
     rules = check.rules
     before = step.before
@@ -395,7 +395,7 @@ def strike_words(check: ModuleCheck, step: Step) -> str:
     return ""
 
 
-def step_words(check: ModuleCheck, step: Step) -> str:
+def step_words(check: ModuleCheck, step: ReplayStep) -> str:
     """One replayed action in one line: the click, the rule in force, the outcome."""
     rules = check.rules
     card = step.card

@@ -124,7 +124,7 @@ class LineRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class ReplayStep:
     """One action of the player as the replay understands it.
 
     ``kind`` is the first message's name (``drew``, ``discarded``, ``played``,
@@ -191,7 +191,7 @@ class ModuleCheck:
     inconsistencies: list[Inconsistency]
     notes: list[str] = field(default_factory=list)
     records: list[LineRecord] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[ReplayStep] = field(default_factory=list)
     replayed: bool = True
 
     @property
@@ -356,7 +356,7 @@ def _remove(hand: tuple[Card, ...], card: Card) -> list[tuple[Card, ...]]:
     return results
 
 
-Outcome = tuple[_State, list[str]]
+Branch = tuple[_State, list[str]]
 
 
 class _Replayer:
@@ -368,7 +368,7 @@ class _Replayer:
     # -- dispatch ---------------------------------------------------------------
 
     def step(self, s: _State, line: int, name: str | None, f: dict[str, Any],
-             text: str, cut_short: bool) -> list[Outcome]:
+             text: str, cut_short: bool) -> list[Branch]:
         if s.solved_line:
             return [(s, [
                 f"the module was solved at line {s.solved_line}; nothing responds after "
@@ -434,11 +434,11 @@ class _Replayer:
         return self.idle(s, line, name, f)
 
     def missing(self, s: _State, line: int, name: str, f: dict[str, Any], text: str,
-                what: str) -> list[Outcome]:
+                what: str) -> list[Branch]:
         out = self.step(s, line, name, f, text, False)
         return [(st, [f"expected {what} before this line", *m]) for st, m in out]
 
-    def idle(self, s: _State, line: int, name: str, f: dict[str, Any]) -> list[Outcome]:
+    def idle(self, s: _State, line: int, name: str, f: dict[str, Any]) -> list[Branch]:
         if name == "drew":
             return self.drew(s, line, f["face"], f["type"])
         if name == "discarded":
@@ -469,7 +469,7 @@ class _Replayer:
 
     # -- start-up ---------------------------------------------------------------
 
-    def table_line(self, s: _State, claimed: str) -> Outcome:
+    def table_line(self, s: _State, claimed: str) -> Branch:
         problems = []
         if claimed != s.table:
             problems.append(
@@ -478,7 +478,7 @@ class _Replayer:
             )
         return s._replace(stage=_DISCARD0), problems
 
-    def initial_discard(self, s: _State, f: dict[str, Any]) -> list[Outcome]:
+    def initial_discard(self, s: _State, f: dict[str, Any]) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         card: Card = f["face"]
         problems = []
@@ -492,7 +492,7 @@ class _Replayer:
             )
         return [(s._replace(stage=_RULE0, discard=card), problems)]
 
-    def rule_line(self, s: _State, letter: str, name: str) -> Outcome:
+    def rule_line(self, s: _State, letter: str, name: str) -> Branch:
         problems = []
         rules = _ruleset(s.table, s.digit)
         assert s.discard is not None
@@ -517,7 +517,7 @@ class _Replayer:
             )
         return s, problems
 
-    def hand_card(self, s: _State, line: int, f: dict[str, Any]) -> list[Outcome]:
+    def hand_card(self, s: _State, line: int, f: dict[str, Any]) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         card: Card = f["face"]
         problems = []
@@ -549,7 +549,7 @@ class _Replayer:
 
     # -- the deck ---------------------------------------------------------------
 
-    def deal(self, s: _State, line: int, card: Card, via_draw: bool) -> list[Outcome]:
+    def deal(self, s: _State, line: int, card: Card, via_draw: bool) -> list[Branch]:
         """The deck's top card is dealt: check it against the cycle and move the deck.
 
         Returns states with ``until``, ``first_cycle``, ``defuse_line``, ``coming`` and
@@ -560,7 +560,7 @@ class _Replayer:
             # The first deal: the mitten is the k-th card dealt, k in 2..N-1, so it is
             # u0 = k-1 deals away at the start. Every u0 the log allows is kept.
             top = (s.n if s.n is not None else MAX_N) - 2
-            out: list[Outcome] = []
+            out: list[Branch] = []
             for u0 in range(1, top + 1):
                 n_min = max(s.n_min, u0 + 2)
                 out += self.deal(s._replace(until=u0, n_min=n_min), line, card, via_draw)
@@ -626,7 +626,7 @@ class _Replayer:
                 )
         return [(new, problems)]
 
-    def coming_line(self, s: _State, k: int) -> Outcome:
+    def coming_line(self, s: _State, k: int) -> Branch:
         if k == s.coming:
             return s._replace(stage=_IDLE), []
         if s.coming == 0:
@@ -646,7 +646,7 @@ class _Replayer:
 
     # -- actions ----------------------------------------------------------------
 
-    def drew(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Outcome]:
+    def drew(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         problems = []
         bad_type = _type_problem(rules, card, claimed)
@@ -673,7 +673,7 @@ class _Replayer:
                         problems + deal_problems))
         return out
 
-    def discarded(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Outcome]:
+    def discarded(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         assert s.discard is not None
         problems = []
@@ -696,7 +696,7 @@ class _Replayer:
                 out.append((base._replace(discard=rules.mitten), problems + deal_problems))
         return out
 
-    def played(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Outcome]:
+    def played(self, s: _State, line: int, card: Card, claimed: CardType) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         assert s.discard is not None
         problems = []
@@ -725,7 +725,7 @@ class _Replayer:
             )
         # Repairs: the log is right about the card (it moved anyway), or it names the
         # wrong card and one of the legal cards was played.
-        out: list[Outcome] = []
+        out: list[Branch] = []
         if held:
             out += [(base._replace(hand=h, discard=card), problems)
                     for h in _remove(s.hand, card)]
@@ -737,7 +737,7 @@ class _Replayer:
                         for h in _remove(s.hand, other)]
         return out
 
-    def invalid_play(self, s: _State, card: Card) -> Outcome:
+    def invalid_play(self, s: _State, card: Card) -> Branch:
         rules = _ruleset(s.table, s.digit)
         assert s.discard is not None
         problems = []
@@ -755,7 +755,7 @@ class _Replayer:
             )
         return s, problems
 
-    def mitten_strike(self, s: _State) -> Outcome:
+    def mitten_strike(self, s: _State) -> Branch:
         if s.until is None:
             return s, [
                 "no card has been dealt yet and the first card dealt is never the "
@@ -768,7 +768,7 @@ class _Replayer:
             ]
         return s, []
 
-    def hand_full(self, s: _State) -> Outcome:
+    def hand_full(self, s: _State) -> Branch:
         problems = []
         if s.until == 0:
             problems.append(
@@ -782,7 +782,7 @@ class _Replayer:
             )
         return s, problems
 
-    def discard_blocked(self, s: _State, line: int) -> Outcome:
+    def discard_blocked(self, s: _State, line: int) -> Branch:
         rules = _ruleset(s.table, s.digit)
         assert s.discard is not None
         blocking = blocking_slots(rules, s.discard, s.hand)
@@ -800,7 +800,7 @@ class _Replayer:
             f"discarding was allowed: {why} under {_rule_why(self.ctx, s, rules, s.discard)}"
         ]
 
-    def blocking_line(self, s: _State, f: dict[str, Any]) -> Outcome:
+    def blocking_line(self, s: _State, f: dict[str, Any]) -> Branch:
         slot: int = f["slot"]
         problems = []
         if f["exclamation"] != _SLOT_EXCLAIM[slot]:
@@ -828,7 +828,7 @@ class _Replayer:
             )
         return new, problems
 
-    def blocking_end(self, s: _State) -> Outcome:
+    def blocking_end(self, s: _State) -> Branch:
         problems = []
         if s.blocking is not None and s.listed < len(s.blocking):
             missing = s.blocking[s.listed :]
@@ -838,7 +838,7 @@ class _Replayer:
             )
         return s._replace(stage=_IDLE, blocking=(), listed=0), problems
 
-    def solved(self, s: _State, line: int) -> list[Outcome]:
+    def solved(self, s: _State, line: int) -> list[Branch]:
         rules = _ruleset(s.table, s.digit)
         problems = []
         if s.until is None:
@@ -1062,9 +1062,9 @@ def _prune(beam: dict[_State, tuple[int, _Trail]]) -> dict[_State, tuple[int, _T
     return dict(kept)
 
 
-def build_steps(records: Sequence[LineRecord]) -> list[Step]:
+def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
     """Group the replay's lines into the player's actions."""
-    steps: list[Step] = []
+    steps: list[ReplayStep] = []
     i = 0
     while i < len(records):
         record = records[i]
@@ -1081,7 +1081,7 @@ def build_steps(records: Sequence[LineRecord]) -> list[Step]:
         card = record.fields.get("face")
         if record.name == "solved" and record.after.discard is not None:
             card = record.after.discard
-        steps.append(Step(
+        steps.append(ReplayStep(
             line=record.number, last_line=group[-1].number, kind=record.name or "",
             card=card, countdown=countdown, blocking_listed=listed,
             before=record.before, after=group[-1].after,

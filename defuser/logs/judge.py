@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from defuser.engine.simulator import Action
 from defuser.errors import DefuserError
-from defuser.logs.check import ModuleCheck, Step
+from defuser.logs.check import ModuleCheck, ReplayStep
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.policy import TIE, ActionValue, action_values, best_action, explain
 
@@ -84,7 +84,7 @@ class ModuleJudgement:
         return sum(j.extra_clicks for j in self.judgements.values() if j.verdict == "slower")
 
 
-def _action_of(step: Step, slot: int | None) -> Action | None:
+def _action_of(step: ReplayStep, slot: int | None) -> Action | None:
     if step.action == "draw":
         return Action.draw()
     if step.action == "discard":
@@ -167,7 +167,7 @@ def _rate(
     )
 
 
-def _advance(obs: Observation, step: Step, slot: int | None) -> Observation:
+def _advance(obs: Observation, step: ReplayStep, slot: int | None) -> Observation:
     kind = step.kind
     if kind == "drew" and step.card is not None:
         return obs.drew(step.card)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy.belief import CycleBelief, DealKind
 from edgework import Card, CardType, Ruleset
@@ -123,12 +124,49 @@ class Mode(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class DealBranch:
     """One way a deal can go: its probability, the card kind and the phase it leads to."""
 
     probability: float
     kind: DealKind
     phase: int
+
+
+class PlayKind(enum.Enum):
+    """Why the DP plays a face: a plain legal play, a probe, or the solve."""
+
+    PLAIN = "play"
+    #: A legal Defuse while the mitten may be on top: it solves if the mitten is on
+    #: top, and otherwise proves that it is not.
+    PROBE = "probe"
+    #: A Defuse with the mitten surely on top: the last click.
+    SOLVE = "solve"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One safe click the DP weighs. The DP's hands are multisets, so a play names the
+    face (``card``) rather than the slot; :meth:`action` finds the slot in a real hand.
+    """
+
+    kind: ActionKind
+    card: Card | None = None
+    play: PlayKind | None = None
+
+    def action(self, hand: Sequence[Card]) -> Action:
+        """The click that makes this choice with ``hand`` (slot order): a play clicks the
+        first slot holding the face."""
+        if self.card is None:
+            return Action(self.kind)
+        return Action.play(hand.index(self.card) + 1)
+
+
+#: The DP's draw and discard choices.
+DRAW: Final = Choice(ActionKind.DRAW)
+DISCARD: Final = Choice(ActionKind.DISCARD)
+_PLAYS: Final = tuple(Choice(ActionKind.PLAY, card, PlayKind.PLAIN) for card in Card)
+_PROBES: Final = tuple(Choice(ActionKind.PLAY, card, PlayKind.PROBE) for card in Card)
+_SOLVES: Final = tuple(Choice(ActionKind.PLAY, card, PlayKind.SOLVE) for card in Card)
 
 
 @dataclass(slots=True)
@@ -139,7 +177,7 @@ class Phase:
     belief: CycleBelief
     mode: Mode
     on_top: float
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[DealBranch, ...]
     #: The phase after a probe that did not solve (UNSAFE only), else -1.
     probe_fail: int
     #: Whether this phase recurs every cycle (reachable from a cycle's start).
@@ -229,7 +267,7 @@ def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
             if p == 0:
                 continue
             for w, nxt in refine(belief.after_deal(kind)):
-                outcomes.append(Outcome(float(p * w), kind, intern(nxt)))
+                outcomes.append(DealBranch(float(p * w), kind, intern(nxt)))
         phase.outcomes = tuple(outcomes)
         if phase.mode is Mode.UNSAFE:
             fail = refine(belief.given_on_top(False))
@@ -512,39 +550,39 @@ class Solution:
             total += o.probability * part / len(faces)
         return total
 
-    def choices(self, phase: int, state: int) -> list[tuple[tuple[str, int], float]]:
+    def choices(self, phase: int, state: int) -> list[tuple[Choice, float]]:
         """The safe actions in a state and their values after this click.
 
-        Each action is ``("draw", -1)``, ``("discard", -1)``, ``("play", face)`` or
-        ``("solve", face)``; the value excludes the click itself.
+        Each is a :class:`Choice`: a draw, a discard, or a play of a face (a plain play,
+        a probe or the solve); the value excludes the click itself.
         """
         tabs = self.tables
         ph = self.graph.phases[phase]
         h, d = divmod(state, FACES)
         hand = HANDS[h]
         mask = tabs.legal[d]
-        out: list[tuple[tuple[str, int], float]] = []
+        out: list[tuple[Choice, float]] = []
         if ph.mode is Mode.ZERO:
             for c in sorted(set(hand)):
                 if tabs.is_defuse[c]:
-                    out.append((("solve", c), 0.0))
+                    out.append((_SOLVES[c], 0.0))
             if out:
                 return out
         legal_cards = [c for c in hand if mask >> c & 1]
         lone_defuse = len(legal_cards) == 1 and tabs.is_defuse[legal_cards[0]]
         if ph.mode is Mode.SAFE and len(hand) < HAND_SIZE:
-            out.append((("draw", -1), self.deal_value(phase, state, draw=True)))
+            out.append((DRAW, self.deal_value(phase, state, draw=True)))
         if not legal_cards or lone_defuse:
-            out.append((("discard", -1), self.deal_value(phase, state, draw=False)))
+            out.append((DISCARD, self.deal_value(phase, state, draw=False)))
         for c, rest in _remove_table()[h]:
             if not mask >> c & 1:
                 continue
             target = rest * FACES + c
             if ph.mode is Mode.UNSAFE and tabs.is_defuse[c]:
                 fail = self.value(ph.probe_fail, target)
-                out.append((("probe", c), (1.0 - ph.on_top) * fail))
+                out.append((_PROBES[c], (1.0 - ph.on_top) * fail))
             else:
-                out.append((("play", c), self.value(phase, target)))
+                out.append((_PLAYS[c], self.value(phase, target)))
         return out
 
 

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.rules import HAND_SIZE
-from defuser.engine.simulator import Action, ActionKind
 from defuser.errors import DefuserError
 from defuser.strategy import cache
 from defuser.strategy.belief import CycleBelief, Observation, odds
-from defuser.strategy.dp import FACES, HAND_COUNT, Solution, solve, state_index
+from defuser.strategy.dp import FACES, HAND_COUNT, Choice, Solution, solve, state_index
 from edgework import Card, CardType, Ruleset
 
 if TYPE_CHECKING:
@@ -425,19 +425,13 @@ class OraclePolicy:
         return _oracle_action(obs, options)
 
 
-def _oracle_action(obs: Observation, options: list[tuple[str, int]]) -> Action:
-    def rank(option: tuple[str, int]) -> tuple[int, int]:
-        kind, face = option
-        if kind in ("solve", "play", "probe"):
-            return (0, obs.hand.index(Card(face)))
-        return (1, 0) if kind == "discard" else (2, 0)
+def _oracle_action(obs: Observation, options: list[Choice]) -> Action:
+    def rank(option: Choice) -> tuple[int, int]:
+        if option.card is not None:
+            return (0, obs.hand.index(option.card))
+        return (1, 0) if option.kind is ActionKind.DISCARD else (2, 0)
 
-    kind, face = min(options, key=rank)
-    if kind == "draw":
-        return Action.draw()
-    if kind == "discard":
-        return Action.discard()
-    return Action.play(obs.hand.index(Card(face)) + 1)
+    return min(options, key=rank).action(obs.hand)
 
 
 #: The policies ``mittens bench`` knows, in report order.
