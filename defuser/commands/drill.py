@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
+from defuser.engine.bomb import end_headline, outcome_fields
 from defuser.engine.simulator import Result
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
@@ -242,9 +243,7 @@ def game_outcome(result: Result, game: Game) -> dict[str, Any]:
     """The JSON keys a game adds to a decision: what the click did."""
     module = game.walk.module
     return {
-        "outcome": result.outcome.value,
-        "card": result.card.code if result.card is not None else None,
-        "strike": result.strike.value if result.strike is not None else None,
+        **outcome_fields(result),
         "state": {
             "discard": module.discard_top.code,
             "hand": [c.code for c in module.hand],
@@ -293,10 +292,8 @@ def show_game_end(game: Game, console: Console) -> None:
     """How a game ended: solved or exploded, clicks against the optimum, the grades."""
     target = console.out.err if console.json_mode else console.out.out
     summary = game.summary()
-    if summary.solved:
-        head = "Module solved!"
-    elif summary.exploded:
-        head = f"BOOM! The bomb exploded at {summary.strikes} strikes."
+    if game.bomb.end is not None:
+        head = end_headline(game.bomb.end, summary.strikes)
     else:
         head = f"Game stopped; {game.belief_words()}."
     grades = ", ".join(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-import time
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -26,9 +25,10 @@ from defuser.commands.common import (
     game_options,
     resolve_edgework,
 )
+from defuser.engine.actions import Action, ActionKind, StrikeKind
+from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
 from defuser.engine.generate import random_batteries, random_serial
-from defuser.engine.modlog import LogAppender
-from defuser.engine.simulator import Action, Module, Outcome, Result, StrikeKind
+from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from defuser.strategy import explain
 from edgework import Batteries, Card, Edgework
@@ -102,19 +102,15 @@ def result_json(command: str, result: Result, module: Module) -> dict[str, Any]:
     """One command's JSON object: what it did and the state it left."""
     return {
         "command": command,
-        "action": str(result.action),
-        "outcome": result.outcome.value,
-        "card": result.card.code if result.card is not None else None,
-        "strike": result.strike.value if result.strike is not None else None,
-        "blocking_slots": list(result.blocking_slots),
+        **click_fields(result),
         "note": result.note or None,
         "log": list(result.log),
         "state": visible_state(module),
     }
 
 
-class Game:
-    """One play session: the module, the output, the log file, the clock."""
+class TerminalGame:
+    """One game in the terminal: the bomb (module, strikes, log file, clock), rendered."""
 
     def __init__(
         self,
@@ -127,16 +123,12 @@ class Game:
         strike_limit: int,
         log_file: IO[str] | None,
     ) -> None:
+        self.bomb = Bomb(module, strike_limit=strike_limit, log_file=log_file)
         self.module = module
         self.edge = edge
         self.out = out
         self.colour = colour
         self.json_mode = json_mode
-        self.strike_limit = strike_limit
-        self.log = LogAppender(log_file)
-        self.started = time.monotonic()
-        self.actions = 0
-        self.flush_log()
 
     # --------------------------------------------------------------- rendering
 
@@ -173,38 +165,26 @@ class Game:
             hand.append(f"{slot}: ").append_text(self.card(card))
         self.say(hand)
         self.say(f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt")
-        limit = f"/{self.strike_limit}" if self.strike_limit else ""
+        limit = f"/{self.bomb.strike_limit}" if self.bomb.strike_limit else ""
         self.say(
             f"Strikes: {m.strikes}{limit} · time {elapsed_words(self.elapsed())}"
         )
 
     def elapsed(self) -> float:
         """Seconds since the game started."""
-        return time.monotonic() - self.started
+        return self.bomb.elapsed()
 
     # --------------------------------------------------------------- the game
-
-    def flush_log(self) -> None:
-        """Append the module's new log lines to the log file, flushed at once."""
-        self.log.flush(self.module.log)
-
-    def exploded(self) -> bool:
-        """Whether the strike limit has been reached."""
-        return bool(self.strike_limit) and self.module.strikes >= self.strike_limit
 
     def start(self, seed: int) -> None:
         """Print the opening: seed, edge and state."""
         if self.json_mode:
-            edge = self.edge
             self.out.json(
                 {
                     "event": "start",
                     "seed": seed,
-                    "serial": str(edge.serial),
-                    "batteries": edge.batteries.count if edge.batteries else 0,
-                    "holders": edge.batteries.holders if edge.batteries else None,
-                    "edgework": str(edge),
-                    "strike_limit": self.strike_limit,
+                    **edge_fields(self.edge),
+                    "strike_limit": self.bomb.strike_limit,
                     "state": visible_state(self.module),
                 }
             )
@@ -220,7 +200,8 @@ class Game:
         if not words:
             return True
         if words in QUIT_WORDS:
-            self.finish("quit")
+            self.bomb.stop(End.QUIT)
+            self.finish(End.QUIT)
             return False
         if words == "help":
             if self.json_mode:
@@ -236,18 +217,13 @@ class Game:
             else:
                 self.out.note(f"error: {exc} (type help for the commands)")
             return True
-        result = self.module.act(action)
-        self.actions += 1
-        self.flush_log()
+        result = self.bomb.act(action)
         if self.json_mode:
             self.out.json(result_json(text, result, self.module))
         else:
             self.report(result)
-        if self.module.solved:
-            self.finish("solved")
-            return False
-        if self.exploded():
-            self.finish("exploded")
+        if self.bomb.end is not None:
+            self.finish(self.bomb.end)
             return False
         if not self.json_mode:
             self.show_state()
@@ -268,10 +244,10 @@ class Game:
             )
         elif result.outcome is Outcome.OK:
             assert result.card is not None
-            verb = {"draw": "you drew", "discard": "you discarded"}.get(action, "you played")
-            line = Text(f"{action}: {verb} ").append_text(self.card(result.card))
+            kind = result.action.kind
+            line = Text(f"{action}: you {kind.past_tense} ").append_text(self.card(result.card))
             line.append(f", a(n) {m.rules.type_of(result.card).value} card.")
-            if result.card == m.rules.mitten and action == "discard":
+            if result.card == m.rules.mitten and kind is ActionKind.DISCARD:
                 line.append(" That was the Exploding Mitten.")
             self.say(line)
         else:
@@ -286,15 +262,16 @@ class Game:
             if result.strike is StrikeKind.MITTEN_ON_TOP:
                 self.say("  The strike showed you where the mitten is; the deck did not move.")
 
-    def finish(self, reason: str) -> None:
+    def finish(self, end: End) -> None:
         """The closing summary: how the game ended, actions, strikes and time."""
         m = self.module
+        actions = self.bomb.clicks
         if self.json_mode:
             self.out.json(
                 {
                     "event": "end",
-                    "reason": reason,
-                    "actions": self.actions,
+                    "reason": end.value,
+                    "actions": actions,
                     "strikes": m.strikes,
                     "deals": m.deals,
                     "solved": m.solved,
@@ -302,15 +279,10 @@ class Game:
                 }
             )
             return
-        headline = {
-            "solved": "Module solved!",
-            "exploded": f"BOOM! The bomb exploded at {m.strikes} strikes.",
-            "quit": "Game stopped.",
-            "end": "End of input; game stopped.",
-        }[reason]
-        self.say(headline, "bold green" if reason == "solved" else "bold")
+        headline = end_headline(end, m.strikes)
+        self.say(headline, "bold green" if end is End.SOLVED else "bold")
         self.say(
-            f"{self.actions} action{'' if self.actions == 1 else 's'}, "
+            f"{actions} action{'' if actions == 1 else 's'}, "
             f"{m.strikes} strike{'' if m.strikes == 1 else 's'}, "
             f"{m.deals} card{'' if m.deals == 1 else 's'} dealt, "
             f"time {elapsed_words(self.elapsed())}."
@@ -377,7 +349,7 @@ def play(
         except OSError as exc:
             raise click.FileError(log_path, hint=exc.strerror or str(exc)) from exc
     try:
-        game = Game(
+        game = TerminalGame(
             module,
             edge,
             out,
@@ -394,7 +366,8 @@ def play(
                 return
         if interactive:
             game.say("")
-        game.finish("end")
+        game.bomb.stop(End.END_OF_INPUT)
+        game.finish(End.END_OF_INPUT)
     finally:
         if log_file is not None:
             log_file.close()

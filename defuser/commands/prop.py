@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from typing import IO, Any
 
 import click
@@ -28,7 +27,7 @@ from defuser.commands.common import (
     resolve_edgework,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
-from defuser.engine.modlog import LogAppender
+from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
 from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
@@ -99,6 +98,7 @@ class PropGame:
     def __init__(
         self,
         out: Output,
+        module: Module,
         *,
         colour: bool,
         json_mode: bool,
@@ -107,13 +107,11 @@ class PropGame:
         trace_file: IO[str] | None,
     ) -> None:
         self.out = out
+        self.bomb = Bomb(module, strike_limit=strike_limit, log_file=log_file)
         self.colour = colour
         self.json_mode = json_mode
-        self.strike_limit = strike_limit
-        self.log = LogAppender(log_file)
         self.trace_file = trace_file
         self._trace_lock = threading.Lock()
-        self.started = time.monotonic()
 
     # ------------------------------------------------------------------ callbacks
 
@@ -131,10 +129,6 @@ class PropGame:
         with self._trace_lock:
             self.trace_file.write(f"{direction} {text}\n")
             self.trace_file.flush()
-
-    def flush_log(self, module: Module) -> None:
-        """Append the module's new log lines to the log file at once."""
-        self.log.flush(module.log)
 
     # ------------------------------------------------------------------ rendering
 
@@ -172,8 +166,8 @@ class PropGame:
             self.out.print(Text(head + f"STRIKE {module.strikes} ({result.strike.value}).", style))
         else:
             assert result.card is not None
-            verb = {"draw": "drew", "discard": "discarded"}.get(step.action.kind.value, "played")
-            line = Text(head + f"{verb} ").append_text(self.card(result.card))
+            line = Text(head + f"{step.action.kind.past_tense} ")
+            line.append_text(self.card(result.card))
             line.append(f", a(n) {module.rules.type_of(result.card).value} card.")
             if result.outcome is Outcome.SOLVED:
                 line.append(" The Exploding Mitten was on top of the deck.")
@@ -181,9 +175,9 @@ class PropGame:
 
     # ------------------------------------------------------------------ the game
 
-    def run(self, device: Device, module: Module, edge: Edgework, seed: int) -> str:
+    def run(self, device: Device, edge: Edgework, seed: int) -> End:
         """Play until solved or exploded; return how it ended."""
-        self.flush_log(module)
+        module = self.bomb.module
         device.connect()
         bridge = Bridge(module, edge, device)
         bridge.start()
@@ -196,10 +190,7 @@ class PropGame:
                     "port": device.current_url,
                     "identity": None if device.identity is None else str(device.identity),
                     "firmware": device.firmware,
-                    "serial": str(edge.serial),
-                    "batteries": edge.batteries.count if edge.batteries else 0,
-                    "holders": edge.batteries.holders if edge.batteries else None,
-                    "edgework": str(edge),
+                    **edge_fields(edge),
                     "prop": prop_state(shown),
                 }
             )
@@ -219,19 +210,18 @@ class PropGame:
             if step is None:
                 if scripted is not None and scripted.script_finished:
                     # A simulated prop that has made all its scripted presses: no more come.
-                    return "script-ended"
+                    self.bomb.stop(End.SCRIPT_ENDED)
+                    return End.SCRIPT_ENDED
                 continue
-            self.flush_log(module)
+            self.bomb.record(step.result)
             shown = device.display_state()
             if self.json_mode:
                 self.out.json(self.step_json(step, shown))
             else:
                 self.report(step, module)
                 self.show_prop(shown)
-            if module.solved:
-                return "solved"
-            if self.strike_limit and module.strikes >= self.strike_limit:
-                return "exploded"
+            if self.bomb.end is not None:
+                return self.bomb.end
 
     def step_json(self, step: Step, shown: list[DisplayCommand]) -> dict[str, Any]:
         """One press as a JSON event."""
@@ -240,24 +230,21 @@ class PropGame:
             "event": "press",
             "seq": step.press.seq,
             "button": step.press.button.value,
-            "action": str(step.action),
-            "outcome": result.outcome.value,
-            "card": None if result.card is None else result.card.code,
-            "strike": None if result.strike is None else result.strike.value,
-            "blocking_slots": list(result.blocking_slots),
+            **click_fields(result),
             "log": list(result.log),
             "sent": [type(c).WORD for c in step.shown],
             "prop": prop_state(shown),
         }
 
-    def finish(self, reason: str, module: Module, device: Device, presses: int) -> None:
+    def finish(self, end: End, device: Device, presses: int) -> None:
         """The closing summary."""
-        elapsed = time.monotonic() - self.started
+        module = self.bomb.module
+        elapsed = self.bomb.elapsed()
         if self.json_mode:
             self.out.json(
                 {
                     "event": "end",
-                    "reason": reason,
+                    "reason": end.value,
                     "presses": presses,
                     "strikes": module.strikes,
                     "solved": module.solved,
@@ -269,11 +256,7 @@ class PropGame:
                 }
             )
             return
-        headline = {
-            "solved": "Module solved!",
-            "exploded": f"BOOM! The bomb exploded at {module.strikes} strikes.",
-            "script-ended": "The simulated prop's script ended before the game did.",
-        }.get(reason, "Game stopped.")
+        headline = end_headline(end, module.strikes)
         self.out.print(Text(headline, style="bold" if self.colour else ""))
         self.out.print(
             f"{presses} press{'' if presses == 1 else 'es'}, {module.strikes} "
@@ -391,6 +374,7 @@ def prop(
         trace_file = _open_for_writing(trace_path, files)
         game = PropGame(
             out,
+            module,
             colour=colour_enabled(sys.stdout) and not json_mode,
             json_mode=json_mode,
             strike_limit=strike_limit,
@@ -409,12 +393,12 @@ def prop(
             trace=game.trace,
         )
         try:
-            reason = "stopped"
+            end = End.STOPPED
             try:
-                reason = game.run(device, module, edge, seed)
+                end = game.run(device, edge, seed)
             except KeyboardInterrupt:
-                reason = "stopped"
-            game.finish(reason, module, device, len(module.history))
+                end = End.STOPPED
+            game.finish(end, device, len(module.history))
         except HardwareError as exc:
             raise click.ClickException(str(exc)) from exc
         finally:

@@ -29,7 +29,17 @@ class ActionKind(enum.Enum):
     DISCARD = "discard"
     PLAY = "play"
 
+    @property
+    def past_tense(self) -> str:
+        """The verb for a click of this kind that went through: drew, discarded, played."""
+        return _PAST_TENSE[self]
 
+
+_PAST_TENSE: Final = {
+    ActionKind.DRAW: "drew",
+    ActionKind.DISCARD: "discarded",
+    ActionKind.PLAY: "played",
+}
 _COMMAND = re.compile(r"(?:!\s*\d+\s+)?(?P<verb>\S+)(?P<params>(?:\s+\S+)*)")
 _SLOT_WORDS: Final = ("1", "2", "3")
 

@@ -13,16 +13,15 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from defuser.engine.simulator import Action, ActionKind, Outcome, Result, StrikeKind
+from defuser.engine.actions import Action, StrikeKind
+from defuser.engine.bomb import STRIKE_LIMIT, Bomb, End, end_headline
+from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
 from defuser.strategy.belief import odds
 from defuser.strategy.policy import recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
-
-#: The bomb explodes at this many strikes by default, as in ``mittens play``.
-STRIKE_LIMIT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +40,12 @@ class GameSummary:
 
 @dataclass(slots=True)
 class Game:
-    """A module on random vanilla edgework and its grading."""
+    """A module on random vanilla edgework and its grading; the :class:`Bomb` around
+    the walk's module keeps the strikes, the explosion and the clicks."""
 
     walk: Walk
     seed: int
-    strike_limit: int = STRIKE_LIMIT
-    clicks: int = 0
+    bomb: Bomb
     total_loss: float = 0.0
     verdicts: Counter[str] = field(default_factory=Counter)
     expected_at_start: float = 0.0
@@ -56,25 +55,36 @@ class Game:
         """A game on random vanilla edgework; its module seed comes from ``rng``."""
         edgework = random_edgework(rng)
         seed = rng.randrange(1 << 30)
-        game = cls(Walk.start(edgework, seed), seed, strike_limit)
+        walk = Walk.start(edgework, seed)
+        game = cls(walk, seed, Bomb(walk.module, strike_limit=strike_limit))
         start = recommend(game.walk.observation).expected_clicks
         game.expected_at_start = start if start is not None else 0.0
         return game
 
     @property
+    def strike_limit(self) -> int:
+        """The strikes at which the bomb explodes (0: never)."""
+        return self.bomb.strike_limit
+
+    @property
+    def clicks(self) -> int:
+        """Clicks played so far."""
+        return self.bomb.clicks
+
+    @property
     def solved(self) -> bool:
         """Whether the module is solved."""
-        return self.walk.module.solved
+        return self.bomb.end is End.SOLVED
 
     @property
     def exploded(self) -> bool:
         """Whether the strikes reached the limit (0 means no limit)."""
-        return bool(self.strike_limit) and self.walk.module.strikes >= self.strike_limit
+        return self.bomb.end is End.EXPLODED
 
     @property
     def over(self) -> bool:
         """Whether the game has ended."""
-        return self.solved or self.exploded
+        return self.bomb.over
 
     def edge_words(self) -> str:
         """The bomb's edge as the defuser reads it out."""
@@ -109,8 +119,7 @@ class Game:
     def play(self, grade: Grade) -> Result:
         """Play the graded click on the module (the grade must have read an action)."""
         assert grade.reading is not None
-        result = self.walk.act(Action.parse(grade.reading))
-        self.clicks += 1
+        result = self.bomb.record(self.walk.act(Action.parse(grade.reading)))
         self.verdicts[grade.verdict.value] += 1
         if grade.loss is not None:
             self.total_loss += grade.loss
@@ -124,13 +133,12 @@ class Game:
         if result.outcome is Outcome.NOTHING:
             return f"{action}: nothing happens ({result.note})."
         if result.outcome is Outcome.SOLVED:
-            return f"{action}: Defuse played with the mitten on top. Module solved!"
+            solved = end_headline(End.SOLVED, module.strikes)
+            return f"{action}: Defuse played with the mitten on top. {solved}"
         if result.outcome is Outcome.OK:
             assert result.card is not None
             kind = rules.type_of(result.card).value
-            verb = {ActionKind.DRAW: "drew", ActionKind.DISCARD: "discarded"}.get(
-                result.action.kind, "played"
-            )
+            verb = result.action.kind.past_tense
             return f"{action}: you {verb} {card_words(result.card)}, {kind}."
         assert result.strike is not None
         why = explain.strike_reason(rules, module.discard_top, module.hand, result)
