@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from defuser.apps.live_session import Reply
+from defuser.apps.live_session import SessionReply
 from defuser.engine import modlog
 from defuser.errors import DefuserError
 from defuser.logs.check import read_message
@@ -151,7 +151,7 @@ class Advice:
     bomb: BombInfo | None
     module_id: int
     event: str
-    reply: Reply
+    reply: SessionReply
     #: Whether the module's bomb is certain (several bombs of a mission may fit).
     bomb_certain: bool = True
 
@@ -398,11 +398,11 @@ class Follower:
         bomb = self.bombs[chosen] if chosen is not None else self.bombs[module.candidates[-1]]
         if chosen is None:
             rec = Recommendation(None, None, module.lost)
-            reply = Reply(False, module.lost, None, rec)
+            reply = SessionReply(False, module.lost, None, rec)
         else:
             obs = module.views[chosen]
             rec = recommend(obs)
-            reply = Reply(True, None, obs, rec)
+            reply = SessionReply(True, None, obs, rec)
         module.advised = rec
         certain = len({(o.rules.table, o.rules.last_digit, o.interval)
                        for o in module.views.values()}) <= 1

@@ -22,7 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from defuser.apps.follow import Advice, Follower, follow
-from defuser.apps.live_session import LiveSession, Reply
+from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.commands import screen
 from defuser.commands.common import Output, edgework_options, resolve_edgework
 from defuser.logs.reader import default_log_path
@@ -60,7 +60,7 @@ def _terminal_lines(out: Output) -> Iterator[str]:
                 readline.write_history_file(history)
 
 
-def screen_reply(reply: Reply) -> list[RenderableType]:
+def screen_reply(reply: SessionReply) -> list[RenderableType]:
     """One answer drawn for a person at a terminal (see :mod:`defuser.commands.screen`)."""
     if reply.help:
         return [Text(reply.help)]
