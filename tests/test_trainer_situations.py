@@ -13,8 +13,14 @@ from defuser.engine.rules import HAND_SIZE, discard_allowed
 from defuser.engine.simulator import Action, HiddenState, Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import action_values, best_action
-from defuser.trainer.grading import DECIDE_SCALE, grade, verdict_for_loss
-from defuser.trainer.model import Kind, Question, Verdict
+from defuser.trainer.grading import (
+    DECIDE_SCALE,
+    STRIKE_PENALTY,
+    grade,
+    risky_loss,
+    verdict_for_loss,
+)
+from defuser.trainer.model import Kind, Option, Question, Verdict
 from defuser.trainer.situations import (
     Walk,
     cycle_question_for,
@@ -155,6 +161,8 @@ def test_decide_grades_follow_the_loss_and_strike_risk(
             if option.strike_risk > 0:
                 assert result.verdict is Verdict.BLUNDER
                 assert "risks" in result.detail
+                assert result.loss is not None and result.loss >= DECIDE_SCALE[-1][0]
+                assert result.loss >= STRIKE_PENALTY * option.strike_risk
                 continue
             assert option.expected_clicks is not None
             loss = option.expected_clicks - best
@@ -163,6 +171,36 @@ def test_decide_grades_follow_the_loss_and_strike_risk(
             assert f"{option.expected_clicks:.2f}" in result.detail
         assert grade(q, q.expected, 3.0).verdict is Verdict.BEST
     assert {Verdict.BEST, Verdict.INACCURACY, Verdict.BLUNDER} <= seen
+
+
+def test_a_gamble_that_looks_cheaper_is_still_charged_for_its_strike() -> None:
+    """Question 53 of ``mittens drill --mode decide --seed 11``: drawing with the mitten
+    on top 1 time in 3 looks 0.88 clicks cheaper than the safe discard when a strike is
+    counted as one wasted click; its loss must not be 0."""
+    q = Question(
+        kind=Kind.DECIDE,
+        skill="decide:discard",
+        text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
+        facts={"defuse_slots": []},
+        expected="discard",
+        reason="",
+        options=(
+            Option("draw", 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
+            Option("discard", 14.4476, 0.0),
+            Option("play 1", 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
+        ),
+    )
+    result = grade(q, "draw", 1.0)
+    assert result.verdict is Verdict.BLUNDER
+    assert result.loss == pytest.approx(STRIKE_PENALTY / 3)
+    assert "loss 3.33" in result.detail and "loss 0.00" not in result.detail
+    assert risky_loss(None, 1.0) == STRIKE_PENALTY
+    assert risky_loss(0.0, 0.01) == DECIDE_SCALE[-1][0]  # never under the blunder bound
+    # A blunder never lowers a session's mean loss below the safe answers' mean.
+    safe = grade(q, "play 1", 1.0)
+    assert safe.loss == pytest.approx(1.0)
+    assert safe.loss is not None and result.loss is not None
+    assert (safe.loss + result.loss) / 2 > safe.loss
 
 
 def test_loss_scale_boundaries() -> None:

@@ -2,7 +2,9 @@
 
 Lookup kinds are right or wrong. A ``decide`` answer is judged by its expected-click
 loss against the best action of the optimal zero-strike policy, on a five-step scale
-(:data:`DECIDE_SCALE`); an action that risks a strike is always a blunder. A ``cycle``
+(:data:`DECIDE_SCALE`); an action that risks a strike is always a blunder, and its loss
+(:func:`risky_loss`) charges the strike, so a blunder never reports a smaller loss than
+the blunder bound. A ``cycle``
 probability is right within :data:`PROBABILITY_TOLERANCE` (so ``14%`` is right for 1/7).
 An answer slower than the time limit is graded ``too slow`` whatever it says.
 """
@@ -42,6 +44,21 @@ DECIDE_SCALE: Final[tuple[tuple[float, Verdict], ...]] = (
 #: How far a probability answer may be from the exact value: rounding to two decimals
 #: or to a whole percent stays inside it.
 PROBABILITY_TOLERANCE: Final = 0.006
+
+
+#: Expected clicks charged per expected strike. An action's expected clicks count a
+#: strike as one click that moves nothing, which can make a gamble look cheaper than
+#: the best safe click; a strike really costs a third of the bomb (the strike limit is
+#: 3), so it is charged like most of a mitten cycle.
+STRIKE_PENALTY: Final = 10.0
+
+
+def risky_loss(clicks_loss: float | None, strike_risk: float) -> float:
+    """The loss of an action that can strike: its expected-click loss (0 if it looks
+    cheaper; a click that can never solve counts as nothing extra) plus
+    :data:`STRIKE_PENALTY` per expected strike, and never below the blunder bound."""
+    clicks = max(clicks_loss or 0.0, 0.0)
+    return max(clicks + STRIKE_PENALTY * strike_risk, DECIDE_SCALE[-1][0])
 
 
 def verdict_for_loss(loss: float) -> Verdict:
@@ -100,25 +117,34 @@ def _judge_decide(question: Question, text: str) -> tuple[Verdict, str, str, flo
     option = option_for(question, action)
     best = best_option(question)
     assert best.expected_clicks is not None
-    loss = (
+    clicks_loss = (
         None
         if option.expected_clicks is None
         else max(option.expected_clicks - best.expected_clicks, 0.0)
     )
-    numbers = (
-        f"best {best.action}: {best.expected_clicks:.2f} expected clicks to the solve"
-        if option.expected_clicks is None
-        else f"{action}: {option.expected_clicks:.2f} expected clicks to the solve; "
-        f"best {best.action}: {best.expected_clicks:.2f}; loss {loss:.2f}"
-    )
     if option.strike_risk > 0:
         chance = option.strike_risk
+        loss = risky_loss(clicks_loss, chance)
         risk = "a certain strike" if chance >= 1 else f"a {chance:.0%} chance of a strike"
         detail = f"{action} risks {risk}"
         if option.note:
             detail += f": {option.note}"
+        clicks = (
+            "" if option.expected_clicks is None
+            else f"{action}: {option.expected_clicks:.2f} expected clicks to the solve if a "
+            "strike only wasted its click; "
+        )
+        numbers = (
+            f"{clicks}best {best.action}: {best.expected_clicks:.2f}; loss {loss:.2f} "
+            f"with {STRIKE_PENALTY:g} clicks charged per strike"
+        )
         return Verdict.BLUNDER, action, f"{detail} ({numbers})", loss
-    assert loss is not None
+    assert clicks_loss is not None
+    loss = clicks_loss
+    numbers = (
+        f"{action}: {option.expected_clicks:.2f} expected clicks to the solve; "
+        f"best {best.action}: {best.expected_clicks:.2f}; loss {loss:.2f}"
+    )
     verdict = verdict_for_loss(loss)
     detail = numbers
     if option.note and verdict is not Verdict.BEST:
