@@ -15,6 +15,15 @@ import click
 
 from defuser import __version__
 from defuser.errors import DefuserError
+from defuser.streams import (
+    EXIT_INTERRUPTED,
+    ReaderGone,
+    is_pipe_error,
+    os_reason,
+    printable,
+    setup_streams,
+    silence_stdout,
+)
 from edgework import EdgeworkError
 
 #: command name -> ("module:attribute", one-line summary shown by ``mittens --help``).
@@ -50,6 +59,15 @@ class LazyGroup(click.Group):
             raise TypeError(f"{entry[0]} is not a click command")
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a closed stdout pipe becomes :class:`ReaderGone`."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if is_pipe_error(exc):
+                raise ReaderGone from None
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands from the registry's summaries without importing them."""
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
@@ -57,33 +75,62 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, "--version", prog_name="mittens")
 def cli() -> None:
     """Exploding Mittens: solve, practise, check logs and drive a prop for the KTaNE module."""
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Run ``mittens``; turn every input error into one line on stderr and exit 2."""
+    """Run ``mittens``: the one boundary where every failure becomes an exit status.
+
+    Input errors (from click, the library or a user path) print one line on stderr and
+    exit 2; Ctrl-C exits 130 (interactive commands print their summary first); a
+    reader that goes away (``mittens ... | head -1``) exits 0; bare ``mittens`` prints
+    the help and exits 0.
+    """
+    setup_streams()
     try:
         return cli.main(args=argv, prog_name="mittens", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else cli.get_help(click.Context(cli)))
+        sys.exit(0)
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            click.echo("mittens: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         click.echo("mittens: aborted", err=True)
         sys.exit(1)
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "mittens"
-        click.echo(f"{where}: error: {exc.format_message()}", err=True)
+        click.echo(f"{where}: error: {printable(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
+    except click.FileError as exc:
+        # A path that cannot be opened is bad input, like any other (exit 2).
+        click.echo(f"mittens: error: {printable(exc.format_message())}", err=True)
+        sys.exit(2)
     except click.ClickException as exc:
-        click.echo(f"mittens: error: {exc.format_message()}", err=True)
+        click.echo(f"mittens: error: {printable(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
     except (DefuserError, EdgeworkError) as exc:
-        click.echo(f"mittens: error: {exc}", err=True)
+        click.echo(f"mittens: error: {printable(str(exc))}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("mittens: interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
+        sys.exit(EXIT_INTERRUPTED)
+    except ReaderGone:
+        silence_stdout()
         sys.exit(0)
+    except OSError as exc:
+        if is_pipe_error(exc):
+            silence_stdout()
+            sys.exit(0)
+        where = f" {printable(str(exc.filename))!r}" if exc.filename is not None else ""
+        click.echo(f"mittens: error:{where} {os_reason(exc)}", err=True)
+        sys.exit(2)

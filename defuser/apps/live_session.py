@@ -21,6 +21,7 @@ Commands, one per line, case-insensitive, cards as codes (``GS``) or words
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -28,6 +29,9 @@ from defuser.errors import DefuserError, InvalidCommandError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
+
+#: How many changes ``undo`` can take back, one after another (older ones are forgotten).
+UNDO_DEPTH: Final = 100
 
 HELP: Final = """\
 Commands (one per line, any case; cards as codes like GS or words like 'green square'):
@@ -41,7 +45,7 @@ Commands (one per line, any case; cards as codes like GS or words like 'green sq
   strike draw | strike discard | strike play 2
                             that click struck (nothing moved)
   solved                    the Defuse solved the module
-  undo                      take back the last line that changed something
+  undo                      take back the last line that changed something (up to 100)
   state                     show where things stand
   help                      this text
   quit                      leave"""
@@ -144,7 +148,11 @@ class LiveSession:
         self.serial = serial
         self.batteries = batteries
         self.observation: Observation | None = self._fresh()
-        self._undo: list[tuple[SerialNumber | None, Batteries | None, Observation | None]] = []
+        # Only the last UNDO_DEPTH changes can be taken back, so a session of any length
+        # holds a bounded amount of memory.
+        self._undo: deque[tuple[SerialNumber | None, Batteries | None, Observation | None]] = (
+            deque(maxlen=UNDO_DEPTH)
+        )
 
     # ------------------------------------------------------------ state
 

@@ -7,6 +7,7 @@ colour only on a terminal and never with ``NO_COLOR``.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from defuser.streams import can_encode, printable
 from edgework import (
     SHAPE_GLYPHS,
     Batteries,
@@ -213,19 +215,46 @@ def colour_enabled(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
+class _Console(Console):
+    """A rich console whose broken pipe is the caller's to handle (``main`` exits 0)."""
+
+    def on_broken_pipe(self) -> None:
+        """Raise instead of rich's own exit 1 (the reader went away: not a failure)."""
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+def _safe_item(item: Any) -> Any:
+    """A printed item with control characters made visible (text from files or stdin
+    must never drive the terminal); other renderables pass unchanged."""
+    if isinstance(item, str):
+        return printable(item)
+    if isinstance(item, Text):
+        plain = item.plain
+        cleaned = printable(plain)
+        if cleaned != plain:
+            item = item.copy()
+            item.plain = cleaned
+    return item
+
+
 class Output:
-    """The one owner of the rich consoles for a command run."""
+    """The one owner of the rich consoles for a command run.
+
+    Nothing printed through it raises on an unencodable character (see
+    :mod:`defuser.commands.safeio`), and control characters never reach the terminal.
+    """
 
     def __init__(self, *, json_mode: bool = False) -> None:
         self.json_mode = json_mode
-        self.out = Console(
+        self.out = _Console(
             file=sys.stdout,
             markup=False,
             highlight=False,
             no_color=not colour_enabled(sys.stdout),
             soft_wrap=True,
         )
-        self.err = Console(
+        self.err = _Console(
             file=sys.stderr,
             markup=False,
             highlight=False,
@@ -235,22 +264,22 @@ class Output:
 
     def json(self, obj: object) -> None:
         """Print ``obj`` as one line of JSON on stdout."""
-        try:
-            sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        except UnicodeEncodeError:
+        text = json.dumps(obj, ensure_ascii=False)
+        if not can_encode(text, sys.stdout):
             # A stdout that cannot encode a character (an ASCII or legacy code page
-            # pipe) gets JSON's own \u escapes: the same object, and no crash on input
-            # that echoes back non-ASCII text.
-            sys.stdout.write(json.dumps(obj) + "\n")
+            # pipe, or a lone surrogate) gets JSON's own \u escapes: the same object,
+            # valid in any encoding, and no crash on input that echoes back text.
+            text = json.dumps(obj)
+        sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
     def print(self, *items: Any) -> None:
         """Print a result to stdout."""
-        self.out.print(*items)
+        self.out.print(*(_safe_item(item) for item in items))
 
     def note(self, message: str) -> None:
         """Print a diagnostic to stderr."""
-        self.err.print(message)
+        self.err.print(printable(message))
 
 
 def card_text(card: Card, *, words: bool = True, colour: bool = True) -> Text:

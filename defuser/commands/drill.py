@@ -21,6 +21,7 @@ from rich.text import Text
 from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
 from defuser.engine.bomb import end_headline, outcome_fields
 from defuser.engine.simulator import Result
+from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
 from defuser.trainer.model import MODES, NOTATION, Answered, Grade, Kind, Question, Verdict
@@ -34,6 +35,9 @@ from edgework import ALL_CARDS
 #: Questions per drill session, and games per ``--mode game`` session, by default.
 DEFAULT_COUNT = 10
 DEFAULT_GAMES = 1
+
+#: Seeds are stored as SQLite integers (64-bit signed).
+SEED_LIMIT = 2**63 - 1
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
 HELP_WORDS = frozenset({"help", "?"})  # not "h": H is a rule letter
@@ -54,11 +58,12 @@ VERDICT_STYLES = {
 class Console:
     """The drill's input and output: prompts and colour only on a terminal."""
 
-    def __init__(self, out: Output, stdin: TextIO, *, json_mode: bool) -> None:
+    def __init__(self, out: Output, stdin: TextIO | None, *, json_mode: bool) -> None:
         self.out = out
         self.stdin = stdin
         self.json_mode = json_mode
-        self.interactive = bool(stdin.isatty())
+        self.interactive = stdin_is_terminal()
+        self._lines = input_lines(stdin)
         self.colour = colour_enabled(sys.stdout) and not json_mode
 
     def say(self, text: str | Text, style: str = "") -> None:
@@ -78,15 +83,9 @@ class Console:
     def read(self) -> str | None:
         """One answer line, or ``None`` at the end of input."""
         if self.interactive:
-            try:
-                console = self.out.err if self.json_mode else self.out.out
-                return console.input("> ")
-            except EOFError:
-                return None
-        line = self.stdin.readline()
-        if not line:
-            return None
-        return line.rstrip("\r\n")
+            console = self.out.err if self.json_mode else self.out.out
+            return prompt_line("> ", console.input)
+        return next(self._lines, None)
 
     def cards(self, text: str) -> Text:
         """The question text with every card in its colour (on a terminal)."""
@@ -219,7 +218,9 @@ def read_answer(
         if not console.interactive and not console.json_mode:
             console.say(f"  answer: {line.strip()}")
         result = grade(question, line, time.monotonic() - started, time_limit=time_limit)
-        if result.verdict is Verdict.UNREADABLE and (console.interactive or game):
+        # A click that cannot be read cannot be played, however long it took.
+        unreadable = result.verdict is Verdict.UNREADABLE or (game and result.reading is None)
+        if unreadable and (console.interactive or game):
             again = "Try again." if console.interactive else "Line skipped."
             console.say(f"  {result.detail}. {again}", style="yellow")
             continue
@@ -326,8 +327,13 @@ def show_game_end(game: Game, console: Console) -> None:
     help=f"Questions to ask (default {DEFAULT_COUNT}); games to play with --mode game "
     f"(default {DEFAULT_GAMES}).",
 )
-@click.option("--seed", type=int, default=None, help="Fixed questions: the same seed asks the "
-              "same questions in the same order (the schedule is then not used).")
+@click.option(
+    "--seed",
+    type=click.IntRange(-SEED_LIMIT, SEED_LIMIT),
+    default=None,
+    help="Fixed questions: the same seed asks the same questions in the same order (the "
+    "schedule is then not used).",
+)
 @click.option(
     "--time-limit",
     "time_limit",

@@ -25,8 +25,10 @@ from defuser.apps.follow import Advice, Follower, follow
 from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.commands import screen
 from defuser.commands.common import Output, edgework_options, resolve_edgework
+from defuser.commands.safeio import interruptible
 from defuser.logs.reader import default_log_path
 from defuser.strategy.cache import cache_dir
+from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from edgework import Batteries, Edgework
 
 HISTORY_FILE = "live-history"
@@ -46,13 +48,11 @@ def _terminal_lines(out: Output) -> Iterator[str]:
         readline.set_history_length(1000)
     try:
         while True:
-            try:
-                yield input("> ")
-            except EOFError:
+            line = prompt_line("> ")
+            if line is None:
                 out.print("")
                 return
-            except UnicodeDecodeError:
-                yield "\ufffd"  # answered as an unreadable line
+            yield line
     finally:
         if readline is not None and history is not None:
             with contextlib.suppress(OSError):
@@ -73,23 +73,6 @@ def screen_reply(reply: SessionReply) -> list[RenderableType]:
     if rec.action is not None or not shown:
         shown.append(screen.advice(reply.observation, rec))
     return shown
-
-
-def _pipe_lines() -> Iterator[str]:
-    """Lines from a pipe or file, each handled as soon as it arrives.
-
-    Bytes that are not UTF-8 become U+FFFD, so a garbled line gets an error answer
-    instead of ending the session.
-    """
-    raw = getattr(sys.stdin, "buffer", None)
-    while True:
-        if raw is not None:
-            line = raw.readline().decode("utf-8", "replace")
-        else:
-            line = sys.stdin.readline()
-        if not line:
-            return
-        yield line
 
 
 def follow_header(advice: Advice) -> str:
@@ -184,24 +167,33 @@ def live(
         return
     session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
     out = Output(json_mode=json_mode)
-    interactive = sys.stdin.isatty() and not json_mode
+    interactive = stdin_is_terminal() and not json_mode
     drawn = sys.stdout.isatty() and not json_mode
     if interactive:
         out.print(f"mittens live: {session.edge_note()}. Type 'help' for commands.")
-    lines = _terminal_lines(out) if interactive else _pipe_lines()
-    for line in lines:
-        reply = session.handle(line)
-        if json_mode:
-            out.json(reply.to_json())
-            if reply.help:
-                out.note(reply.help)
-        elif drawn:
-            for item in screen_reply(reply):
-                out.out.print(item, soft_wrap=False)
-            sys.stdout.flush()
-        else:
-            for text in reply.lines():
-                out.print(text)
-            sys.stdout.flush()
-        if reply.quit:
-            break
+    lines = _terminal_lines(out) if interactive else input_lines()
+    answered = 0
+
+    def summary() -> None:
+        # Ctrl-C: where the module stood, on stderr so --json stays one object per line.
+        state = session.handle("state")
+        out.note(f"mittens live: {answered} line(s) answered; {state.note or 'no module yet'}")
+
+    with interruptible(summary):
+        for line in lines:
+            reply = session.handle(line)
+            answered += 1
+            if json_mode:
+                out.json(reply.to_json())
+                if reply.help:
+                    out.note(reply.help)
+            elif drawn:
+                for item in screen_reply(reply):
+                    out.out.print(item, soft_wrap=False)
+                sys.stdout.flush()
+            else:
+                for text in reply.lines():
+                    out.print(text)
+                sys.stdout.flush()
+            if reply.quit:
+                break

@@ -25,12 +25,14 @@ from defuser.commands.common import (
     game_options,
     resolve_edgework,
 )
+from defuser.commands.safeio import interruptible, open_output
 from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from defuser.strategy import explain
+from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from edgework import Batteries, Card, Edgework
 
 HELP_TEXT = """\
@@ -295,15 +297,10 @@ def read_commands(interactive: bool) -> Iterator[str]:
         # Loading readline gives input() line editing and history where it exists.
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401
-        while True:
-            try:
-                yield input("> ")
-            except EOFError:
-                return
+        while (line := prompt_line("> ")) is not None:
+            yield line
     else:
-        # A script saved as "UTF-8 with BOM" starts with U+FEFF, which strip() keeps.
-        for number, line in enumerate(sys.stdin):
-            yield line.removeprefix("\ufeff") if number == 0 else line
+        yield from input_lines()
 
 
 @click.command()
@@ -339,15 +336,10 @@ def play(
         seed = new_seed()
     edge = build_edgework(given, seed, whole_edge=edgework is not None)
     module = Module.from_edgework(edge, seed)
-    interactive = sys.stdin.isatty() and not json_mode
+    interactive = stdin_is_terminal() and not json_mode
     out = Output(json_mode=json_mode)
     colour = interactive and colour_enabled(sys.stdout)
-    log_file: IO[str] | None = None
-    if log_path:
-        try:
-            log_file = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise click.FileError(log_path, hint=exc.strerror or str(exc)) from exc
+    log_file: IO[str] | None = open_output(log_path, "log file") if log_path else None
     try:
         game = TerminalGame(
             module,
@@ -361,9 +353,15 @@ def play(
         game.start(seed)
         if interactive:
             game.say("Type help for the commands.")
-        for line in read_commands(interactive):
-            if not game.command(line):
-                return
+
+        def interrupted() -> None:
+            game.bomb.stop(End.STOPPED)
+            game.finish(End.STOPPED)
+
+        with interruptible(interrupted):
+            for line in read_commands(interactive):
+                if not game.command(line):
+                    return
         if interactive:
             game.say("")
         game.bomb.stop(End.END_OF_INPUT)

@@ -16,8 +16,10 @@ from defuser.commands.common import (
     edgework_options,
     resolve_edgework,
 )
+from defuser.commands.safeio import interruptible
 from defuser.errors import DefuserError
 from defuser.strategy.answer import SolveReport, analyse, solve_batch_line
+from defuser.streams import input_lines
 from edgework import Batteries, Card, EdgeworkError
 
 
@@ -87,28 +89,35 @@ def summary_line(report: SolveReport) -> str:
 
 
 def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
-    """Solve one state per stdin line; return the number of lines that failed."""
-    failures = 0
-    write = sys.stdout.write
-    for number, line in enumerate(sys.stdin, start=1):
-        # A file saved as "UTF-8 with BOM" starts with U+FEFF, which strip() keeps.
-        text = (line.removeprefix("\ufeff") if number == 1 else line).strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            report = solve_batch_line(text, strict=strict)
-        except (EdgeworkError, DefuserError) as exc:
-            failures += 1
+    """Solve one state per stdin line; return the number of lines that failed.
+
+    Ctrl-C stops at the line being read: the answers so far are already printed, a
+    summary goes to stderr and the exit status is 130.
+    """
+    failures = solved = 0
+
+    def summary() -> None:
+        out.note(f"mittens solve: {solved} line(s) solved, {failures} failed before Ctrl-C")
+
+    with interruptible(summary):
+        for number, line in enumerate(input_lines(), start=1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                report = solve_batch_line(text, strict=strict)
+            except (EdgeworkError, DefuserError) as exc:
+                failures += 1
+                if json_mode:
+                    out.json({"line": number, "input": text, "error": str(exc)})
+                else:
+                    out.note(f"line {number}: {exc}")
+                continue
+            solved += 1
             if json_mode:
-                out.json({"line": number, "input": text, "error": str(exc)})
+                out.json(report.to_json())
             else:
-                out.note(f"line {number}: {exc}")
-            continue
-        if json_mode:
-            out.json(report.to_json())
-        else:
-            write(summary_line(report) + "\n")
-    sys.stdout.flush()
+                sys.stdout.write(summary_line(report) + "\n")
     return failures
 
 

@@ -1,0 +1,251 @@
+"""The one way every command touches user paths, and how Ctrl-C ends a command.
+
+Contract:
+
+- **User paths.** Every ``OSError`` on a path the user gave (missing, unreadable, a
+  name too long, a full disk, no permission) becomes :class:`PathError`: one line
+  naming the path and the reason, exit 2. :func:`open_output` and
+  :func:`write_user_file` write files; :func:`read_user_bytes` and
+  :func:`iter_user_bytes` read them within a size limit; :func:`read_stdin` reads
+  stdin whole within a size limit.
+- **Written files.** :func:`write_user_file` never writes over a protected file (the
+  stats database, compared by device and inode), writes through symbolic links and
+  into devices and FIFOs instead of replacing them, refuses a file without write
+  permission, and keeps an existing file's mode; a regular file is replaced
+  atomically, so a failed write leaves the old contents.
+- **Ctrl-C.** :func:`interruptible` prints a command's summary and exits 130.
+
+Reading stdin lines and writing output safely is :mod:`defuser.streams`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+import click
+
+from defuser.streams import (
+    EXIT_INTERRUPTED,
+    input_lines,
+    is_pipe_error,
+    os_reason,
+    printable,
+    prompt_line,
+    stdin_is_terminal,
+)
+
+
+class PathError(click.ClickException):
+    """A user path that cannot be used: one line on stderr, exit 2."""
+
+    exit_code = 2
+
+
+def path_error(path: str | os.PathLike[str], exc: OSError, what: str, doing: str) -> PathError:
+    """The one-line error for ``exc`` on the user path ``path``.
+
+    ``what`` names the path (``log file``), ``doing`` the action (``read``, ``write``).
+    """
+    shown = printable(os.fspath(path))
+    if exc.errno == errno.ENOENT and doing == "read":
+        return PathError(f"{what} {shown!r} does not exist")
+    return PathError(f"cannot {doing} {what} {shown!r} ({os_reason(exc)})")
+
+
+@contextlib.contextmanager
+def user_path(path: str | os.PathLike[str], what: str, doing: str) -> Iterator[None]:
+    """Turn any ``OSError`` inside the block into :class:`PathError` for ``path``."""
+    try:
+        yield
+    except OSError as exc:
+        if is_pipe_error(exc):
+            raise
+        raise path_error(path, exc, what, doing) from None
+
+
+def read_stdin(limit: int, what: str) -> str:
+    """All of stdin as text (UTF-8 with replacement, BOM dropped), at most ``limit`` bytes."""
+    stream = sys.stdin
+    if stream is None:
+        raise PathError(f"{what}: standard input is closed")
+    raw = getattr(stream, "buffer", None)
+    try:
+        if raw is None:
+            text = str(stream.read(limit + 1))
+            data = text.encode("utf-8", "surrogateescape")
+        else:
+            data = raw.read(limit + 1)
+    except (OSError, ValueError) as exc:
+        raise PathError(f"{what}: standard input cannot be read ({exc})") from None
+    if len(data) > limit:
+        raise PathError(f"{what}: standard input is larger than {limit // 1024} KiB")
+    return data.decode("utf-8-sig", "replace")
+
+
+def confirm(question: str) -> bool:
+    """Ask a yes/no question on stderr; only ``y`` or ``yes`` is yes (end of input: no)."""
+    sys.stderr.write(f"{question} [y/N]: ")
+    sys.stderr.flush()
+    answer = prompt_line("") if stdin_is_terminal() else next(input_lines(), None)
+    if answer is None:
+        sys.stderr.write("\n")
+    return (answer or "").strip().lower() in ("y", "yes")
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def iter_user_bytes(
+    path: str | os.PathLike[str], what: str, *, limit: int, chunk: int = 1 << 20
+) -> Iterator[bytes]:
+    """The bytes of ``path`` in chunks; :class:`PathError` if missing, unreadable, a
+    directory or larger than ``limit`` bytes (a device like ``/dev/zero`` too)."""
+    shown = printable(os.fspath(path))
+    with user_path(path, what, "read"):
+        if Path(path).is_dir():
+            raise PathError(f"{what} {shown!r} is a directory, expected a file")
+        with open(path, "rb") as handle:
+            total = 0
+            while True:
+                data = handle.read(chunk)
+                if not data:
+                    return
+                total += len(data)
+                if total > limit:
+                    raise PathError(
+                        f"{what} {shown!r} is larger than {limit // (1 << 20)} MiB, "
+                        "too large to be one"
+                    )
+                yield data
+
+
+def read_user_bytes(path: str | os.PathLike[str], what: str, *, limit: int) -> bytes:
+    """The whole of ``path`` (see :func:`iter_user_bytes`)."""
+    return b"".join(iter_user_bytes(path, what, limit=limit))
+
+
+# --------------------------------------------------------------------------- writing files
+
+
+class GuardedText(io.TextIOWrapper):
+    """A text file whose write errors (a full disk) are :class:`PathError` naming it."""
+
+    def __init__(self, binary: IO[bytes], path: str, what: str) -> None:
+        super().__init__(binary, encoding="utf-8", newline="")
+        self.user_path = path
+        self.what = what
+
+    def write(self, text: str) -> int:
+        """Write ``text``; a full disk is a one-line error."""
+        with user_path(self.user_path, self.what, "write"):
+            return super().write(text)
+
+    def flush(self) -> None:
+        """Flush; a full disk is a one-line error."""
+        with user_path(self.user_path, self.what, "write"):
+            super().flush()
+
+    def close(self) -> None:
+        """Close, even after a failed write (the error is reported once)."""
+        if self.closed:
+            return
+        try:
+            with user_path(self.user_path, self.what, "write"):
+                super().close()
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                self.buffer.close()
+
+
+def open_output(path: str | os.PathLike[str], what: str) -> GuardedText:
+    """Open ``path`` for writing text (created or truncated) as :class:`GuardedText`."""
+    shown = os.fspath(path)
+    with user_path(shown, what, "write"):
+        if Path(shown).is_dir():
+            raise PathError(f"{what} {printable(shown)!r} is a directory, expected a file")
+        binary = open(shown, "wb")  # noqa: SIM115
+    return GuardedText(binary, shown, what)
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def write_user_file(
+    path: str | os.PathLike[str],
+    write: Callable[[IO[str]], None],
+    *,
+    what: str,
+    protect: Iterable[tuple[str | os.PathLike[str], str]] = (),
+) -> None:
+    """Write a text file the user named, safely (see the module contract).
+
+    ``protect`` lists (path, description) pairs that must never be written over,
+    e.g. the stats database and its journal files.
+    """
+    shown = printable(os.fspath(path))
+    with user_path(path, what, "write"):
+        real = os.path.realpath(path)
+        try:
+            target: os.stat_result | None = os.stat(real)
+        except FileNotFoundError:
+            target = None
+        if target is not None:
+            for other, description in protect:
+                with contextlib.suppress(OSError):
+                    if _same_file(target, os.stat(other)):
+                        raise PathError(
+                            f"{what} {shown!r} is {description}; it was not written"
+                        )
+            if stat.S_ISDIR(target.st_mode):
+                raise PathError(f"{what} {shown!r} is a directory, expected a file")
+            if stat.S_ISREG(target.st_mode) and not target.st_mode & 0o222:
+                raise PathError(f"{what} {shown!r} is read-only; it was not written")
+        if target is not None and (
+            not stat.S_ISREG(target.st_mode) or target.st_nlink > 1
+        ):
+            # A device, a FIFO or a file with other names: write into it, in place.
+            with GuardedText(open(real, "wb"), os.fspath(path), what) as stream:
+                write(stream)
+            return
+        directory = os.path.dirname(real) or "."
+        handle, temp = tempfile.mkstemp(prefix=".mittens-", dir=directory)
+        try:
+            with GuardedText(os.fdopen(handle, "wb"), os.fspath(path), what) as stream:
+                write(stream)
+            if target is not None:
+                mode = stat.S_IMODE(target.st_mode)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(temp, mode)
+            os.replace(temp, real)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+
+@contextlib.contextmanager
+def interruptible(summary: Callable[[], None]) -> Iterator[None]:
+    """Ctrl-C inside the block calls ``summary``, says so on stderr and exits 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        summary()
+        sys.stderr.write("mittens: interrupted\n")
+        sys.stderr.flush()
+        raise SystemExit(EXIT_INTERRUPTED) from None

@@ -1,0 +1,340 @@
+"""Issue 15 and issue 12 item 4: hostile input, odd streams, Ctrl-C and broken pipes.
+
+Each test runs the real ``python -m defuser`` in a subprocess, because what is tested is
+how the program meets the operating system: raw bytes on stdin, encodings of stdout,
+closed file descriptors, signals and pipes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mittens(
+    *args: str,
+    stdin: bytes | None = b"",
+    env: dict[str, str] | None = None,
+    close: tuple[int, ...] = (),
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m defuser ARGS`` with ``stdin`` bytes (``None``: closed stdin)."""
+    # Strict UTF-8 standard streams, as in an en_US.UTF-8 locale (C.UTF-8 would
+    # smuggle bad bytes through as surrogates instead).
+    full_env = {
+        **os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8",
+        **(env or {}),
+    }
+    if stdin is None:
+        close = (*close, 0)
+    command = [sys.executable, "-m", "defuser", *args]
+    if close:
+        # Close the descriptors in the child itself, as a shell's '<&-' and '>&-' do.
+        closing = " ".join(f"{fd}<&-" if fd == 0 else f"{fd}>&-" for fd in close)
+        quoted = " ".join("'" + part.replace("'", "'\\''") + "'" for part in command)
+        return subprocess.run(
+            ["sh", "-c", f"exec {quoted} {closing}"],
+            input=stdin if 0 not in close else None,
+            capture_output=1 not in close,
+            stderr=subprocess.PIPE if 1 in close else None,
+            env=full_env,
+            timeout=timeout,
+            check=False,
+        )
+    return subprocess.run(
+        command, input=stdin, capture_output=True, env=full_env, timeout=timeout, check=False
+    )
+
+
+def no_traceback(result: subprocess.CompletedProcess[bytes]) -> str:
+    """stderr as text, after checking it holds no traceback."""
+    err = result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return err
+
+
+def json_lines(data: bytes) -> list[dict[str, object]]:
+    """Every stdout line parsed as JSON, after checking the bytes are valid UTF-8."""
+    text = data.decode("utf-8")  # raises on invalid UTF-8
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# ------------------------------------------------------------ row 4: undecodable bytes
+
+
+def test_solve_batch_bad_byte_answers_that_line_and_keeps_the_rest() -> None:
+    lines = [b"AB3CD4 3 RC"] * 1000 + [b"\xff"] + [b"AB3CD4 3 RC"] * 1000
+    result = mittens("solve", "--batch", "--json", stdin=b"\n".join(lines) + b"\n")
+    no_traceback(result)
+    objects = json_lines(result.stdout)
+    assert len(objects) == 2001
+    assert objects[1000]["line"] == 1001 and "error" in objects[1000]
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("play", "--seed", "1", "--json"), b"draw\n\xff\xfe\nquit\n"),
+        (("live", "--json"), b"serial AB3CD4\n\xff\nbatteries 3\n"),
+        (("drill", "--seed", "1", "--count", "2", "--json"), b"\xff\nA\n"),
+    ],
+)
+def test_stdin_commands_answer_a_bad_byte_line(
+    args: tuple[str, ...], stdin: bytes, tmp_path: Path
+) -> None:
+    if args[0] == "drill":
+        args = (*args, "--db", str(tmp_path / "s.db"))
+    result = mittens(*args, stdin=stdin)
+    no_traceback(result)
+    objects = json_lines(result.stdout)
+    assert objects, result
+    assert result.returncode == 0
+
+
+def test_drill_stores_an_undecodable_answer(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    result = mittens("drill", "--seed", "1", "--count", "1", "--db", str(db), stdin=b"\xff\n")
+    no_traceback(result)
+    assert result.returncode == 0
+    export = mittens("stats", "--db", str(db), "--export", "-")
+    assert export.returncode == 0
+    export.stdout.decode("utf-8")
+
+
+def test_verify_stdin_with_a_bad_byte_is_one_line(tmp_path: Path) -> None:
+    result = mittens("verify", "-", stdin=b"{\xff}")
+    err = no_traceback(result)
+    assert result.returncode == 2
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_stats_reset_prompt_reads_a_bad_byte_as_no(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    mittens("drill", "--seed", "1", "--count", "1", "--db", str(db), stdin=b"A\n")
+    result = mittens("stats", "--db", str(db), "--reset", stdin=b"\xff\n")
+    no_traceback(result)
+    assert result.returncode == 1
+    again = mittens("stats", "--db", str(db), "--json")
+    assert json.loads(again.stdout)["total"]["answers"] == 1
+
+
+def test_c_utf8_locale_json_stays_valid_utf8() -> None:
+    env = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONIOENCODING": ""}
+    result = mittens("solve", "--batch", "--json", stdin=b"AB3CD4 3 RC \xff\n", env=env)
+    no_traceback(result)
+    json_lines(result.stdout)
+    result = mittens("play", "--seed", "2", "--json", stdin=b"dr\xffaw\n", env=env)
+    no_traceback(result)
+    json_lines(result.stdout)
+
+
+# ------------------------------------------------------------ row 5: narrow encodings
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("solve", "--serial", "AB3CD4", "--batteries", "3", "--discard", "RC",
+          "--hand", "BH GS YT"), b""),
+        (("play", "--seed", "3"), b"draw\nplay 1\n"),
+        (("live",), b"serial AB3CD4\nbatteries 3\nstart RC BH GS YT\n"),
+        (("tables",), b""),
+    ],
+)
+def test_narrow_stdout_encoding_degrades_to_ascii(
+    encoding: str, args: tuple[str, ...], stdin: bytes
+) -> None:
+    result = mittens(*args, stdin=stdin, env={"PYTHONIOENCODING": encoding})
+    no_traceback(result)
+    assert result.returncode == 0
+    assert result.stdout
+
+
+def test_stats_with_bars_on_an_ascii_stdout(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    mittens("drill", "--seed", "1", "--count", "2", "--db", str(db), stdin=b"A\nB\n")
+    for args in (("stats", "--db", str(db)), ("stats", "--db", str(db), "--export", "-")):
+        result = mittens(*args, env={"PYTHONIOENCODING": "ascii"})
+        no_traceback(result)
+        assert result.returncode == 0
+        result.stdout.decode("ascii")
+
+
+# ------------------------------------------------------------ row 21: closed streams
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("live",), ("live", "--json"), ("play", "--seed", "1"), ("solve", "--batch"),
+     ("drill", "--seed", "1")],
+)
+def test_closed_stdin_is_the_end_of_input(args: tuple[str, ...], tmp_path: Path) -> None:
+    if args[0] == "drill":
+        args = (*args, "--db", str(tmp_path / "s.db"))
+    result = mittens(*args, stdin=None)
+    no_traceback(result)
+    assert result.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("solve", "--serial", "AB3CD4", "--batteries", "3", "--discard", "RC", "--json"),
+         b""),
+        (("tables",), b""),
+        (("live", "--json"), b"serial AB3CD4\n"),
+    ],
+)
+def test_closed_stdout_is_no_traceback(args: tuple[str, ...], stdin: bytes) -> None:
+    result = mittens(*args, stdin=stdin, close=(1,))
+    no_traceback(result)
+    assert result.returncode == 0
+
+
+# ------------------------------------------------------------ row 22: pipes and Ctrl-C
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("tables",), b""),
+        (("solve", "--batch"), b"AB3CD4 3 RC\n" * 20000),
+        (("play", "--seed", "1"), b"draw\nplay 1\n" * 2000),
+    ],
+    ids=["tables", "solve-batch", "play"],
+)
+def test_a_reader_that_goes_away_exits_0(
+    args: tuple[str, ...], stdin: bytes, tmp_path: Path
+) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    source = tmp_path / "in.txt"
+    source.write_bytes(stdin)
+    with source.open("rb") as feed:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "defuser", *args],
+            stdin=feed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()  # as 'head -1' does after its line
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert "Traceback" not in err.decode("utf-8", "replace")
+    assert proc.returncode == 0
+
+
+def _interrupt(args: list[str], first: bytes, tmp_path: Path) -> tuple[int, str, str]:
+    """Start ``mittens ARGS``, feed ``first``, wait for an answer, then press Ctrl-C."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "defuser", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(first)
+    proc.stdin.flush()
+    proc.stdout.readline()  # the command is running and waiting for more input
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize(
+    ("args", "first", "summary"),
+    [
+        (["live"], b"serial AB3CD4\nbatteries 3\n", "line(s) answered"),
+        (["play", "--seed", "1"], b"draw\n", "Game stopped."),
+        (["solve", "--batch"], b"AB3CD4 3 RC\n", "1 line(s) solved"),
+        (["drill", "--seed", "1", "--count", "5", "--db", "s.db"], b"A\n", "interrupted"),
+    ],
+)
+def test_ctrl_c_prints_the_summary_and_exits_130(
+    args: list[str], first: bytes, summary: str, tmp_path: Path
+) -> None:
+    code, out, err = _interrupt(args, first, tmp_path)
+    assert "Traceback" not in err
+    assert code == 130, err
+    assert summary in out + err
+    assert "interrupted" in err
+
+
+def test_solve_batch_output_is_not_lost_on_ctrl_c(tmp_path: Path) -> None:
+    code, out, _ = _interrupt(["solve", "--batch"], b"AB3CD4 3 RC\n" * 3, tmp_path)
+    assert code == 130
+    assert out.count("AB3CD4: table B") == 2  # the third was read by the test itself
+
+
+# ------------------------------------------------------------ row 23: byte-order mark
+
+
+def test_bom_before_the_first_live_line_is_dropped() -> None:
+    result = mittens("live", "--json", stdin=b"\xef\xbb\xbfserial AB3CD4\n")
+    objects = json_lines(result.stdout)
+    assert objects[0]["ok"] is True
+
+
+def test_bom_before_the_first_drill_answer_is_dropped(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    plain = mittens("drill", "--seed", "4", "--count", "1", "--json", "--db", db,
+                    stdin=b"A\n")
+    bom = mittens("drill", "--seed", "4", "--count", "1", "--json", "--db", db,
+                  stdin=b"\xef\xbb\xbfA\n")
+    assert json_lines(bom.stdout)[0]["grade"] == json_lines(plain.stdout)[0]["grade"]
+    assert json_lines(bom.stdout)[0]["given"] == "A"
+
+
+# ------------------------------------------------------------ row 3, 11: drill
+
+
+def test_drill_game_slow_unreadable_click_is_skipped(tmp_path: Path) -> None:
+    result = mittens(
+        "drill", "--mode", "game", "--seed", "1", "--time-limit", "0.000001",
+        "--db", str(tmp_path / "s.db"), stdin=b"hello\n",
+    )
+    no_traceback(result)
+    assert result.returncode == 0
+
+
+def test_drill_seed_out_of_range_is_a_range_error(tmp_path: Path) -> None:
+    result = mittens("drill", "--seed", "99999999999999999999", "--db", str(tmp_path / "s"))
+    err = no_traceback(result)
+    assert result.returncode == 2
+    assert "--seed" in err
+
+
+# ------------------------------------------------------------ issue 12 item 4
+
+
+def test_bare_mittens_shows_the_help() -> None:
+    result = mittens()
+    assert result.returncode == 0
+    assert b"Usage: mittens" in result.stdout
+    assert b"error" not in result.stderr
+
+
+def test_play_log_in_a_missing_directory_exits_2() -> None:
+    result = mittens("play", "--seed", "1", "--log", "/nonexistent/dir/g.log", stdin=b"draw\n")
+    err = no_traceback(result)
+    assert result.returncode == 2
+    assert err.count("\n") == 1 and "/nonexistent/dir/g.log" in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_play_log_on_a_full_disk_is_one_line() -> None:
+    result = mittens("play", "--seed", "1", "--log", "/dev/full", stdin=b"draw\ndraw\n")
+    err = no_traceback(result)
+    assert result.returncode == 2
+    assert "disk is full" in err

@@ -1,0 +1,40 @@
+"""Issue 15: the bounds and the shared I/O pieces, tested in-process."""
+
+from __future__ import annotations
+
+import io
+
+from defuser.apps.live_session import UNDO_DEPTH, LiveSession
+from defuser.streams import MAX_LINE_BYTES, input_lines, printable
+
+
+def test_live_undo_stack_is_bounded() -> None:
+    session = LiveSession()
+    for n in range(UNDO_DEPTH + 50):
+        assert session.handle(f"batteries {n % 90}").ok
+    assert len(session._undo) == UNDO_DEPTH
+    for _ in range(UNDO_DEPTH):
+        assert session.handle("undo").ok
+    assert not session.handle("undo").ok
+
+
+class _Binary(io.BytesIO):
+    """A stdin whose bytes are given (``buffer`` is itself)."""
+
+    @property
+    def buffer(self) -> io.BytesIO:
+        return self
+
+
+def test_input_lines_decodes_strips_and_bounds() -> None:
+    long_line = b"x" * (MAX_LINE_BYTES * 3)
+    data = b"\xef\xbb\xbfdraw\r\n\xff\x1b[2J\n" + long_line + b"\nlast"
+    lines = list(input_lines(_Binary(data)))
+    assert lines[0] == "draw"
+    assert lines[1] == "\ufffd\ufffd[2J"
+    assert lines[2].endswith("\ufffd") and len(lines[2]) <= MAX_LINE_BYTES + 1
+    assert lines[3] == "last"
+
+
+def test_printable_hides_escape_codes() -> None:
+    assert printable("a\x1b[2Jb\tc\x07") == "a\ufffd[2Jb\tc\ufffd"
