@@ -67,18 +67,19 @@ class Bomb:
         *,
         strike_limit: int = STRIKE_LIMIT,
         log_file: IO[str] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """Start the game now; the module's start-up log lines go to ``log_file`` at once.
 
-        ``strike_limit`` 0 means the bomb never explodes.
+        ``strike_limit`` 0 means the bomb never explodes; ``clock`` is looked up when
+        the game starts (``time.monotonic`` then), so a patched clock is honoured.
         """
         if strike_limit < 0:
             raise DefuserError(f"strike limit {strike_limit} is negative, expected 0 or more")
         self.module = module
         self.strike_limit = strike_limit
-        self.clock = clock
-        self.started = clock()
+        self.clock = clock if clock is not None else time.monotonic
+        self.started = self.clock()
         self.clicks = 0
         self.events: list[Event] = []
         self.end: End | None = None
