@@ -132,11 +132,18 @@ def table_for(has_vowel: bool, has_repeat: bool) -> str:
     return "C" if has_repeat else "D"
 
 
+#: The smallest and largest mitten interval N: batteries mod 5, plus 9.
+MIN_INTERVAL: Final = 9
+MAX_INTERVAL: Final = MIN_INTERVAL + 4
+#: Every mitten interval the batteries can give, smallest first.
+INTERVALS: Final = range(MIN_INTERVAL, MAX_INTERVAL + 1)
+
+
 def interval_for(batteries: int) -> int:
     """N, the mitten interval: batteries mod 5, plus 9 (so 9..13)."""
     if batteries < 0:
         raise EdgeworkError(f"batteries {batteries} is negative, expected 0 or more")
-    return batteries % 5 + 9
+    return batteries % 5 + MIN_INTERVAL
 
 
 def card_type(table: str, card: Card) -> CardType:

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from defuser.engine.deck import DealKind
 from defuser.engine.simulator import ActionKind, HiddenState, Module, Outcome
 from defuser.strategy import cache, dp
 from defuser.strategy import policy as policy_module
-from defuser.strategy.belief import CycleBelief, DealKind, Observation
+from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.policy import (
     OptimalPolicy,
     SafePolicy,

@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from defuser.engine.simulator import MAX_INTERVAL, MIN_INTERVAL, Module
+from defuser.engine.simulator import Module
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import POLICY_NAMES, expected_clicks, make_policy
-from edgework import TABLE_LETTERS, Ruleset
+from edgework import MAX_INTERVAL, MIN_INTERVAL, TABLE_LETTERS, Ruleset
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.
 MAX_CLICKS: Final = 5000

@@ -22,9 +22,20 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from defuser.engine.actions import (
+    Action,
+    ActionKind,
+    Discarded,
+    Drew,
+    Event,
+    Played,
+    Solved,
+    Struck,
+)
 from defuser.errors import DefuserError, InvalidCommandError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import Recommendation, recommend
@@ -267,20 +278,8 @@ class LiveSession:
             raise InvalidCommandError(
                 f"{verb!r} needs the edgework first: give the serial and batteries"
             )
-        if verb in ("drew", "draw", "drawn"):
-            card = Card.parse(_need(rest, verb, "the card drawn, like GS"))
-            self.observation = obs.drew(card)
-        elif verb in ("discarded", "discard"):
-            card = Card.parse(_need(rest, verb, "the card that landed on the pile, like RC"))
-            self.observation = obs.discarded(card)
-        elif verb in ("played", "play"):
-            self.observation = obs.played(_slot(obs, _need(rest, verb, "a slot 1-3")))
-            if self.observation.solved:
-                return f"Solved in {self.observation.clicks} clicks.", "", False, True
-        elif verb in ("strike", "struck"):
-            self.observation = self._strike(obs, rest)
-        else:
-            self.observation = obs.solve(_slot(obs, rest) if rest else None)
+        self.observation = obs.apply(_EVENT_VERBS[verb](obs, verb, rest))
+        if self.observation.solved:
             return f"Solved in {self.observation.clicks} clicks.", "", False, True
         return "", "", False, True
 
@@ -312,19 +311,6 @@ class LiveSession:
         rule = obs.rules.rule(cards[0])
         return f"new module: discard {cards[0].code} (rule {rule})", "", False, True
 
-    def _strike(self, obs: Observation, rest: str) -> Observation:
-        words = rest.lower().split()
-        if words == ["draw"]:
-            return obs.strike_draw()
-        if words == ["discard"]:
-            return obs.strike_discard()
-        if len(words) >= 2 and words[0] == "play":
-            return obs.strike_play(_slot(obs, " ".join(rest.split()[1:])))
-        raise InvalidCommandError(
-            f"strike {rest!r} is not a strike, expected 'strike draw', 'strike discard' or "
-            "'strike play <1-3>'"
-        )
-
     def _state_note(self) -> str:
         obs = self.observation
         if obs is None or obs.discard is None:
@@ -338,11 +324,46 @@ class LiveSession:
         )
 
 
-#: The verbs that report what happened on the module (aliases included).
-_EVENT_VERBS: Final = frozenset(
-    {"drew", "draw", "drawn", "discarded", "discard", "played", "play", "strike", "struck",
-     "solved", "solve"}
-)
+def _drew(obs: Observation, verb: str, rest: str) -> Event:
+    return Drew(Card.parse(_need(rest, verb, "the card drawn, like GS")))
+
+
+def _discarded(obs: Observation, verb: str, rest: str) -> Event:
+    return Discarded(Card.parse(_need(rest, verb, "the card that landed on the pile, like RC")))
+
+
+def _played(obs: Observation, verb: str, rest: str) -> Event:
+    return Played(_slot(obs, _need(rest, verb, "a slot 1-3")))
+
+
+def _solved(obs: Observation, verb: str, rest: str) -> Event:
+    return Solved(_slot(obs, rest) if rest else None)
+
+
+def _struck(obs: Observation, verb: str, rest: str) -> Event:
+    words = rest.split()
+    kind = _CLICK_WORDS.get(words[0].lower()) if words else None
+    if kind is ActionKind.PLAY and len(words) >= 2:
+        return Struck(Action.play(_slot(obs, " ".join(words[1:]))))
+    if kind is not None and kind is not ActionKind.PLAY and len(words) == 1:
+        return Struck(Action(kind))
+    raise InvalidCommandError(
+        f"strike {rest!r} is not a strike, expected 'strike draw', 'strike discard' or "
+        "'strike play <1-3>'"
+    )
+
+
+_CLICK_WORDS: Final = {kind.value: kind for kind in ActionKind}
+
+#: The verbs that report what happened on the module (aliases included), each with
+#: the reader of the rest of its line.
+_EVENT_VERBS: Final[dict[str, Callable[[Observation, str, str], Event]]] = {
+    **dict.fromkeys(("drew", "draw", "drawn"), _drew),
+    **dict.fromkeys(("discarded", "discard"), _discarded),
+    **dict.fromkeys(("played", "play"), _played),
+    **dict.fromkeys(("strike", "struck"), _struck),
+    **dict.fromkeys(("solved", "solve"), _solved),
+}
 
 
 def _count(batteries: Batteries | None) -> int | None:

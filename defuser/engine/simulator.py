@@ -15,9 +15,9 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
-from defuser.engine import modlog
+from defuser.engine import deck, modlog
 
 # The vocabulary lives in defuser.engine.actions; these names stay importable from here.
 from defuser.engine.actions import ALL_ACTIONS as ALL_ACTIONS
@@ -32,11 +32,16 @@ from defuser.errors import (
     InvalidHandError,
     InvalidObservationError,
 )
-from edgework import Card, CardType, Edgework, EdgeworkError, Ruleset, interval_for
-
-#: The smallest and largest mitten interval N the batteries can give.
-MIN_INTERVAL: Final = 9
-MAX_INTERVAL: Final = 13
+from edgework import (
+    MAX_INTERVAL,
+    MIN_INTERVAL,
+    Card,
+    CardType,
+    Edgework,
+    EdgeworkError,
+    Ruleset,
+    interval_for,
+)
 
 
 class Outcome(enum.Enum):
@@ -176,7 +181,7 @@ class Module:
         self._snapshots: list[_State] = []
         self._pending: _State | None = None
         if start is None:
-            self.discard_top, hand = self._random_start()
+            self.discard_top, hand = deck.random_opening(rules, rng)
         else:
             self.discard_top, hand = start[0], list(start[1])
             if len(hand) > HAND_SIZE:
@@ -341,37 +346,19 @@ class Module:
                 f"0..{hidden.deals_until_mitten - 1} (before the mitten) or None"
             )
 
-    def _random_start(self) -> tuple[Card, list[Card]]:
-        rules, rng = self.rules, self._rng
-        discard = rng.choice([c for c in Card if c != rules.mitten])
-        plain = rules.plain_faces
-        hand = [rng.choice(plain) for _ in range(HAND_SIZE)]
-        # The module re-rolls slot 1 or 2 (never 3) over all 16 faces until some card is
-        # both legal and plain; this is how a Defuse or a mitten face can start in hand.
-        while not any(
-            rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in hand
-        ):
-            hand[rng.randrange(2)] = rng.choice(list(Card))
-        return discard, hand
-
     def _random_first_cycle(self) -> HiddenState:
-        n, rng = self.interval, self._rng
-        p = rng.randint(1, n - 2)  # hidden cycle position at the start
-        q = rng.randint(0, n - 2)  # Defuse position; no Defuse this cycle when q < p
-        # The mitten is card number N-p, the Defuse (if any) card number q-p+1.
-        return HiddenState(n - p - 1, q - p if q >= p else None, True)
+        until, defuse_in = deck.random_first_cycle(self.interval, self._rng)
+        return HiddenState(until, defuse_in, True)
 
     def _deal(self, *, guaranteed_legal: bool) -> tuple[Card, int]:
         """Take the deck's top card; return it and the log's "coming in" count."""
-        rules, rng, n = self.rules, self._rng, self.interval
+        rules, rng = self.rules, self._rng
         if self._pending is not None:
             self._pending.rng_state = rng.getstate()
         self.deals += 1
         if self._to_mitten == 0:
-            # A new full cycle: N-1 deals, the Defuse at place 2..N-1 of them.
             self._first_cycle = False
-            self._to_mitten = n - 1
-            self._defuse_in = rng.randint(2, n - 1) - 1
+            self._to_mitten, self._defuse_in = deck.random_new_cycle(self.interval, rng)
             return rules.mitten, 0
         if self._defuse_in == 0:
             card = rng.choice(rules.defuse_faces)

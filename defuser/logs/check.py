@@ -27,10 +27,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from defuser.engine import modlog
+from defuser.engine import deck, modlog
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.logs.reader import ModuleLine
 from edgework import (
+    MAX_INTERVAL,
+    MIN_INTERVAL,
     RULE_TEXTS,
     TABLE_LETTERS,
     Card,
@@ -40,10 +42,6 @@ from edgework import (
     SerialNumber,
     interval_for,
 )
-
-#: The mitten interval's range: N = batteries mod 5, plus 9.
-MIN_N: Final = 9
-MAX_N: Final = 13
 
 #: A hypothesis more than this many contradictions behind the best one is dropped.
 MARGIN: Final = 3
@@ -485,7 +483,7 @@ class _Replayer:
         bad_type = _type_problem(rules, card, f["type"])
         if bad_type:
             problems.append(bad_type)
-        if card == rules.mitten:
+        if card not in deck.opening_discards(rules):
             problems.append(
                 f"the opening discard is never the Exploding Mitten ({card.words} in "
                 f"Table {s.table})"
@@ -532,14 +530,12 @@ class _Replayer:
         hand = (*s.hand, card)
         if len(hand) == HAND_SIZE:
             assert s.discard is not None
-            if not rules.type_of(card).is_plain:
+            if HAND_SIZE not in deck.REROLL_SLOTS and not rules.type_of(card).is_plain:
                 problems.append(
                     f"card #3 is never re-rolled at start-up, so it is always a plain card, "
                     f"not a(n) {rules.type_of(card).value} card"
                 )
-            elif not any(
-                rules.is_legal(c, s.discard) and rules.type_of(c).is_plain for c in hand
-            ):
+            elif not deck.opening_has_legal_plain(rules, s.discard, hand):
                 problems.append(
                     "the opening hand has no legal plain card, but the module re-rolls until "
                     f"it has one ({_rule_why(self.ctx, s, rules, s.discard)})"
@@ -559,9 +555,8 @@ class _Replayer:
         if s.until is None:
             # The first deal: the mitten is the k-th card dealt, k in 2..N-1, so it is
             # u0 = k-1 deals away at the start. Every u0 the log allows is kept.
-            top = (s.n if s.n is not None else MAX_N) - 2
             out: list[Branch] = []
-            for u0 in range(1, top + 1):
+            for u0 in deck.first_mitten_distances(s.n if s.n is not None else MAX_INTERVAL):
                 n_min = max(s.n_min, u0 + 2)
                 out += self.deal(s._replace(until=u0, n_min=n_min), line, card, via_draw)
             return out
@@ -569,7 +564,7 @@ class _Replayer:
         deals = s.deals + 1
         if s.until == 0:
             # Only a discard reaches here (a draw strikes): the mitten is dealt.
-            ns = [s.n] if s.n is not None else list(range(max(s.n_min, MIN_N), MAX_N + 1))
+            ns = [s.n] if s.n is not None else list(range(s.n_min, MAX_INTERVAL + 1))
             if card != rules.mitten:
                 problems.append(
                     f"the Exploding Mitten ({rules.mitten.words}) was on top of the deck, so "
@@ -578,7 +573,7 @@ class _Replayer:
             out = []
             for interval in ns:
                 out.append((
-                    s._replace(n=interval, until=interval - 1, first_cycle=False,
+                    s._replace(n=interval, until=deck.cycle_length(interval), first_cycle=False,
                                defuse_line=0, coming=0, deals=deals),
                     list(problems),
                 ))
@@ -597,7 +592,11 @@ class _Replayer:
                     f"a second Defuse in one cycle: this cycle's Defuse was dealt at line "
                     f"{s.defuse_line}, and each cycle holds exactly one"
                 )
-            elif not s.first_cycle and n is not None and s.until == n - 1:
+            elif (
+                not s.first_cycle
+                and n is not None
+                and deck.place_in_cycle(n, s.until) not in deck.defuse_places(n)
+            ):
                 problems.append(
                     "a Defuse is never the first card dealt after a mitten (its place in a "
                     "full cycle is the 2nd to the (N-1)-th deal)"
@@ -966,7 +965,7 @@ def check_module(
     for table, _ in tables:
         for digit in digits:
             state = _State(
-                table=table, digit=digit, n=n_known, n_min=MIN_N, stage=_START,
+                table=table, digit=digit, n=n_known, n_min=MIN_INTERVAL, stage=_START,
                 discard=None, hand=(), until=None, first_cycle=True, defuse_line=0,
                 coming=0, pending_line=0, blocking=(), listed=0, solved_line=0, deals=0,
             )
@@ -1023,7 +1022,7 @@ def check_module(
         if s.n is not None:
             ns.add(s.n)
         else:
-            ns.update(range(max(s.n_min, MIN_N), MAX_N + 1))
+            ns.update(range(s.n_min, MAX_INTERVAL + 1))
     result.interval_candidates = tuple(sorted(ns))
     if n_known is None:
         result.interval = result.interval_candidates[0] if len(ns) == 1 else None

@@ -27,7 +27,8 @@ Public API for other tools (log analyser, trainer, live session, benchmark)::
     obs = Observation.start(rules, interval, discard, hand)   # opening state
     obs = obs.drew(card) / .discarded(card) / .played(slot)
     obs = obs.strike_draw() / .strike_discard() / .strike_play(slot) / .solve()
-    obs = obs.after(result)              # a simulator Result, mapped to the above
+    obs = obs.apply(event)               # an Event (Drew, Played, Struck...), mapped to the above
+    obs = obs.after(result)              # a simulator Result: its event, if any
     b = obs.belief
     b.mitten_on_top                      # Fraction: P(the mitten is on top now)
     b.deals_until_on_top                 # int when the phase is known, else None
@@ -38,46 +39,30 @@ Public API for other tools (log analyser, trainer, live session, benchmark)::
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
+from defuser.engine.actions import ActionKind, Discarded, Drew, Event, Played, Solved
+from defuser.engine.deck import (
+    DealKind,
+    Hidden,
+    after_deal,
+    deal_kind,
+    first_cycle_prior,
+    new_cycle_prior,
+    next_deal,
+    opening_discards,
+    opening_has_legal_plain,
+)
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import InvalidHandError, InvalidObservationError
-from edgework import Card, CardType, Ruleset
+from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, CardType, Ruleset
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState, Result
-
-#: One hidden deck state: (deals until the mitten is on top, deals until this cycle's
-#: Defuse is on top or ``None`` when no Defuse is ahead before the mitten).
-Hidden = tuple[int, int | None]
-
-#: The smallest and largest mitten interval N (batteries mod 5, plus 9).
-MIN_INTERVAL: Final = 9
-MAX_INTERVAL: Final = 13
-
-
-class DealKind(enum.Enum):
-    """What a dealt card turned out to be; the only thing a deal tells about the deck."""
-
-    PLAIN = "plain"
-    DEFUSE = "defuse"
-    MITTEN = "mitten"
-
-
-def deal_kind(rules: Ruleset, card: Card) -> DealKind:
-    """The kind of deal that a face reveals under ``rules``."""
-    kind = rules.type_of(card)
-    if kind is CardType.EXPLODING_MITTEN:
-        return DealKind.MITTEN
-    if kind is CardType.DEFUSE:
-        return DealKind.DEFUSE
-    return DealKind.PLAIN
-
 
 def _check_interval(interval: int) -> None:
     if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
@@ -165,7 +150,7 @@ class CycleBelief:
 
     def probability(self, kind: DealKind) -> Fraction:
         """The probability that the next deal is of this kind."""
-        return sum((w for h, w in self.support if _kind_of(h) is kind), Fraction(0))
+        return sum((w for h, w in self.support if next_deal(h) is kind), Fraction(0))
 
     def contains(self, hidden: HiddenState | Hidden) -> bool:
         """Whether a hidden state is possible under this belief (the tests' invariant)."""
@@ -251,15 +236,6 @@ def _key_of(belief: CycleBelief) -> CycleBelief:
     return CycleBelief(belief.interval, False, belief.support)
 
 
-def _kind_of(hidden: Hidden) -> DealKind:
-    m, e = hidden
-    if m == 0:
-        return DealKind.MITTEN
-    if e == 0:
-        return DealKind.DEFUSE
-    return DealKind.PLAIN
-
-
 def _normalised(
     interval: int, first_cycle: bool, weights: dict[Hidden, Fraction]
 ) -> CycleBelief:
@@ -275,19 +251,16 @@ def _order(item: tuple[Hidden, Fraction]) -> tuple[int, int]:
 
 @functools.cache
 def _initial(interval: int) -> CycleBelief:
-    n = interval
     weights: dict[Hidden, Fraction] = {}
-    for p in range(1, n - 1):
-        for q in range(0, n - 1):
-            hidden = (n - p - 1, q - p if q >= p else None)
-            weights[hidden] = weights.get(hidden, Fraction(0)) + 1
-    return _normalised(n, True, weights)
+    for hidden in first_cycle_prior(interval):
+        weights[hidden] = weights.get(hidden, Fraction(0)) + 1
+    return _normalised(interval, True, weights)
 
 
 @functools.cache
 def _new_cycle(interval: int) -> CycleBelief:
-    n = interval
-    return _normalised(n, False, {(n - 1, j): Fraction(1) for j in range(1, n - 1)})
+    prior = {hidden: Fraction(1) for hidden in new_cycle_prior(interval)}
+    return _normalised(interval, False, prior)
 
 
 @functools.cache
@@ -299,10 +272,10 @@ def _after_deal(belief: CycleBelief, kind: DealKind) -> CycleBelief:
             )
         return _new_cycle(belief.interval)
     weights: dict[Hidden, Fraction] = {}
-    for (m, e), w in belief.support:
-        if _kind_of((m, e)) is not kind:
+    for hidden, w in belief.support:
+        if next_deal(hidden) is not kind:
             continue
-        nxt = (m - 1, None if e is None or e == 0 else e - 1)
+        nxt = after_deal(hidden)
         weights[nxt] = weights.get(nxt, Fraction(0)) + w
     if not weights:
         raise InvalidObservationError(_why_no_deal(belief, kind))
@@ -393,7 +366,7 @@ class Observation:
                 "the opening state is already known; start a new module to give another"
             )
         rules = self.rules
-        if discard == rules.mitten:
+        if discard not in opening_discards(rules):
             raise InvalidObservationError(
                 f"the discard top {discard.code} is table {rules.table}'s Exploding "
                 "Mitten, but the module never starts with the mitten on the pile"
@@ -403,9 +376,7 @@ class Observation:
             raise InvalidObservationError(
                 f"the opening hand has {len(cards)} cards, expected 1 to {HAND_SIZE}"
             )
-        if len(cards) == HAND_SIZE and not any(
-            rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in cards
-        ):
+        if len(cards) == HAND_SIZE and not opening_has_legal_plain(rules, discard, cards):
             raise InvalidObservationError(
                 f"the opening hand {_codes(cards)} has no legal plain card on "
                 f"{discard.code} (rule {rules.rule(discard)}), but the module always "
@@ -607,30 +578,33 @@ class Observation:
             belief = belief.given_on_top(False)
         return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
 
-    def after(self, result: Result) -> Observation:
-        """Apply a simulator :class:`~defuser.engine.simulator.Result` (only its visible part)."""
-        from defuser.engine.simulator import ActionKind, Outcome
+    def apply(self, event: Event) -> Observation:
+        """The observation after ``event``: the one entry point for what a click did.
 
-        action = result.action
-        if result.outcome is Outcome.NOTHING:
-            return self
-        if result.outcome is Outcome.SOLVED:
-            return self.solve(action.slot)
-        if result.outcome is Outcome.STRIKE:
-            if action.kind is ActionKind.DRAW:
-                return self.strike_draw()
-            if action.kind is ActionKind.DISCARD:
-                return self.strike_discard()
-            assert action.slot is not None
-            return self.strike_play(action.slot)
-        if action.kind is ActionKind.DRAW:
-            assert result.card is not None
-            return self.drew(result.card)
-        if action.kind is ActionKind.DISCARD:
-            assert result.card is not None
-            return self.discarded(result.card)
-        assert action.slot is not None
-        return self.played(action.slot)
+        The simulator's results, the log replay, the live session and the trainer all
+        report clicks as :data:`~defuser.engine.actions.Event` values and come here.
+        """
+        if isinstance(event, Drew):
+            return self.drew(event.card)
+        if isinstance(event, Discarded):
+            return self.discarded(event.card)
+        if isinstance(event, Played):
+            return self.played(event.slot)
+        if isinstance(event, Solved):
+            return self.solve(event.slot)
+        kind, slot = event.action.kind, event.action.slot
+        if kind is ActionKind.DRAW:
+            return self.strike_draw()
+        if kind is ActionKind.DISCARD:
+            return self.strike_discard()
+        assert slot is not None
+        return self.strike_play(slot)
+
+    def after(self, result: Result) -> Observation:
+        """Apply a simulator :class:`~defuser.engine.simulator.Result` (only its visible
+        part, its :attr:`~defuser.engine.simulator.Result.event`)."""
+        event = result.event
+        return self if event is None else self.apply(event)
 
     # ------------------------------------------------------------ helpers
 

@@ -44,8 +44,9 @@ from fractions import Fraction
 from typing import Final
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
-from defuser.strategy.belief import CycleBelief, DealKind
+from defuser.strategy.belief import CycleBelief
 from edgework import Card, CardType, Ruleset
 
 FACES: Final = 16
