@@ -11,7 +11,7 @@ import pytest
 
 from defuser.engine import deck
 from defuser.engine.deck import DealKind
-from edgework import INTERVALS, Ruleset
+from edgework import INTERVALS, Card, Ruleset
 
 
 @pytest.mark.parametrize("n", INTERVALS)
@@ -45,7 +45,7 @@ def test_the_opening_distribution_matches_the_opening_deal() -> None:
     assert math.isclose(sum(dist.values()), 1.0)
     rng = random.Random(11)
     draws = 20000
-    seen: Counter[tuple[object, tuple[object, ...]]] = Counter()
+    seen: Counter[tuple[Card, tuple[Card, ...]]] = Counter()
     for _ in range(draws):
         discard, hand = deck.random_opening(rules, rng)
         assert deck.opening_has_legal_plain(rules, discard, hand)
