@@ -36,7 +36,7 @@ def test_three_strikes_explode_the_bomb() -> None:
     game = Game.new(random.Random(3))
     while not game.over:
         question = game.question()
-        risky = next(o.action for o in question.options if o.strike_risk == 1.0)
+        risky = next(str(o.action) for o in question.options if o.strike_risk == 1.0)
         result = grade(question, risky, 1.0)
         assert result.verdict is Verdict.BLUNDER
         game.play(result)

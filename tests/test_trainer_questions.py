@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.trainer.grading import grade
-from defuser.trainer.lookups import LOOKUP_GENERATORS, LOOKUP_SKILLS
+from defuser.trainer.kinds import all_skills, spec_of
 from defuser.trainer.model import Kind, Question, Verdict
-from defuser.trainer.skills import ALL_SKILLS, skill_label
+from defuser.trainer.skills import CycleSkill, TableSkill, parse_skill, skill_label
 from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType, Ruleset, SerialNumber
 
 
@@ -33,8 +33,8 @@ def questions(kind: Kind, per_skill: int = 3) -> list[Question]:
     """``per_skill`` questions for every skill of ``kind``, from a fixed seed."""
     rng = random.Random(f"questions:{kind.value}")
     return [
-        LOOKUP_GENERATORS[kind](rng, skill)
-        for skill in LOOKUP_SKILLS[kind]
+        spec_of(kind).generate(rng, skill)
+        for skill in spec_of(kind).skills
         for _ in range(per_skill)
     ]
 
@@ -49,7 +49,7 @@ def test_table_questions() -> None:
     for q in questions(Kind.TABLE, 10):
         serial = SerialNumber.parse(q.facts["serial"])  # vanilla, strict
         assert q.expected == serial.table == manual.table_for_serial(serial.text)
-        assert q.skill == f"table:{q.expected}"
+        assert q.skill.key == f"table:{q.expected}"
         assert_grades(q, next(t for t in TABLE_LETTERS if t != q.expected))
 
 
@@ -60,7 +60,7 @@ def test_identify_questions_cover_every_cell() -> None:
         card = Card.parse(q.facts["card"])
         kind = Ruleset(serial.table, serial.last_digit).type_of(card)
         assert q.expected == kind.value == manual.card_type(serial.table, face(card))
-        assert q.skill == f"identify:{serial.table}:{card.code}"
+        assert q.skill.key == f"identify:{serial.table}:{card.code}"
         seen.add(q.skill)
         assert_grades(q, next(t.value for t in CardType if t is not kind))
     assert len(seen) == 64
@@ -74,7 +74,7 @@ def test_rule_questions_cover_every_table_e_cell() -> None:
         rules = Ruleset(serial.table, serial.last_digit)
         expected = manual.rule_letter(serial.table, serial.last_digit, face(discard))
         assert q.expected == rules.rule(discard) == expected == q.rule
-        assert q.skill == f"rule:{rules.type_of(discard).value}:{serial.last_digit}"
+        assert q.skill.key == f"rule:{rules.type_of(discard).value}:{serial.last_digit}"
         seen.add(q.skill)
         assert_grades(q, next(x for x in RULE_LETTERS if x != q.expected))
     assert len(seen) == 60
@@ -94,18 +94,21 @@ def test_legal_questions_match_rules_and_oracle() -> None:
         assert (not blocking_slots(rules, discard, hand)) == allowed
         words = " ".join(str(s) for s in slots) or "none"
         assert q.expected == words + (" discard" if allowed else "")
-        assert q.rule == rules.rule(discard) and q.skill == f"legal:{q.rule}"
+        assert q.rule == rules.rule(discard) and q.skill.key == f"legal:{q.rule}"
         lone_defuse += bool(slots) and allowed
         flipped = (words + " discard") if not allowed else ("1 2 3" if words != "1 2 3" else "1")
         assert_grades(q, flipped)
     assert lone_defuse > 0  # the lone-legal-Defuse exemption gets asked
 
 
-def test_every_skill_has_a_label() -> None:
-    for skills in ALL_SKILLS.values():
+def test_every_skill_has_a_label_and_a_stable_key() -> None:
+    for skills in all_skills().values():
         for skill in skills:
-            assert skill_label(skill) != skill
+            assert skill_label(skill.key) == skill.label != skill.key
+            assert parse_skill(skill.key) == skill
     assert skill_label("nonsense:1") == "nonsense:1"
+    for bad in ("identify:E:RC", "identify:A:ZZ", "rule:Attack:12", "decide:jump", "cycle:"):
+        assert parse_skill(bad) is None
 
 
 @pytest.mark.parametrize(
@@ -124,7 +127,7 @@ def test_every_skill_has_a_label() -> None:
     ],
 )
 def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -> None:
-    q = Question(kind, "x", "?", {}, expected, "because")
+    q = Question(kind, spec_of(kind).skills[0], "?", {}, expected, "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.RIGHT
     assert result.reading == reading
@@ -143,7 +146,8 @@ def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -
     ],
 )
 def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
-    q = Question(kind, "x", "?", {}, "A" if kind is not Kind.LEGAL else "1", "because")
+    expected = "A" if kind is not Kind.LEGAL else "1"
+    q = Question(kind, spec_of(kind).skills[0], "?", {}, expected, "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.UNREADABLE
     assert not result.correct
@@ -151,7 +155,7 @@ def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
 
 
 def test_time_limit_turns_a_right_answer_slow() -> None:
-    q = Question(Kind.TABLE, "table:B", "?", {}, "B", "because")
+    q = Question(Kind.TABLE, TableSkill("B"), "?", {}, "B", "because")
     assert grade(q, "B", 4.0, time_limit=5).verdict is Verdict.RIGHT
     slow = grade(q, "B", 6.0, time_limit=5)
     assert slow.verdict is Verdict.SLOW and not slow.correct
@@ -164,7 +168,7 @@ def test_time_limit_turns_a_right_answer_slow() -> None:
      ("0.1", False), ("1/6", False)],
 )
 def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
-    q = Question(Kind.CYCLE, "cycle:unknown", "?", {"asks": "probability"},
+    q = Question(Kind.CYCLE, CycleSkill(False), "?", {"asks": "probability"},
                  str(Fraction(1, 7)), "because")
     assert grade(q, text, 1.0).correct is right
 

@@ -28,7 +28,13 @@ from defuser.trainer.situations import (
     decide_question_for,
     decide_situation,
 )
-from defuser.trainer.skills import CYCLE_SKILLS, DECIDE_SKILLS
+from defuser.trainer.skills import (
+    CYCLE_SKILLS,
+    DECIDE_SKILLS,
+    CycleSkill,
+    DecideSkill,
+    Move,
+)
 from edgework import Batteries, CardType, Edgework, SerialNumber
 
 
@@ -57,14 +63,14 @@ def counted_answer(question: Question) -> str:
 
 
 @pytest.mark.parametrize("skill", CYCLE_SKILLS)
-def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: str) -> None:
-    rng = random.Random(f"cycle:{skill}")
+def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: CycleSkill) -> None:
+    rng = random.Random(f"cycle:{skill.key}")
     for _ in range(40):
         walk = cycle_walk(rng, skill)
         question = cycle_question_for(walk.situation(), skill)
         hidden = walk.module.reveal()
         asks = question.facts["asks"]
-        assert (asks == "deals") == (skill == "cycle:known")
+        assert (asks == "deals") == skill.known
         assert walk.observation.belief.contains(hidden)
         if asks == "deals":
             assert question.expected == str(hidden.deals_until_mitten)
@@ -79,8 +85,8 @@ def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: str) -> None:
 
 def test_cycle_probability_question_in_words() -> None:
     rng = random.Random(8)
-    walk = cycle_walk(rng, "cycle:unknown")
-    q = cycle_question_for(walk.situation(), "cycle:unknown")
+    walk = cycle_walk(rng, CycleSkill(False))
+    q = cycle_question_for(walk.situation(), CycleSkill(False))
     assert q.text.endswith("What is the chance the mitten is on top now?")
     p = Fraction(q.expected)
     assert grade(q, f"{float(p):.2%}", 2.0).correct
@@ -108,23 +114,23 @@ def test_decide_expected_answer_is_safe_by_the_rules(
 ) -> None:
     skills = set()
     for obs, q in decisions:
-        skills.add(q.skill)
+        skills.add(q.skill.key)
         action = Action.parse(q.expected)
         assert obs.discard is not None
         if action.kind.value == "draw":
             assert len(obs.hand) < HAND_SIZE and obs.belief.mitten_on_top == 0
-            assert q.skill == "decide:draw"
+            assert q.skill.key == "decide:draw"
         elif action.kind.value == "discard":
             assert discard_allowed(obs.rules, obs.discard, obs.hand)
-            assert q.skill == "decide:discard"
+            assert q.skill.key == "decide:discard"
         else:
             assert action.slot is not None
             card = obs.hand[action.slot - 1]
             if obs.rules.type_of(card) is CardType.DEFUSE:
-                assert q.skill == "decide:defuse"
+                assert q.skill.key == "decide:defuse"
                 assert obs.rules.is_legal(card, obs.discard) or obs.belief.mitten_on_top == 1
             else:
-                assert q.skill == "decide:play"
+                assert q.skill.key == "decide:play"
                 assert obs.rules.is_legal(card, obs.discard)
         assert q.rule == obs.rules.rule(obs.discard)
     assert len(skills) >= 3
@@ -137,7 +143,7 @@ def test_decide_options_are_the_policys_values(
         values = {str(av.action): av for av in action_values(obs)}
         best = best_action(tuple(values.values()))
         assert q.expected == str(best.action)
-        options = {o.action: o for o in q.options}
+        options = {str(o.action): o for o in q.options}
         assert set(options) == {"draw", "discard", "play 1", "play 2", "play 3"}
         for name, option in options.items():
             if name in values:
@@ -156,7 +162,7 @@ def test_decide_grades_follow_the_loss_and_strike_risk(
         best = min(o.expected_clicks for o in q.options if o.strike_risk == 0
                    and o.expected_clicks is not None)
         for option in q.options:
-            result = grade(q, option.action, 3.0)
+            result = grade(q, str(option.action), 3.0)
             seen.add(result.verdict)
             if option.strike_risk > 0:
                 assert result.verdict is Verdict.BLUNDER
@@ -179,15 +185,15 @@ def test_a_gamble_that_looks_cheaper_is_still_charged_for_its_strike() -> None:
     counted as one wasted click; its loss must not be 0."""
     q = Question(
         kind=Kind.DECIDE,
-        skill="decide:discard",
+        skill=DecideSkill(Move.DISCARD),
         text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
         facts={"defuse_slots": []},
         expected="discard",
         reason="",
         options=(
-            Option("draw", 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
-            Option("discard", 14.4476, 0.0),
-            Option("play 1", 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
+            Option(Action.draw(), 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
+            Option(Action.discard(), 14.4476, 0.0),
+            Option(Action.play(1), 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
         ),
     )
     result = grade(q, "draw", 1.0)
@@ -232,7 +238,7 @@ def test_solving_is_one_click_and_drawing_on_the_mitten_a_blunder() -> None:
     assert walk.act(Action.draw()).outcome.value == "strike"
     assert walk.observation.belief.mitten_on_top == 1
     q = decide_question_for(walk.situation())
-    assert q.expected == "play 2" and q.skill == "decide:defuse"
+    assert q.expected == "play 2" and q.skill.key == "decide:defuse"
     solve = grade(q, "defuse", 1.0)  # "defuse" names the one Defuse in hand
     assert solve.verdict is Verdict.BEST and solve.reading == "play 2"
     assert "play 2: 1.00 expected clicks" in solve.detail

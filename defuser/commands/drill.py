@@ -24,7 +24,8 @@ from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
-from defuser.trainer.model import MODES, NOTATION, Answered, Grade, Kind, Question, Verdict
+from defuser.trainer.kinds import spec_of
+from defuser.trainer.model import MODES, Answered, Grade, Kind, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.session import Drill
@@ -55,7 +56,7 @@ VERDICT_STYLES = {
 }
 
 
-class Console:
+class DrillIO:
     """The drill's input and output: prompts and colour only on a terminal."""
 
     def __init__(self, out: Output, stdin: TextIO | None, *, json_mode: bool) -> None:
@@ -83,8 +84,8 @@ class Console:
     def read(self) -> str | None:
         """One answer line, or ``None`` at the end of input."""
         if self.interactive:
-            console = self.out.err if self.json_mode else self.out.out
-            return prompt_line("> ", console.input)
+            term = self.out.err if self.json_mode else self.out.out
+            return prompt_line("> ", term.input)
         return next(self._lines, None)
 
     def cards(self, text: str) -> Text:
@@ -103,12 +104,12 @@ def seconds_words(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds:.1f} s"
 
 
-def verdict_line(answered: Answered, console: Console) -> Text:
+def verdict_line(answered: Answered, term: DrillIO) -> Text:
     """``RIGHT  L  (1.2 s)`` or ``WRONG  you said K, the answer is L  (3.4 s)``."""
     grade = answered.grade
     verdict = grade.verdict
     text = Text()
-    text.append(verdict.value.upper(), style=VERDICT_STYLES[verdict] if console.colour else "")
+    text.append(verdict.value.upper(), style=VERDICT_STYLES[verdict] if term.colour else "")
     answer = "the best is" if answered.question.kind is Kind.DECIDE else "the answer is"
     if verdict is Verdict.BEST and grade.reading != grade.expected:
         text.append(f"  {grade.reading} (as good as {grade.expected})")
@@ -125,7 +126,7 @@ def verdict_line(answered: Answered, console: Console) -> Text:
 def show_result(
     answered: Answered,
     number: int,
-    console: Console,
+    term: DrillIO,
     *,
     extra: dict[str, Any] | None = None,
     reason: bool = True,
@@ -135,25 +136,25 @@ def show_result(
     ``extra`` adds keys to the JSON object (a game's outcome); ``reason=False`` leaves
     the reason out of the text (a game shows it only when the click was not the best).
     """
-    if console.json_mode:
-        console.out.json({**answered.to_json(number), **(extra or {})})
-        if not console.interactive:
+    if term.json_mode:
+        term.out.json({**answered.to_json(number), **(extra or {})})
+        if not term.interactive:
             return
     grade = answered.grade
-    console.say(Text("  ").append_text(verdict_line(answered, console)))
+    term.say(Text("  ").append_text(verdict_line(answered, term)))
     if grade.detail:
-        console.say(f"  {grade.detail}")
+        term.say(f"  {grade.detail}")
     if reason:
-        console.say(f"  {grade.reason}")
+        term.say(f"  {grade.reason}")
 
 
-def show_question(question: Question, head: str, console: Console, *, hint: bool = True) -> None:
+def show_question(question: Question, head: str, term: DrillIO, *, hint: bool = True) -> None:
     """The question (and, on a terminal, the notation and why it was chosen)."""
-    style = "bold" if console.colour else ""
-    console.say(Text(f"{head} ", style=style).append_text(console.cards(question.text)))
-    if console.interactive and hint:
+    style = "bold" if term.colour else ""
+    term.say(Text(f"{head} ", style=style).append_text(term.cards(question.text)))
+    if term.interactive and hint:
         chosen = f"; chosen: {question.why}" if question.why != "game" else ""
-        console.say(f"  ({NOTATION[question.kind]}{chosen})", style="dim")
+        term.say(f"  ({spec_of(question.kind).notation}{chosen})", style="dim")
 
 
 def summary_table(rows: list[Tally], colour: bool) -> Table:
@@ -178,10 +179,10 @@ def summary_table(rows: list[Tally], colour: bool) -> Table:
     return table
 
 
-def show_summary(session: Drill, console: Console, *, interrupted: bool = False) -> None:
+def show_summary(session: Drill, term: DrillIO, *, interrupted: bool = False) -> None:
     """The end of a session: accuracy, median and 90th-percentile time per kind."""
     rows = session.summary()
-    target = console.out.err if console.json_mode else console.out.out
+    target = term.out.err if term.json_mode else term.out.out
     if not rows:
         target.print("No questions answered.")
         return
@@ -189,11 +190,11 @@ def show_summary(session: Drill, console: Console, *, interrupted: bool = False)
     right = sum(a.grade.correct for a in session.answered)
     ending = " (interrupted)" if interrupted else ""
     target.print(f"Session{ending}: {right}/{answered} right")
-    target.print(summary_table(rows, console.colour))
+    target.print(summary_table(rows, term.colour))
 
 
 def read_answer(
-    question: Question, console: Console, time_limit: float | None, *, game: bool
+    question: Question, term: DrillIO, time_limit: float | None, *, game: bool
 ) -> Grade | None:
     """Read and grade one answer; ``None`` when the player stops (quit, end of input).
 
@@ -204,39 +205,39 @@ def read_answer(
     """
     started = time.monotonic()
     while True:
-        line = console.read()
+        line = term.read()
         if line is None:
             return None
         word = line.strip().lower()
         if word in QUIT_WORDS:
             return None
-        if console.interactive and word in HELP_WORDS:
-            console.say(f"  Answer with {NOTATION[question.kind]}; 'quit' stops.")
+        if term.interactive and word in HELP_WORDS:
+            term.say(f"  Answer with {spec_of(question.kind).notation}; 'quit' stops.")
             continue
-        if console.interactive and not word:
+        if term.interactive and not word:
             continue
-        if not console.interactive and not console.json_mode:
-            console.say(f"  answer: {line.strip()}")
+        if not term.interactive and not term.json_mode:
+            term.say(f"  answer: {line.strip()}")
         result = grade(question, line, time.monotonic() - started, time_limit=time_limit)
         # A click that cannot be read cannot be played, however long it took.
         unreadable = result.verdict is Verdict.UNREADABLE or (game and result.reading is None)
-        if unreadable and (console.interactive or game):
-            again = "Try again." if console.interactive else "Line skipped."
-            console.say(f"  {result.detail}. {again}", style="yellow")
+        if unreadable and (term.interactive or game):
+            again = "Try again." if term.interactive else "Line skipped."
+            term.say(f"  {result.detail}. {again}", style="yellow")
             continue
         return result
 
 
-def run_drill(session: Drill, count: int, console: Console) -> bool:
+def run_drill(session: Drill, count: int, term: DrillIO) -> bool:
     """Ask ``count`` questions; returns False when stopped early (quit, end of input)."""
     for number in range(1, count + 1):
         question = session.next_question()
-        show_question(question, f"[{number}/{count}] {question.kind.value}:", console)
-        result = read_answer(question, console, session.time_limit, game=False)
+        show_question(question, f"[{number}/{count}] {question.kind.value}:", term)
+        result = read_answer(question, term, session.time_limit, game=False)
         if result is None:
             return False
         session.record(question, result)
-        show_result(session.answered[-1], number, console)
+        show_result(session.answered[-1], number, term)
     return True
 
 
@@ -254,9 +255,9 @@ def game_outcome(result: Result, game: Game) -> dict[str, Any]:
     }
 
 
-def run_games(session: Drill, count: int, console: Console) -> bool:
+def run_games(session: Drill, count: int, term: DrillIO) -> bool:
     """Play ``count`` games; returns False when stopped early (quit, end of input)."""
-    target = console.out.err if console.json_mode else console.out.out
+    target = term.out.err if term.json_mode else term.out.out
     number = 0
     for index in range(1, count + 1):
         game = Game.new(session.rng)
@@ -268,11 +269,11 @@ def run_games(session: Drill, count: int, console: Console) -> bool:
         while not game.over:
             question = game.question()
             show_question(
-                question, f"[click {game.clicks + 1}]", console, hint=game.clicks == 0
+                question, f"[click {game.clicks + 1}]", term, hint=game.clicks == 0
             )
-            result = read_answer(question, console, session.time_limit, game=True)
+            result = read_answer(question, term, session.time_limit, game=True)
             if result is None:
-                show_game_end(game, console)
+                show_game_end(game, term)
                 return False
             session.record(question, result)
             outcome = game.play(result)
@@ -280,18 +281,18 @@ def run_games(session: Drill, count: int, console: Console) -> bool:
             show_result(
                 session.answered[-1],
                 number,
-                console,
+                term,
                 extra={"game": index, **game_outcome(outcome, game)},
                 reason=result.verdict is not Verdict.BEST,
             )
-            console.say(f"  {game.outcome_words(outcome)}")
-        show_game_end(game, console)
+            term.say(f"  {game.outcome_words(outcome)}")
+        show_game_end(game, term)
     return True
 
 
-def show_game_end(game: Game, console: Console) -> None:
+def show_game_end(game: Game, term: DrillIO) -> None:
     """How a game ended: solved or exploded, clicks against the optimum, the grades."""
-    target = console.out.err if console.json_mode else console.out.out
+    target = term.out.err if term.json_mode else term.out.out
     summary = game.summary()
     if game.bomb.end is not None:
         head = end_headline(game.bomb.end, summary.strikes)
@@ -389,7 +390,7 @@ def drill(
     """
     mode = mode.lower()
     out = Output(json_mode=json_mode)
-    console = Console(out, sys.stdin, json_mode=json_mode)
+    term = DrillIO(out, sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()
     store = Store.open(path)
     assert store is not None
@@ -413,30 +414,30 @@ def drill(
         )
         games = mode == "game"
         total = count or (DEFAULT_GAMES if games else DEFAULT_COUNT)
-        if console.interactive:
+        if term.interactive:
             what = f"{total} game{'s' if total != 1 else ''}" if games else (
                 f"{total} question{'s' if total != 1 else ''}, mode {mode}"
             )
             if time_limit is not None:
                 what += f", {time_limit:g} s per answer"
-            console.note(
+            term.note(
                 f"Drill: {what}; answers are stored in {path}. "
                 "Type 'help' for the notation, 'quit' to stop."
             )
         try:
             if games:
-                run_games(session, total, console)
+                run_games(session, total, term)
             else:
-                run_drill(session, total, console)
+                run_drill(session, total, term)
         except KeyboardInterrupt:
             # Ctrl-C ends a drill: every answer given is already committed; only the
             # question on screen is lost. Exit 130 as a shell expects after SIGINT.
-            show_summary(session, console, interrupted=True)
-            console.note(
+            show_summary(session, term, interrupted=True)
+            term.note(
                 f"mittens: interrupted; {len(session.answered)} answers saved in {path}"
             )
             raise SystemExit(130) from None
         session.finish()
-        show_summary(session, console)
+        show_summary(session, term)
     finally:
         store.close()

@@ -7,11 +7,14 @@ exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zer
 (:mod:`defuser.strategy.policy`). Modules:
 
 - :mod:`~defuser.trainer.model`: kinds, questions, grades;
+- :mod:`~defuser.trainer.kinds`: every drill kind declared once (notation, target,
+  skills, generator, judge);
 - :mod:`~defuser.trainer.lookups` and :mod:`~defuser.trainer.situations`: generators;
 - :mod:`~defuser.trainer.answers` and :mod:`~defuser.trainer.grading`: reading and
   judging answers;
-- :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.skills`: spaced
-  repetition per skill;
+- :mod:`~defuser.trainer.skills`: the typed skills and their stored keys;
+- :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.settings`: FSRS spaced
+  repetition per skill and the learner's settings;
 - :mod:`~defuser.trainer.store` and :mod:`~defuser.trainer.report`: the SQLite answer
   log and its statistics;
 - :mod:`~defuser.trainer.session` and :mod:`~defuser.trainer.game`: a drill session and

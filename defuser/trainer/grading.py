@@ -11,10 +11,10 @@ An answer slower than the time limit is graded ``too slow`` whatever it says.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Final
 
+from defuser.engine.actions import Action
 from defuser.trainer.answers import (
     UnreadableAnswer,
     read_action,
@@ -25,7 +25,7 @@ from defuser.trainer.answers import (
     read_table,
     read_type,
 )
-from defuser.trainer.model import Grade, Kind, Option, Question, Verdict
+from defuser.trainer.model import Grade, Option, Question, Verdict
 
 #: A ``decide`` answer losing less than this many expected clicks counts as the best
 #: (ties between equally good actions are common: two legal cards of the same effect).
@@ -69,18 +69,30 @@ def verdict_for_loss(loss: float) -> Verdict:
     return Verdict.BLUNDER
 
 
-def _simple(
-    reader: Callable[[str], object], render: Callable[[object], str]
-) -> Callable[[Question, str], tuple[Verdict, str, str, float | None]]:
-    def judge(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
-        reading = render(reader(text))
-        verdict = Verdict.RIGHT if reading == question.expected else Verdict.WRONG
-        return verdict, reading, "", None
-
-    return judge
+Judgement = tuple[Verdict, str, str, float | None]
 
 
-def _judge_legal(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+def _right_if_equal(question: Question, reading: str) -> Judgement:
+    verdict = Verdict.RIGHT if reading == question.expected else Verdict.WRONG
+    return verdict, reading, "", None
+
+
+def judge_table(question: Question, text: str) -> Judgement:
+    """A table letter, right when it is the expected one."""
+    return _right_if_equal(question, read_table(text))
+
+
+def judge_identify(question: Question, text: str) -> Judgement:
+    """A card type, right when it is the expected one."""
+    return _right_if_equal(question, str(read_type(text)))
+
+
+def judge_rule(question: Question, text: str) -> Judgement:
+    """A rule letter, right when it is the expected one."""
+    return _right_if_equal(question, read_rule(text))
+
+
+def judge_legal(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
     given = read_legal(text)
     expected = read_legal(question.expected)
     if given == expected:
@@ -95,12 +107,12 @@ def _judge_legal(question: Question, text: str) -> tuple[Verdict, str, str, floa
     return Verdict.WRONG, str(given), "; ".join(parts), None
 
 
-def option_for(question: Question, action: str) -> Option:
-    """The candidate action ``action`` (``play 2``) of a decide question."""
+def option_for(question: Question, action: Action) -> Option:
+    """The candidate ``action`` of a decide question."""
     for option in question.options:
         if option.action == action:
             return option
-    raise UnreadableAnswer(f"answer {action!r} is not one of this question's actions")
+    raise UnreadableAnswer(f"answer {str(action)!r} is not one of this question's actions")
 
 
 def best_option(question: Question) -> Option:
@@ -111,10 +123,11 @@ def best_option(question: Question) -> Option:
     return min(safe, key=lambda o: o.expected_clicks or 0.0)
 
 
-def _judge_decide(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+def judge_decide(question: Question, text: str) -> Judgement:
+    """An action, graded by its expected-click loss and its strike risk."""
     defuse_slots = tuple(question.facts.get("defuse_slots", ()))
     action = read_action(text, defuse_slots)
-    option = option_for(question, action)
+    option = option_for(question, Action.parse(action))
     best = best_option(question)
     assert best.expected_clicks is not None
     clicks_loss = (
@@ -152,7 +165,8 @@ def _judge_decide(question: Question, text: str) -> tuple[Verdict, str, str, flo
     return verdict, action, detail, loss
 
 
-def _judge_cycle(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+def judge_cycle(question: Question, text: str) -> Judgement:
+    """A count of deals (exact) or a probability (within the tolerance)."""
     if question.facts.get("asks") == "deals":
         count = read_count(text)
         verdict = Verdict.RIGHT if str(count) == question.expected else Verdict.WRONG
@@ -168,16 +182,6 @@ def _judge_cycle(question: Question, text: str) -> tuple[Verdict, str, str, floa
     return (Verdict.RIGHT if close else Verdict.WRONG), reading, detail, None
 
 
-_JUDGES: Final[dict[Kind, Callable[[Question, str], tuple[Verdict, str, str, float | None]]]] = {
-    Kind.TABLE: _simple(lambda t: read_table(t), str),
-    Kind.IDENTIFY: _simple(lambda t: read_type(t), lambda v: str(v)),
-    Kind.RULE: _simple(lambda t: read_rule(t), str),
-    Kind.LEGAL: _judge_legal,
-    Kind.DECIDE: _judge_decide,
-    Kind.CYCLE: _judge_cycle,
-}
-
-
 def grade(
     question: Question, text: str, seconds: float, *, time_limit: float | None = None
 ) -> Grade:
@@ -186,9 +190,11 @@ def grade(
     An unreadable answer is graded ``unreadable`` (wrong) with the reader's message as
     the detail. With ``time_limit``, an answer taking longer is graded ``too slow``.
     """
+    from defuser.trainer.kinds import spec_of  # the registry imports this module's judges
+
     given = text.strip()
     try:
-        verdict, reading, detail, loss = _JUDGES[question.kind](question, given)
+        verdict, reading, detail, loss = spec_of(question.kind).judge(question, given)
     except UnreadableAnswer as exc:
         verdict, reading, detail, loss = Verdict.UNREADABLE, None, str(exc), None
     if time_limit is not None and seconds > time_limit:

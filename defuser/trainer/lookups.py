@@ -4,26 +4,23 @@ Each generator makes one question for a given skill from random vanilla edgework
 computes the expected answer and its reason with the rules engine (:mod:`edgework`,
 :mod:`defuser.engine.rules`), never by a second transcription of the tables.
 
-Skills: ``table:<A-D>``; ``identify:<table>:<card>`` (a Table A-D cell);
-``rule:<type>:<digit>`` (a Table E cell); ``legal:<rule letter>``.
+Skills (:mod:`defuser.trainer.skills`): :class:`TableSkill`, :class:`CellSkill` (a Table
+A-D cell), :class:`RuleSkill` (a Table E cell), :class:`LegalSkill` (a rule letter).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Final
 
 from defuser.engine.generate import random_serial
 from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.trainer.answers import LegalAnswer
 from defuser.trainer.model import Kind, Question
+from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, TableSkill
 from edgework import (
     ALL_CARDS,
-    RULE_LETTERS,
     RULE_TEXTS,
-    TABLE_E_ROWS,
-    TABLE_LETTERS,
     Card,
     CardType,
     Ruleset,
@@ -95,47 +92,12 @@ def rule_reason(rules: Ruleset, discard: Card) -> str:
     )
 
 
-# --------------------------------------------------------------------------- skills
-
-
-def table_skill(table: str) -> str:
-    """The skill of recognising table ``table`` from a serial."""
-    return f"table:{table}"
-
-
-def identify_skill(table: str, card: Card) -> str:
-    """The skill of one Table A-D cell."""
-    return f"identify:{table}:{card.code}"
-
-
-def rule_skill(kind: CardType, digit: int) -> str:
-    """The skill of one Table E cell."""
-    return f"rule:{kind.value}:{digit}"
-
-
-def legal_skill(letter: str) -> str:
-    """The skill of applying one Table F rule."""
-    return f"legal:{letter}"
-
-
-LOOKUP_SKILLS: Final[dict[Kind, tuple[str, ...]]] = {
-    Kind.TABLE: tuple(table_skill(t) for t in TABLE_LETTERS),
-    Kind.IDENTIFY: tuple(identify_skill(t, c) for t in TABLE_LETTERS for c in ALL_CARDS),
-    Kind.RULE: tuple(rule_skill(k, d) for k in TABLE_E_ROWS for d in range(10)),
-    Kind.LEGAL: tuple(legal_skill(letter) for letter in RULE_LETTERS),
-}
-
-
-def _field(skill: str, index: int) -> str:
-    return skill.split(":")[index]
-
-
 # --------------------------------------------------------------------------- generators
 
 
-def table_question(rng: random.Random, skill: str) -> Question:
+def table_question(rng: random.Random, skill: TableSkill) -> Question:
     """Serial number -> which of Tables A-D."""
-    serial = serial_with(rng, table=_field(skill, 1))
+    serial = serial_with(rng, table=skill.table)
     return Question(
         kind=Kind.TABLE,
         skill=skill,
@@ -146,10 +108,9 @@ def table_question(rng: random.Random, skill: str) -> Question:
     )
 
 
-def identify_question(rng: random.Random, skill: str) -> Question:
+def identify_question(rng: random.Random, skill: CellSkill) -> Question:
     """Serial number and a card -> the card's type."""
-    table, code = _field(skill, 1), _field(skill, 2)
-    card = Card.parse(code)
+    table, card = skill.table, skill.card
     serial = serial_with(rng, table=table)
     kind = Ruleset(serial.table, serial.last_digit).type_of(card)
     return Question(
@@ -162,9 +123,9 @@ def identify_question(rng: random.Random, skill: str) -> Question:
     )
 
 
-def rule_question(rng: random.Random, skill: str) -> Question:
+def rule_question(rng: random.Random, skill: RuleSkill) -> Question:
     """Serial number and the discard top -> the rule letter in force."""
-    kind, digit = CardType(_field(skill, 1)), int(_field(skill, 2))
+    kind, digit = skill.card_type, skill.digit
     serial = serial_with(rng, digit=digit)
     rules = Ruleset(serial.table, serial.last_digit)
     discard = rng.choice([c for c in ALL_CARDS if rules.type_of(c) is kind])
@@ -230,9 +191,9 @@ def legal_reason(rules: Ruleset, discard: Card, hand: list[Card]) -> str:
     return text + "."
 
 
-def legal_question(rng: random.Random, skill: str) -> Question:
+def legal_question(rng: random.Random, skill: LegalSkill) -> Question:
     """Serial, discard top and hand -> the legal slots, and whether discarding is allowed."""
-    letter = _field(skill, 1)
+    letter = skill.letter
     for _ in range(_MAX_TRIES):
         serial = serial_with(rng)
         rules = Ruleset(serial.table, serial.last_digit)
@@ -260,11 +221,3 @@ def legal_question(rng: random.Random, skill: str) -> Question:
         reason=legal_reason(rules, discard, hand),
         rule=letter,
     )
-
-
-LOOKUP_GENERATORS: Final[dict[Kind, Callable[[random.Random, str], Question]]] = {
-    Kind.TABLE: table_question,
-    Kind.IDENTIFY: identify_question,
-    Kind.RULE: rule_question,
-    Kind.LEGAL: legal_question,
-}

@@ -1,11 +1,13 @@
 """The trainer's vocabulary: drill kinds, skills, questions and grades.
 
-A :class:`Question` carries everything needed to ask it, to check an answer and to
-explain the right one: the prompt, the situation as JSON-able facts, the expected
-answer in the drill notation, and the reason (the table cell or rule text it comes
-from). A :class:`Grade` is the verdict on one answer. Every question trains one
-*skill* (a table, a Table A-D cell, a Table E cell, a rule letter, a kind of decision,
-a kind of cycle question); the scheduler spaces repetitions per skill.
+How each kind is asked and judged is declared once per kind in
+:mod:`defuser.trainer.kinds`. A :class:`Question` carries everything needed to ask
+it, to check an answer and to explain the right one: the prompt, the situation as
+JSON-able facts, the expected answer in the drill notation, and the reason (the
+table cell or rule text it comes from). A :class:`Grade` is the verdict on one
+answer. Every question trains one *skill* (:mod:`defuser.trainer.skills`: a table, a
+Table A-D cell, a Table E cell, a rule letter, a kind of decision, a kind of cycle
+question); the scheduler spaces repetitions per skill.
 """
 
 from __future__ import annotations
@@ -13,7 +15,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from defuser.engine.actions import Action
+
+if TYPE_CHECKING:
+    from defuser.trainer.skills import Skill
 
 
 class Kind(enum.Enum):
@@ -37,32 +44,6 @@ KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
 #: ``game`` (whole simulated modules, every click a ``decide`` question).
 MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed", "game")
 
-#: Answer time (seconds) above which a right answer counts as slow for scheduling: a
-#: slow answer is not promoted, so it comes back sooner than a quick one. The numbers
-#: are what a fluent expert manages while reading the manual aloud.
-TARGET_SECONDS: Final[Mapping[Kind, float]] = {
-    Kind.TABLE: 4.0,
-    Kind.IDENTIFY: 5.0,
-    Kind.RULE: 7.0,
-    Kind.LEGAL: 10.0,
-    Kind.DECIDE: 12.0,
-    Kind.CYCLE: 10.0,
-}
-
-#: How to type an answer, per kind (shown with the question and after unreadable input).
-NOTATION: Final[Mapping[Kind, str]] = {
-    Kind.TABLE: "a table letter: A, B, C or D",
-    Kind.IDENTIFY: "a card type: Nope, Yep, Defuse, Double Play (dp), Attack, Mitten",
-    Kind.RULE: "a rule letter A-L",
-    Kind.LEGAL: (
-        "the legal slots (like '1 3', or 'none'), then 'discard' if you may discard "
-        "(like 'none discard' or '2 discard')"
-    ),
-    Kind.DECIDE: "an action: draw, discard, play 1/2/3 (or just 1/2/3)",
-    Kind.CYCLE: "deals until the mitten is on top (0 = on top now), or a probability "
-    "like 1/5, 0.2 or 20%",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -74,7 +55,7 @@ class Option:
     the click strikes; any risk makes the action a blunder, whatever its clicks.
     """
 
-    action: str
+    action: Action
     expected_clicks: float | None
     strike_risk: float
     note: str = ""
@@ -82,7 +63,7 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         """The option as a JSON object."""
         return {
-            "action": self.action,
+            "action": str(self.action),
             "expected_clicks": self.expected_clicks,
             "strike_risk": self.strike_risk,
             "note": self.note,
@@ -100,7 +81,7 @@ class Question:
     """
 
     kind: Kind
-    skill: str
+    skill: Skill
     text: str
     facts: Mapping[str, Any]
     expected: str
@@ -188,7 +169,7 @@ class Answered:
         return {
             "n": number,
             "kind": self.question.kind.value,
-            "skill": self.question.skill,
+            "skill": self.question.skill.key,
             "question": self.question.to_json(),
             "expected": grade.expected,
             "given": grade.given,

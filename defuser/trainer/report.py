@@ -16,10 +16,11 @@ from typing import Any, Final
 
 from fsrs import Rating
 
+from defuser.trainer.kinds import all_skills
 from defuser.trainer.model import KINDS
 from defuser.trainer.scheduler import Scheduler
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import ALL_SKILLS, skill_label
+from defuser.trainer.skills import Skill
 from defuser.trainer.store import AnswerRow, iso_time
 from edgework import RULE_LETTERS
 
@@ -198,12 +199,12 @@ RECENT_SESSIONS: Final = 10
 def build_scheduler(
     rows: Iterable[AnswerRow],
     settings: Settings | None = None,
-    allowed: Callable[[str], bool] | None = None,
+    allowed: Callable[[Skill], bool] | None = None,
 ) -> Scheduler:
     """A scheduler with every stored answer replayed, as a new session starts with."""
     chosen = settings or Settings()
     scheduler = Scheduler(
-        ALL_SKILLS,
+        all_skills(),
         retention=chosen.retention,
         new_per_session=chosen.new_per_session,
         new_per_day=chosen.new_per_day,
@@ -241,7 +242,7 @@ def build_report(
     scheduler = build_scheduler(rows, settings)
     weak = [
         WeakSkill(
-            s.skill, skill_label(s.skill), scheduler.describe(s, now), scheduler.weakness(s, now)
+            s.skill.key, s.skill.label, scheduler.describe(s, now), scheduler.weakness(s, now)
         )
         for s in scheduler.weakest(weakest, now)
     ]

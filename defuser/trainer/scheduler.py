@@ -36,7 +36,9 @@ from typing import Final
 from fsrs import Card, Rating, State
 from fsrs import Scheduler as MemoryModel
 
-from defuser.trainer.model import TARGET_SECONDS, Kind
+from defuser.trainer.kinds import KIND_SPECS
+from defuser.trainer.model import Kind
+from defuser.trainer.skills import Skill, parse_skill
 
 #: The predicted chance of recall at which a review falls due, unless set otherwise.
 DEFAULT_RETENTION: Final = 0.9
@@ -44,7 +46,9 @@ DEFAULT_RETENTION: Final = 0.9
 RETENTION_RANGE: Final = (0.7, 0.99)
 
 #: Default answer-time targets per kind (seconds): what a fluent expert manages.
-DEFAULT_TARGETS: Final[Mapping[Kind, float]] = TARGET_SECONDS
+DEFAULT_TARGETS: Final[Mapping[Kind, float]] = {
+    kind: spec.target_seconds for kind, spec in KIND_SPECS.items()
+}
 #: A right answer within this share of the target is rated Easy.
 FAST_SHARE: Final = 0.6
 #: An adapted target is this many times the median of the recent right answers.
@@ -115,8 +119,7 @@ def local_day(at: float) -> dt.date:
 class SkillState:
     """What the scheduler knows about one skill: its FSRS card and its record."""
 
-    skill: str
-    kind: Kind
+    skill: Skill
     card: Card
     order: int = 0
     seen: int = 0
@@ -133,6 +136,11 @@ class SkillState:
     last_step: int | None = None
     seconds: list[float] = field(default_factory=list)
     right_seconds: list[float] = field(default_factory=list)
+
+    @property
+    def kind(self) -> Kind:
+        """The skill's drill kind."""
+        return self.skill.kind
 
     @property
     def default_target(self) -> float:
@@ -179,12 +187,12 @@ class Scheduler:
 
     def __init__(
         self,
-        skills: Mapping[Kind, Sequence[str]],
+        skills: Mapping[Kind, Sequence[Skill]],
         *,
         retention: float = DEFAULT_RETENTION,
         new_per_session: int | None = DEFAULT_NEW_PER_SESSION,
         new_per_day: int | None = DEFAULT_NEW_PER_DAY,
-        allowed: Callable[[str], bool] | None = None,
+        allowed: Callable[[Skill], bool] | None = None,
     ) -> None:
         """``skills`` lists every skill of every kind, in teaching order.
 
@@ -197,62 +205,50 @@ class Scheduler:
         self.new_per_session = new_per_session
         self.new_per_day = new_per_day
         self.allowed = allowed
-        self.skills: dict[str, SkillState] = {}
-        self.by_kind: dict[Kind, list[str]] = {}
-        for kind, names in skills.items():
-            self.by_kind[kind] = list(names)
-            for name in names:
-                self._add(name, kind)
+        self.skills: dict[Skill, SkillState] = {}
+        self.by_kind: dict[Kind, list[Skill]] = {}
+        for kind, listed in skills.items():
+            self.by_kind[kind] = list(listed)
+            for skill in listed:
+                self._add(skill)
         self.recent: dict[Kind, deque[bool]] = {
             k: deque(maxlen=RECENT_WINDOW) for k in skills
         }
         self.step = 0
 
-    def _add(self, skill: str, kind: Kind) -> SkillState:
+    def _add(self, skill: Skill) -> SkillState:
         order = len(self.skills)
-        state = SkillState(skill, kind, Card(card_id=order + 1), order=order)
+        state = SkillState(skill, Card(card_id=order + 1), order=order)
         self.skills[skill] = state
         return state
 
     # ----------------------------------------------------------------- reviewing
 
-    def target(self, skill: str) -> float | None:
-        """The answer-time target of ``skill`` now (``None`` for an unknown skill)."""
+    def target(self, skill: Skill) -> float:
+        """The answer-time target of ``skill`` now (seconds)."""
         state = self.skills.get(skill)
-        return None if state is None else state.target
-
-    def rate(self, skill: str, correct: bool, seconds: float) -> Rating:
-        """The rating an answer gets against the skill's current target."""
-        state = self.skills.get(skill)
-        target = DEFAULT_TARGETS[_kind_of(skill) or Kind.DECIDE] if state is None else (
-            state.target
-        )
-        return rating_for(correct, seconds, target)
+        return DEFAULT_TARGETS[skill.kind] if state is None else state.target
 
     def review(
         self,
-        skill: str,
+        skill: Skill,
         correct: bool,
         seconds: float,
         at: float,
         *,
         rating: Rating | None = None,
         in_session: bool = False,
-    ) -> Rating | None:
+    ) -> Rating:
         """Record one answer as an FSRS review; returns the rating used.
 
         ``rating`` is the stored rating (``None``: derive it from the answer and the
-        target of the time). A skill outside the scheduler's set (say, from a newer
-        version's log) is kept for the record but never chosen; an unknown kind is
-        ignored (``None``). ``in_session`` marks answers of the running session, whose
-        retry gap and new-skill cap count questions.
+        target of the time). A skill outside the scheduler's set is kept for the
+        record but never chosen. ``in_session`` marks answers of the running session,
+        whose retry gap and new-skill cap count questions.
         """
         state = self.skills.get(skill)
         if state is None:
-            kind = _kind_of(skill)
-            if kind is None:
-                return None
-            state = self._add(skill, kind)
+            state = self._add(skill)
         if rating is None:
             rating = rating_for(correct, seconds, state.target)
         if state.seen == 0:
@@ -278,9 +274,12 @@ class Scheduler:
         return rating
 
     def replay(self, answers: Iterable[tuple[str, bool, float, float, Rating | None]]) -> None:
-        """Review stored answers ``(skill, correct, seconds, at, rating)`` in order."""
-        for skill, correct, seconds, at, rating in answers:
-            self.review(skill, correct, seconds, at, rating=rating)
+        """Review stored answers ``(skill key, correct, seconds, at, rating)`` in order;
+        a key this version does not know (a newer version's skill) is skipped."""
+        for key, correct, seconds, at, rating in answers:
+            skill = parse_skill(key)
+            if skill is not None:
+                self.review(skill, correct, seconds, at, rating=rating)
 
     def advance(self) -> None:
         """Count one question asked in this session (for the retry gap)."""
@@ -431,7 +430,7 @@ class Scheduler:
             (s.last_at or 0.0 for s in self.skills.values()), default=0.0
         )
         shaky = [s for s in self.skills.values() if s.lapses or s.slow]
-        shaky.sort(key=lambda s: (-self.weakness(s, at), s.skill))
+        shaky.sort(key=lambda s: (-self.weakness(s, at), s.skill.key))
         return shaky[:limit]
 
     def forecast(self, now: float, days: int = 7) -> list[int]:
@@ -451,14 +450,6 @@ class Scheduler:
 class Choice:
     """A chosen skill and why it was chosen."""
 
-    skill: str
+    skill: Skill
     kind: Kind
     why: str
-
-
-def _kind_of(skill: str) -> Kind | None:
-    head = skill.split(":", 1)[0]
-    try:
-        return Kind(head)
-    except ValueError:
-        return None

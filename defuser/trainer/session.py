@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -22,22 +22,16 @@ from fsrs import Rating
 
 from defuser.errors import DefuserError
 from defuser.trainer.grading import grade
-from defuser.trainer.lookups import LOOKUP_GENERATORS
+from defuser.trainer.kinds import generate, spec_of
 from defuser.trainer.model import KINDS, Answered, Grade, Kind, Question
 from defuser.trainer.report import Tally, build_scheduler, percentile
-from defuser.trainer.scheduler import DEFAULT_TARGETS, Scheduler, rating_for
+from defuser.trainer.scheduler import Scheduler, rating_for
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import ALL_SKILLS
+from defuser.trainer.skills import Skill
 from defuser.trainer.store import AnswerRecord, AnswerRow, Store
 
-Generator = Callable[[random.Random, str], Question]
-
-
-def generators() -> dict[Kind, Generator]:
-    """Every question generator, by kind (the situation kinds load the policy lazily)."""
-    from defuser.trainer.situations import SITUATION_GENERATORS
-
-    return {**LOOKUP_GENERATORS, **SITUATION_GENERATORS}
+#: Makes a question for a skill (the registry's generator, or a test's stand-in).
+Generator = Callable[[random.Random, Skill], Question]
 
 
 def kinds_for(mode: str) -> tuple[Kind, ...]:
@@ -65,16 +59,18 @@ class Drill:
         time_limit: float | None = None,
         history: Sequence[AnswerRow] = (),
         clock: Callable[[], float] = time.time,
-        makers: Mapping[Kind, Generator] | None = None,
+        kinds: Sequence[Kind] | None = None,
+        maker: Generator = generate,
         settings: Settings | None = None,
     ) -> None:
         """Start a session; ``history`` primes the scheduler (whose choices a seed
-        overrides); ``settings`` are the learner's (retention, new-skill caps)."""
+        overrides); ``settings`` are the learner's (retention, new-skill caps);
+        ``kinds`` narrows the mode's kinds; ``maker`` makes the questions."""
         self.mode = mode
-        self.makers = dict(makers) if makers is not None else generators()
-        self.kinds = tuple(k for k in kinds_for(mode) if k in self.makers)
+        self.maker = maker
+        self.kinds = tuple(k for k in kinds_for(mode) if kinds is None or k in kinds)
         if not self.kinds:
-            raise DefuserError(f"mode {mode!r} has no question generator")
+            raise DefuserError(f"mode {mode!r} has none of the kinds asked for")
         self.seed = seed
         self.time_limit = time_limit
         self.clock = clock
@@ -89,12 +85,12 @@ class Drill:
         """The next question, with the reason it was chosen in ``why``."""
         if self.seed is not None:
             kind = self.rng.choice(self.kinds)
-            skill = self.rng.choice(ALL_SKILLS[kind])
+            skill: Skill = self.rng.choice(spec_of(kind).skills)
             why = SEEDED_WHY
         else:
             choice = self.scheduler.choose(self.kinds, self.clock(), self.rng)
             kind, skill, why = choice.kind, choice.skill, choice.why
-        question = self.makers[kind](self.rng, skill)
+        question = self.maker(self.rng, skill)
         self.scheduler.advance()
         return _with_why(question, why)
 
@@ -106,8 +102,7 @@ class Drill:
 
     def target(self, question: Question) -> float:
         """The answer-time target of the question's skill now (seconds)."""
-        target = self.scheduler.target(question.skill)
-        return DEFAULT_TARGETS[question.kind] if target is None else target
+        return self.scheduler.target(question.skill)
 
     def record(self, question: Question, result: Grade) -> Rating:
         """Store a graded answer, rated against its target, and let the scheduler learn
@@ -121,7 +116,7 @@ class Drill:
                 AnswerRecord(
                     at=at,
                     kind=question.kind.value,
-                    skill=question.skill,
+                    skill=question.skill.key,
                     rule=question.rule,
                     question=question.to_json(),
                     expected=result.expected,

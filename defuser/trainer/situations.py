@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.rules import HAND_SIZE
-from defuser.engine.simulator import Action, ActionKind, Module, Outcome, Result
+from defuser.engine.simulator import Module, Outcome, Result
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.policy import action_values, best_action, recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Kind, Option, Question
+from defuser.trainer.skills import CycleSkill, DecideSkill, Move
 from edgework import Batteries, CardType, Edgework, Ruleset
 
 #: Attempts at a wandering game that ends in the wanted kind of ``cycle`` situation.
@@ -204,14 +205,14 @@ def cycle_reason(situation: Situation) -> str:
     )
 
 
-def cycle_situation(rng: random.Random, skill: str) -> Situation:
+def cycle_situation(rng: random.Random, skill: CycleSkill) -> Situation:
     """A game stopped where a ``cycle`` question of ``skill`` can be asked."""
     return cycle_walk(rng, skill).situation()
 
 
-def cycle_walk(rng: random.Random, skill: str) -> Walk:
+def cycle_walk(rng: random.Random, skill: CycleSkill) -> Walk:
     """The game behind :func:`cycle_situation` (tests compare it with the hidden deck)."""
-    want_known = skill == "cycle:known"
+    want_known = skill.known
     for _ in range(_MAX_GAMES):
         target = rng.randint(0, 20)
         walk = random_walk(rng)
@@ -228,10 +229,10 @@ def cycle_walk(rng: random.Random, skill: str) -> Walk:
         known = walk.observation.belief.deals_until_on_top is not None
         if known == want_known:
             return walk
-    raise RuntimeError(f"no wandering game gave a {skill} situation")
+    raise RuntimeError(f"no wandering game gave a {skill.key} situation")
 
 
-def cycle_question_for(situation: Situation, skill: str) -> Question:
+def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
     """The ``cycle`` question for a situation: deals to the mitten, or its chance now."""
     obs = situation.observation
     belief = obs.belief
@@ -264,7 +265,7 @@ def cycle_question_for(situation: Situation, skill: str) -> Question:
     )
 
 
-def cycle_question(rng: random.Random, skill: str) -> Question:
+def cycle_question(rng: random.Random, skill: CycleSkill) -> Question:
     """A history of deals -> deals until the mitten is on top, or the chance it is now."""
     return cycle_question_for(cycle_situation(rng, skill), skill)
 
@@ -305,11 +306,11 @@ def options_for(obs: Observation) -> tuple[Option, ...]:
         risk = float(av.strike_probability)
         clicks = None if math.isinf(av.expected_clicks) else av.expected_clicks
         note = _risk_note(obs, av.action, risk) if risk > 0 else ""
-        options.append(Option(str(av.action), clicks, risk, note))
+        options.append(Option(av.action, clicks, risk, note))
     for slot in range(len(obs.hand) + 1, HAND_SIZE + 1):
         options.append(
             Option(
-                f"play {slot}",
+                Action.play(slot),
                 best.expected_clicks + 1.0,
                 0.0,
                 f"slot {slot} is empty: the click does nothing",
@@ -318,15 +319,15 @@ def options_for(obs: Observation) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def decision_skill(obs: Observation, action: Action) -> str:
+def decision_skill(obs: Observation, action: Action) -> DecideSkill:
     """The kind of decision whose best answer is ``action``."""
     if action.kind is ActionKind.PLAY:
         assert action.slot is not None
         card = obs.hand[action.slot - 1]
         if obs.rules.type_of(card) is CardType.DEFUSE:
-            return "decide:defuse"
-        return "decide:play"
-    return f"decide:{action.kind.value}"
+            return DecideSkill(Move.DEFUSE)
+        return DecideSkill(Move.PLAY)
+    return DecideSkill(Move.DRAW if action.kind is ActionKind.DRAW else Move.DISCARD)
 
 
 def situation_words(situation: Situation) -> str:
@@ -376,7 +377,7 @@ def _interesting(obs: Observation) -> bool:
     return sum(1 for av in action_values(obs) if av.safe) > 1
 
 
-def decide_situation(rng: random.Random, skill: str) -> Situation:
+def decide_situation(rng: random.Random, skill: DecideSkill) -> Situation:
     """A mid-game situation whose best action is of the kind ``skill`` names.
 
     Each module is walked once, noting every situation of the wanted kind; one of them
@@ -403,16 +404,10 @@ def decide_situation(rng: random.Random, skill: str) -> Situation:
         if matches:
             return rng.choice(matches)
     if fallback is None:
-        raise RuntimeError(f"no walk gave a {skill} situation")
+        raise RuntimeError(f"no walk gave a {skill.key} situation")
     return fallback
 
 
-def decide_question(rng: random.Random, skill: str) -> Question:
+def decide_question(rng: random.Random, skill: DecideSkill) -> Question:
     """A live situation -> the next click, graded against the optimal policy."""
     return decide_question_for(decide_situation(rng, skill))
-
-
-SITUATION_GENERATORS: Final[dict[Kind, Callable[[random.Random, str], Question]]] = {
-    Kind.CYCLE: cycle_question,
-    Kind.DECIDE: decide_question,
-}

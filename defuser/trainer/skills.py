@@ -1,69 +1,206 @@
-"""Every skill the trainer schedules, and its name in words.
+"""Every skill the trainer schedules, as a type, and its name in words.
 
-Skill identifiers are short strings stored with each answer:
+Contract: a skill is a frozen value of one of six types, one per drill kind; code passes
+these values, never strings. A skill's :attr:`key` is the short string stored with
+each answer (unchanged since the first stats schema) and :func:`parse_skill` reads a
+stored key back, once, where answers leave the database:
 
-- ``table:B``: telling Table B from a serial number;
-- ``identify:B:RH``: one cell of Tables A-D (red heart under Table B);
-- ``rule:Attack:3``: one cell of Table E (an Attack on the pile, last digit 3);
-- ``legal:L``: applying rule L of Table F to a hand (and the discard exemption);
-- ``decide:<play|discard|draw|defuse>``: a live decision whose best action is of that
-  kind (``defuse`` is playing a Defuse: the solve or a free probe);
-- ``cycle:known`` / ``cycle:unknown``: counting deals to the mitten once it has been
-  seen, or the chance it is on top before it has.
+- :class:`TableSkill` ``table:B``: telling Table B from a serial number;
+- :class:`CellSkill` ``identify:B:RH``: one cell of Tables A-D (red heart under Table B);
+- :class:`RuleSkill` ``rule:Attack:3``: one cell of Table E (an Attack on the pile,
+  last digit 3);
+- :class:`LegalSkill` ``legal:L``: applying rule L of Table F to a hand (and the
+  discard exemption);
+- :class:`DecideSkill` ``decide:<play|discard|draw|defuse>``: a live decision whose best
+  action is of that kind (``defuse`` is playing a Defuse: the solve or a free probe);
+- :class:`CycleSkill` ``cycle:known`` / ``cycle:unknown``: counting deals to the mitten
+  once it has been seen, or the chance it is on top before it has.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, Final
 
-from defuser.trainer.lookups import LOOKUP_SKILLS
 from defuser.trainer.model import Kind
-from edgework import RULE_TEXTS, Card
+from edgework import ALL_CARDS, RULE_LETTERS, RULE_TEXTS, TABLE_LETTERS, Card, CardType
+from edgework.errors import EdgeworkError
 
-DECIDE_SKILLS: Final[tuple[str, ...]] = (
-    "decide:play",
-    "decide:discard",
-    "decide:draw",
-    "decide:defuse",
+
+@dataclass(frozen=True, slots=True)
+class TableSkill:
+    """Recognising one of Tables A-D from a serial number."""
+
+    kind: ClassVar[Kind] = Kind.TABLE
+    table: str
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``table:B``."""
+        return f"table:{self.table}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``serial -> Table B``."""
+        return f"serial -> Table {self.table}"
+
+
+@dataclass(frozen=True, slots=True)
+class CellSkill:
+    """One cell of Tables A-D: a card's type under a table."""
+
+    kind: ClassVar[Kind] = Kind.IDENTIFY
+    table: str
+    card: Card
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``identify:B:RH``."""
+        return f"identify:{self.table}:{self.card.code}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``Table B: red heart``."""
+        return f"Table {self.table}: {self.card.words}"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSkill:
+    """One cell of Table E: the rule letter for a card type on the pile and a digit."""
+
+    kind: ClassVar[Kind] = Kind.RULE
+    card_type: CardType
+    digit: int
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``rule:Attack:3``."""
+        return f"rule:{self.card_type.value}:{self.digit}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``Table E: Attack, last digit 3``."""
+        return f"Table E: {self.card_type.value}, last digit {self.digit}"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalSkill:
+    """Applying one Table F rule to a hand."""
+
+    kind: ClassVar[Kind] = Kind.LEGAL
+    letter: str
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``legal:L``."""
+        return f"legal:{self.letter}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``rule L: <the rule's text>``."""
+        return f"rule {self.letter}: {RULE_TEXTS[self.letter].rstrip('.')}"
+
+
+class Move(enum.Enum):
+    """The kind of the best click of a decision."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    DRAW = "draw"
+    DEFUSE = "defuse"
+
+
+_MOVE_WORDS: Final[dict[Move, str]] = {
+    Move.PLAY: "when to play a card",
+    Move.DISCARD: "when to discard",
+    Move.DRAW: "when to draw",
+    Move.DEFUSE: "when to play a Defuse",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DecideSkill:
+    """Live decisions whose best click is of one kind."""
+
+    kind: ClassVar[Kind] = Kind.DECIDE
+    move: Move
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``decide:draw``."""
+        return f"decide:{self.move.value}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``decision: when to draw``."""
+        return f"decision: {_MOVE_WORDS[self.move]}"
+
+
+@dataclass(frozen=True, slots=True)
+class CycleSkill:
+    """Where the mitten is: counted (its phase is known) or a chance (not yet)."""
+
+    kind: ClassVar[Kind] = Kind.CYCLE
+    known: bool
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``cycle:known`` or ``cycle:unknown``."""
+        return f"cycle:{'known' if self.known else 'unknown'}"
+
+    @property
+    def label(self) -> str:
+        """In words."""
+        return (
+            "cycle: deals until the mitten"
+            if self.known
+            else "cycle: chance the mitten is on top"
+        )
+
+
+#: Any skill.
+Skill = TableSkill | CellSkill | RuleSkill | LegalSkill | DecideSkill | CycleSkill
+
+TABLE_SKILLS: Final[tuple[TableSkill, ...]] = tuple(TableSkill(t) for t in TABLE_LETTERS)
+#: Tables A-D cell by cell, a table's rows (shapes) together: the teaching order.
+CELL_SKILLS: Final[tuple[CellSkill, ...]] = tuple(
+    CellSkill(t, c) for t in TABLE_LETTERS for c in ALL_CARDS
 )
-CYCLE_SKILLS: Final[tuple[str, ...]] = ("cycle:known", "cycle:unknown")
-
-#: Every skill of every kind.
-ALL_SKILLS: Final[dict[Kind, tuple[str, ...]]] = {
-    **LOOKUP_SKILLS,
-    Kind.DECIDE: DECIDE_SKILLS,
-    Kind.CYCLE: CYCLE_SKILLS,
-}
-
-_DECIDE_WORDS: Final[dict[str, str]] = {
-    "play": "when to play a card",
-    "discard": "when to discard",
-    "draw": "when to draw",
-    "defuse": "when to play a Defuse",
-}
+#: Table E row by row (card type), then by last digit.
+RULE_SKILLS: Final[tuple[RuleSkill, ...]] = tuple(
+    RuleSkill(k, d) for k in (CardType.NOPE, CardType.YEP, CardType.DEFUSE,
+                              CardType.DOUBLE_PLAY, CardType.ATTACK,
+                              CardType.EXPLODING_MITTEN) for d in range(10)
+)
+LEGAL_SKILLS: Final[tuple[LegalSkill, ...]] = tuple(LegalSkill(x) for x in RULE_LETTERS)
+DECIDE_SKILLS: Final[tuple[DecideSkill, ...]] = tuple(DecideSkill(m) for m in Move)
+CYCLE_SKILLS: Final[tuple[CycleSkill, ...]] = (CycleSkill(True), CycleSkill(False))
 
 
-def skill_label(skill: str) -> str:
-    """A skill in words: ``Table E: Attack, last digit 3``."""
-    parts = skill.split(":")
-    head = parts[0]
+def parse_skill(key: str) -> Skill | None:
+    """The skill a stored key names, or ``None`` for a key this version does not know."""
+    parts = key.split(":")
+    head, rest = parts[0], parts[1:]
     try:
-        if head == "table" and len(parts) == 2:
-            return f"serial -> Table {parts[1]}"
-        if head == "identify" and len(parts) == 3:
-            return f"Table {parts[1]}: {Card.parse(parts[2]).words}"
-        if head == "rule" and len(parts) == 3:
-            return f"Table E: {parts[1]}, last digit {parts[2]}"
-        if head == "legal" and len(parts) == 2:
-            return f"rule {parts[1]}: {RULE_TEXTS[parts[1]].rstrip('.')}"
-        if head == "decide" and len(parts) == 2:
-            return f"decision: {_DECIDE_WORDS.get(parts[1], parts[1])}"
-        if head == "cycle" and len(parts) == 2:
-            return (
-                "cycle: deals until the mitten"
-                if parts[1] == "known"
-                else "cycle: chance the mitten is on top"
-            )
-    except (KeyError, ValueError):
-        return skill
-    return skill
+        if head == "table" and len(rest) == 1 and rest[0] in TABLE_LETTERS:
+            return TableSkill(rest[0])
+        if head == "identify" and len(rest) == 2 and rest[0] in TABLE_LETTERS:
+            return CellSkill(rest[0], Card.parse(rest[1]))
+        if head == "rule" and len(rest) == 2 and rest[1].isdigit() and len(rest[1]) == 1:
+            return RuleSkill(CardType(rest[0]), int(rest[1]))
+        if head == "legal" and len(rest) == 1 and rest[0] in RULE_LETTERS:
+            return LegalSkill(rest[0])
+        if head == "decide" and len(rest) == 1:
+            return DecideSkill(Move(rest[0]))
+        if head == "cycle" and rest in (["known"], ["unknown"]):
+            return CycleSkill(rest[0] == "known")
+    except (ValueError, EdgeworkError):
+        return None
+    return None
+
+
+def skill_label(key: str) -> str:
+    """A stored skill key in words (the key itself when this version does not know it)."""
+    skill = parse_skill(key)
+    return key if skill is None else skill.label
