@@ -1,15 +1,14 @@
 """``mittens stats``: progress, accuracy and speed from the stored drill answers.
 
-Reads the stats database without creating it. ``--json`` prints the same numbers as one
-object; ``--export`` writes every answer as CSV (``-`` for stdout); ``--reset`` deletes
-every answer after a confirmation (``--yes`` skips it).
+Reads the stats database read-only, without creating or changing it. ``--json``
+prints the same numbers as one object; ``--export`` writes every answer as CSV (``-``
+for stdout; never over the database itself); ``--reset`` deletes every answer after a
+confirmation (``--yes`` skips it), and with ``--export`` writes the backup first.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import Output, colour_enabled
+from defuser.commands.safeio import confirm, write_user_file
 from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
@@ -122,29 +122,22 @@ def render(report: StatsReport, out: Output, colour: bool) -> None:
     out.print(f"\nSkills due for review now: {report.due}")
 
 
-def export(rows: list[AnswerRow], target: str, out: Output) -> None:
-    """Write the CSV export to ``target`` (``-`` is stdout), atomically for a file."""
+def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> None:
+    """Write the CSV export to ``target`` (``-`` is stdout).
+
+    A file is written safely (:func:`~defuser.commands.safeio.write_user_file`): never
+    over the stats database itself, through links and into devices, keeping its mode.
+    """
     if target == "-":
         write_csv(rows, sys.stdout)
         return
-    path = Path(target)
-    if path.is_dir():
-        raise click.BadParameter(f"{target!r} is a directory, expected a file name",
-                                 param_hint="'--export'")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temp = tempfile.mkstemp(prefix=".mittens-export-", dir=directory)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot write {target!r} ({exc.strerror})",
-                                 param_hint="'--export'") from exc
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            write_csv(rows, stream)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    out.note(f"Exported {len(rows)} answers to {path}")
+    protect = [(database, "the stats database itself")] + [
+        (Path(f"{database}-{extra}"), f"the stats database's {extra} file")
+        for extra in ("wal", "shm", "journal")
+    ]
+    write_user_file(target, lambda stream: write_csv(rows, stream), what="export file",
+                    protect=protect)
+    out.note(f"Exported {len(rows)} answers to {target}")
 
 
 @click.command()
@@ -163,7 +156,10 @@ def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Pa
     """Show drill progress: accuracy and speed per kind and rule, weeks, streaks, weak spots."""
     out = Output(json_mode=json_mode)
     path = db if db is not None else default_db_path()
-    store = Store.open(path, create=False)
+    if reset and export_to == "-" and json_mode:
+        raise click.UsageError("--export - and --json would both write to stdout with --reset")
+    # Only --reset writes; reading opens the file read-only, so nothing else changes it.
+    store = Store.open(path, create=False, readonly=not reset)
     if reset:
         if store is None:
             out.note(f"Nothing to reset: {path} does not exist.")
@@ -171,13 +167,14 @@ def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Pa
                 out.json({"database": str(path), "reset": True, "deleted": 0})
             return
         with store:
-            count = len(store.answers())
-            if not yes:
-                click.confirm(
-                    f"Delete all {count} stored answers in {path}? This cannot be undone",
-                    abort=True,
-                    err=True,
-                )
+            answers = store.answers()
+            if export_to is not None:
+                # The backup is written before anything is deleted.
+                export(answers, export_to, out, path)
+            if not yes and not confirm(
+                f"Delete all {len(answers)} stored answers in {path}? This cannot be undone"
+            ):
+                raise click.Abort
             deleted = store.reset()
         if json_mode:
             out.json({"database": str(path), "reset": True, "deleted": deleted})
@@ -191,7 +188,7 @@ def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Pa
             rows = store.answers()
             settings = load_settings(store.settings())
     if export_to is not None:
-        export(rows, export_to, out)
+        export(rows, export_to, out, path)
         if export_to == "-" or not json_mode:
             return
     report = build_report(rows, database=str(path), now=time.time(), settings=settings)

@@ -7,6 +7,14 @@ stats database of this program (corrupt, another program's, from a newer version
 reported in one line as :class:`StatsDatabaseError` and never written to. Only
 :meth:`Store.reset` deletes answers, and the CLI asks first.
 
+Reading (``mittens stats``) opens the file read-only and never writes to it, so it
+works on a file or directory without write permission and leaves an empty or foreign
+file exactly as it was; only a drill creates a database or migrates its schema. A file
+carrying another program's ``application_id``, a non-empty file without ours, a schema
+without the expected columns or a stored value of the wrong type is one
+:class:`StatsDatabaseError`, never a traceback. A stored answer text is cut to
+:data:`MAX_GIVEN_CHARS` characters, so one pasted answer cannot grow the file.
+
 Schema 2 adds each answer's FSRS rating and answer-time target, and the learner's
 settings (desired retention, caps on new skills, daily goal). A schema-1 file is
 migrated in place in one transaction when it is opened: the two columns are added
@@ -23,6 +31,7 @@ import contextlib
 import csv
 import datetime as dt
 import json
+import math
 import os
 import sqlite3
 import time
@@ -39,6 +48,10 @@ SCHEMA_VERSION: Final = 2
 #: How long a writer waits for another session's transaction (milliseconds).
 BUSY_TIMEOUT_MS: Final = 15_000
 DB_FILENAME: Final = "stats.sqlite3"
+#: The longest answer text stored (longer answers are cut; they are unreadable anyway).
+MAX_GIVEN_CHARS: Final = 200
+#: The latest timestamp :func:`iso_time` can show (the end of year 9999).
+_LAST_TIME: Final = 253_402_300_799.0
 APP_DIR: Final = "exploding-mittens"
 
 _SCHEMA: Final = (
@@ -168,24 +181,36 @@ def _fail(path: Path, what: str) -> StatsDatabaseError:
 class Store:
     """An open stats database. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(
+        self, path: Path, connection: sqlite3.Connection, *, empty: bool = False
+    ) -> None:
         """Wrap an already checked connection; use :meth:`open` instead."""
         self.path = path
         self._db = connection
+        #: A read-only open of a file that holds no stats yet (empty, or a new database).
+        self._empty = empty
 
     @classmethod
-    def open(cls, path: Path, *, create: bool = True) -> Store | None:
+    def open(cls, path: Path, *, create: bool = True, readonly: bool = False) -> Store | None:
         """Open (and, with ``create``, create) the database at ``path``.
 
         Returns ``None`` when the file does not exist and ``create`` is false. Raises
         :class:`StatsDatabaseError` when the file exists but is not a usable database.
+        With ``readonly`` nothing is ever written (see the module contract).
         """
         path = Path(path)
-        if path.is_dir():
-            raise _fail(path, "is a directory, expected a database file")
-        exists = path.exists()
+        try:
+            if path.is_dir():
+                raise _fail(path, "is a directory, expected a database file")
+            exists = path.exists()
+        except OSError as exc:
+            raise _fail(path, f"cannot be opened ({exc.strerror or exc})") from exc
         if not exists and not create:
             return None
+        if readonly:
+            return cls._open_readonly(path)
+        if exists and not os.access(path, os.W_OK):
+            raise _fail(path, "is read-only; a drill needs to write its answers there")
         if not exists:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -217,13 +242,47 @@ class Store:
             raise
         return cls(path, db)
 
+    @classmethod
+    def _open_readonly(cls, path: Path) -> Store:
+        """Open an existing file for reading only; nothing is written, not even a journal.
+
+        A file in a directory that cannot be written has no room for SQLite's shared
+        memory file; it is then read as immutable (nobody can be writing to it there).
+        """
+        base = path.absolute().as_uri()
+        db: sqlite3.Connection | None = None
+        for options in ("mode=ro", "mode=ro&immutable=1"):
+            if db is not None:
+                db.close()
+            try:
+                db = sqlite3.connect(
+                    f"{base}?{options}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                    isolation_level=None,
+                )
+                _, tables = cls._identify(path, db)
+                break
+            except (StatsDatabaseError, sqlite3.Error, _Busy) as exc:
+                if options.endswith("immutable=1"):
+                    if db is not None:
+                        db.close()
+                    if isinstance(exc, StatsDatabaseError):
+                        raise
+                    raise _fail(path, f"cannot be read ({exc.__cause__ or exc})") from exc
+        assert db is not None
+        try:
+            if tables:
+                cls._check_columns(path, db)
+        except BaseException:
+            db.close()
+            raise
+        return cls(path, db, empty=not tables)
+
     @staticmethod
-    def _check_and_prepare(path: Path, db: sqlite3.Connection) -> None:
+    def _identify(path: Path, db: sqlite3.Connection) -> tuple[int, set[str]]:
+        """Check the file is ours (or empty); return its schema version and tables."""
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            tables = {
-                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
+            objects = db.execute("SELECT type, name FROM sqlite_master").fetchall()
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.OperationalError as exc:
@@ -232,12 +291,37 @@ class Store:
             raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
-        if tables and app_id != APPLICATION_ID:
+        tables = {str(name) for kind, name in objects if kind == "table"}
+        ours = app_id == APPLICATION_ID
+        if not ours and (app_id != 0 or objects or version != 0):
+            # Another program's database, even one that has no tables yet.
             raise _fail(path, "is another program's SQLite database, not mittens stats")
         if version > SCHEMA_VERSION:
             raise _fail(
                 path, f"was written by a newer mittens (schema {version} > {SCHEMA_VERSION})"
             )
+        return int(version), tables
+
+    @staticmethod
+    def _check_columns(path: Path, db: sqlite3.Connection) -> None:
+        """The tables hold every column this version reads (a damaged schema fails here)."""
+        for table, needed in _REQUIRED_COLUMNS.items():
+            try:
+                have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            except sqlite3.DatabaseError as exc:
+                raise _fail(path, f"cannot be read ({exc})") from exc
+            missing = [c for c in needed if c not in have]
+            if missing:
+                raise _fail(
+                    path, f"has no {table} column {missing[0]!r}; it is not a stats database "
+                    "this version can read"
+                )
+
+    @classmethod
+    def _check_and_prepare(cls, path: Path, db: sqlite3.Connection) -> None:
+        version, tables = cls._identify(path, db)
+        if tables:
+            cls._check_columns(path, db)
         try:
             if tables:
                 problems = [r[0] for r in db.execute("PRAGMA quick_check")]
@@ -277,8 +361,13 @@ class Store:
             raise _fail(self.path, f"cannot be written ({exc})") from exc
         try:
             yield self._db
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise _fail(self.path, f"cannot be written ({exc})") from exc
         except BaseException:
-            self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
             raise
         try:
             self._db.execute("COMMIT")
@@ -318,7 +407,7 @@ class Store:
                     answer.rule,
                     json.dumps(answer.question, ensure_ascii=False, sort_keys=True),
                     answer.expected,
-                    answer.given,
+                    answer.given[:MAX_GIVEN_CHARS],
                     answer.grade,
                     int(answer.correct),
                     answer.seconds,
@@ -341,17 +430,28 @@ class Store:
     # ----------------------------------------------------------------- reading
 
     def answers(self) -> list[AnswerRow]:
-        """Every stored answer, oldest first."""
+        """Every stored answer, oldest first (a value of the wrong type is an error)."""
+        if self._empty:
+            return []
         try:
+            # A schema-1 file read without migrating it (read-only) lacks the added columns.
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(answers)")}
+            added = ", ".join(
+                f"a.{name}" if name in have else "NULL" for name, _ in _ADDED_COLUMNS
+            )
             rows = self._db.execute(
                 "SELECT a.id, a.session_id, s.mode, a.at, a.kind, a.skill, a.rule,"
                 " a.question, a.expected, a.given, a.grade, a.correct, a.seconds, a.loss,"
-                " a.rating, a.target"
+                f" {added}"
                 " FROM answers a JOIN sessions s ON s.id = a.session_id"
                 " ORDER BY a.at, a.id"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise _fail(self.path, f"cannot be read ({exc})") from exc
+        for r in rows:
+            problem = _row_problem(r)
+            if problem is not None:
+                raise _fail(self.path, f"holds an answer that cannot be read ({problem})")
         return [
             AnswerRow(
                 id=r[0],
@@ -376,7 +476,13 @@ class Store:
 
     def settings(self) -> dict[str, str]:
         """The learner's saved settings (key -> value as text)."""
+        if self._empty:
+            return {}
         try:
+            if not self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'"
+            ).fetchone():
+                return {}  # a schema-1 file read without migrating it
             rows = self._db.execute("SELECT key, value FROM settings").fetchall()
         except sqlite3.DatabaseError as exc:
             raise _fail(self.path, f"cannot be read ({exc})") from exc
@@ -393,6 +499,8 @@ class Store:
 
     def session_count(self) -> int:
         """How many sessions have answers."""
+        if self._empty:
+            return 0
         try:
             row = self._db.execute("SELECT count(DISTINCT session_id) FROM answers").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -420,6 +528,45 @@ def _add_missing_columns(db: sqlite3.Connection) -> None:
     for name, sql_type in _ADDED_COLUMNS:
         if name not in have:
             db.execute(f"ALTER TABLE answers ADD COLUMN {name} {sql_type}")
+
+
+#: The columns this version reads, per table (a later schema may add more).
+_REQUIRED_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
+    "sessions": ("id", "started", "mode"),
+    "answers": (
+        "id", "session_id", "at", "kind", "skill", "rule", "question", "expected", "given",
+        "grade", "correct", "seconds", "loss",
+    ),
+}
+
+_TEXT: Final = (str,)
+_NUMBER: Final = (int, float)
+#: Positions in an :meth:`Store.answers` row and the types each may hold (None: nullable).
+_ROW_TYPES: Final[tuple[tuple[str, tuple[type, ...], bool], ...]] = (
+    ("id", (int,), False), ("session_id", (int,), False), ("mode", _TEXT, False),
+    ("at", _NUMBER, False), ("kind", _TEXT, False), ("skill", _TEXT, False),
+    ("rule", _TEXT, True), ("question", _TEXT, False), ("expected", _TEXT, False),
+    ("given", _TEXT, False), ("grade", _TEXT, False), ("correct", (int,), False),
+    ("seconds", _NUMBER, False), ("loss", _NUMBER, True), ("rating", (int,), True),
+    ("target", _NUMBER, True),
+)
+
+
+def _row_problem(row: tuple[Any, ...]) -> str | None:
+    """What is wrong with one stored answer row, or ``None`` when every value fits."""
+    for (name, types, nullable), value in zip(_ROW_TYPES, row, strict=False):
+        if value is None and nullable:
+            continue
+        if not isinstance(value, types):
+            return f"answer {row[0]!r}: {name} is {type(value).__name__} {str(value)[:40]!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"answer {row[0]!r}: {name} is {value}"
+        if isinstance(value, int) and types is not _TEXT and abs(value) > 2**53:
+            return f"answer {row[0]!r}: {name} {value} is out of range"
+    at = row[3]
+    if not 0 <= at <= _LAST_TIME:
+        return f"answer {row[0]!r}: time {at} is not a date"
+    return None
 
 
 def iso_time(at: float) -> str:
