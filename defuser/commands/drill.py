@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
+from defuser.commands.drill_clock import LiveClock, clock_text
 from defuser.engine.bomb import end_headline, outcome_fields
 from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
@@ -88,6 +89,19 @@ class DrillIO:
             return prompt_line("> ", term.input)
         return next(self._lines, None)
 
+    def live_clock(
+        self, target: float, limit: float | None, bomb_left: float | None
+    ) -> LiveClock | None:
+        """A started live clock for the next answer, on a terminal that takes colour."""
+        if not (self.interactive and self.colour):
+            return None
+        screen = self.out.err if self.json_mode else self.out.out
+        return LiveClock(
+            screen.file,
+            lambda elapsed: clock_text(elapsed, target, limit=limit, bomb_left=bomb_left),
+            width=screen.width,
+        ).start()
+
     def cards(self, text: str) -> Text:
         """The question text with every card in its colour (on a terminal)."""
         rich = Text(text)
@@ -119,7 +133,14 @@ def verdict_line(answered: Answered, term: DrillIO) -> Text:
         text.append(f"  could not read {grade.given!r}; {answer} {grade.expected}")
     else:
         text.append(f"  you said {grade.reading}, {answer} {grade.expected}")
-    text.append(f"  ({seconds_words(grade.seconds)})")
+    timing = seconds_words(grade.seconds)
+    if answered.slow and answered.target is not None:
+        timing += f", slow: target {answered.target:.1f} s"
+    elif term.interactive and answered.target is not None:
+        timing += f" of {answered.target:.1f} s"
+    text.append(f"  ({timing})")
+    if answered.slow:
+        text.append("  SLOW", style="bold yellow" if term.colour else "")
     return text
 
 
@@ -194,7 +215,13 @@ def show_summary(session: Drill, term: DrillIO, *, interrupted: bool = False) ->
 
 
 def read_answer(
-    question: Question, term: DrillIO, time_limit: float | None, *, game: bool
+    question: Question,
+    term: DrillIO,
+    time_limit: float | None,
+    *,
+    game: bool,
+    target: float,
+    bomb_left: float | None = None,
 ) -> Grade | None:
     """Read and grade one answer; ``None`` when the player stops (quit, end of input).
 
@@ -202,10 +229,20 @@ def read_answer(
     again. From a pipe, an unreadable line is graded as such, which keeps the answers in
     step with the questions; in a game it is skipped instead, as ``mittens play`` does,
     since a click that cannot be read cannot be played.
+
+    The answer time runs from the question (or from the end of a help text) to the
+    first line that is an answer; retyping an unreadable answer adds nothing to it. On
+    a terminal a live clock shows it against the skill's ``target``.
     """
     started = time.monotonic()
+    seconds: float | None = None
     while True:
-        line = term.read()
+        clock = term.live_clock(target, time_limit, bomb_left) if seconds is None else None
+        try:
+            line = term.read()
+        finally:
+            if clock is not None:
+                clock.stop()
         if line is None:
             return None
         word = line.strip().lower()
@@ -213,12 +250,16 @@ def read_answer(
             return None
         if term.interactive and word in HELP_WORDS:
             term.say(f"  Answer with {spec_of(question.kind).notation}; 'quit' stops.")
+            if seconds is None:
+                started = time.monotonic()
             continue
         if term.interactive and not word:
             continue
         if not term.interactive and not term.json_mode:
             term.say(f"  answer: {line.strip()}")
-        result = grade(question, line, time.monotonic() - started, time_limit=time_limit)
+        if seconds is None:
+            seconds = time.monotonic() - started
+        result = grade(question, line, seconds, time_limit=time_limit)
         # A click that cannot be read cannot be played, however long it took.
         unreadable = result.verdict is Verdict.UNREADABLE or (game and result.reading is None)
         if unreadable and (term.interactive or game):
@@ -233,7 +274,9 @@ def run_drill(session: Drill, count: int, term: DrillIO) -> bool:
     for number in range(1, count + 1):
         question = session.next_question()
         show_question(question, f"[{number}/{count}] {question.kind.value}:", term)
-        result = read_answer(question, term, session.time_limit, game=False)
+        result = read_answer(
+            question, term, session.time_limit, game=False, target=session.target(question)
+        )
         if result is None:
             return False
         session.record(question, result)
@@ -271,7 +314,9 @@ def run_games(session: Drill, count: int, term: DrillIO) -> bool:
             show_question(
                 question, f"[click {game.clicks + 1}]", term, hint=game.clicks == 0
             )
-            result = read_answer(question, term, session.time_limit, game=True)
+            result = read_answer(
+                question, term, session.time_limit, game=True, target=session.target(question)
+            )
             if result is None:
                 show_game_end(game, term)
                 return False
