@@ -20,6 +20,7 @@ import click
 from rich.text import Text
 
 from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
+from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
 from defuser.logs.check import ReplayStep
@@ -238,7 +239,7 @@ def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
     elif check.strikes:
         out.print("    strikes:")
         for step in check.steps:
-            if step.outcome == "strike":
+            if step.outcome is Outcome.STRIKE:
                 out.print(f"      line {step.line}: {step.command}: "
                           f"{loganalysis.strike_words(check, step)}")
     if check.inconsistencies:
@@ -257,8 +258,8 @@ _VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}
 def render_step(out: Output, module: ModuleAnalysis, step: ReplayStep) -> None:
     """One action: what happened, then the cycle as the player knew it and the verdict."""
     text = loganalysis.step_words(module.check, step)
-    style = "bold red" if step.outcome == "strike" else (
-        "bold green" if step.outcome == "solved" else ""
+    style = "bold red" if step.outcome is Outcome.STRIKE else (
+        "bold green" if step.outcome is Outcome.SOLVED else ""
     )
     line = Text("      ")
     line.append(text, style=style)

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from defuser.engine.actions import ActionKind, StrikeKind
 from defuser.engine.rules import blocking_slots, legal_slots
+from defuser.engine.simulator import Outcome
 from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
 from defuser.logs.reader import Bomb, GameLog, ModuleLine, Problem, read_log
@@ -236,14 +238,6 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-_STRIKE_NAMES = {
-    "draw_mitten_strike": "mitten-on-top",
-    "hand_full_strike": "hand-full",
-    "discard_blocked": "discard-blocked",
-    "invalid_play": "invalid-play",
-}
-
-
 def judgement_json(j: Judgement) -> dict[str, Any]:
     """One decision's judgement as JSON."""
     return {
@@ -266,13 +260,13 @@ def step_json(check: ModuleCheck, step: ReplayStep, judgement: Judgement | None)
     rules = check.rules
     return {
         "line": step.line,
-        "action": step.action,
+        "action": step.kind.value,
         "slot": step.slot,
         "command": step.command,
         "card": _card(step.card),
-        "outcome": step.outcome,
-        "strike": _STRIKE_NAMES.get(step.kind),
-        "strike_reason": strike_words(check, step) if step.outcome == "strike" else None,
+        "outcome": step.outcome.value,
+        "strike": None if step.strike is None else step.strike.value,
+        "strike_reason": strike_words(check, step) if step.strike is not None else None,
         "discard": _card(before.discard),
         "rule": rules.rule(before.discard) if rules and before.discard is not None else None,
         "hand": [c.code for c in before.hand],
@@ -371,12 +365,12 @@ def strike_words(check: ModuleCheck, step: ReplayStep) -> str:
     if rules is None or before.discard is None:
         return "the module's rules are unknown here"
     hand = before.hand
-    if step.kind == "draw_mitten_strike":
+    if step.strike is StrikeKind.MITTEN_ON_TOP:
         return "the Exploding Mitten was on top of the deck, and it can never be drawn"
-    if step.kind == "hand_full_strike":
+    if step.strike is StrikeKind.HAND_FULL:
         return f"the hand already held 3 cards ({', '.join(c.words for c in hand)})"
     legal = legal_slots(rules, before.discard, hand)
-    if step.kind == "discard_blocked":
+    if step.strike is StrikeKind.DISCARD_BLOCKED:
         blocking = blocking_slots(rules, before.discard, hand)
         if not blocking:
             return "the log says the discard was blocked, but no card could be played"
@@ -385,7 +379,7 @@ def strike_words(check: ModuleCheck, step: ReplayStep) -> str:
             f"{explain.slot_list(hand, blocking)} could be played under "
             f"{rule_words(check, step)}"
         )
-    if step.kind == "invalid_play" and step.card is not None:
+    if step.strike is StrikeKind.INVALID_PLAY and step.card is not None:
         where = (
             f"legal were {explain.slot_list(hand, legal)}"
             if legal
@@ -402,16 +396,17 @@ def step_words(check: ModuleCheck, step: ReplayStep) -> str:
     discard = step.before.discard
     letter = rules.rule(discard) if rules is not None and discard is not None else "?"
     text = f"line {step.line}: {step.command}"
-    if step.kind in ("played", "invalid_play", "solved") and card is not None:
+    if step.kind is ActionKind.PLAY and card is not None:
         text += f" ({card.code} {card.words})"
     text += f" under rule {letter}: "
-    if step.kind == "drew" and card is not None:
+    ok = step.outcome is Outcome.OK
+    if ok and step.kind is ActionKind.DRAW and card is not None:
         text += f"drew {card.code} {card.words}"
-    elif step.kind == "discarded" and card is not None and rules is not None:
+    elif ok and step.kind is ActionKind.DISCARD and card is not None and rules is not None:
         text += f"{card.code} {card.words} went onto the pile, rule now {rules.rule(card)}"
-    elif step.kind == "played" and card is not None and rules is not None:
+    elif ok and step.kind is ActionKind.PLAY and card is not None and rules is not None:
         text += f"played, rule now {rules.rule(card)}"
-    elif step.kind == "solved":
+    elif step.outcome is Outcome.SOLVED:
         text += "SOLVED, a Defuse played with the mitten on top"
     else:
         text += f"STRIKE, {strike_words(check, step)}"

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from defuser.engine.simulator import Action
+from defuser.engine.actions import Action
 from defuser.errors import DefuserError
 from defuser.logs.check import ModuleCheck, ReplayStep
 from defuser.strategy.belief import Observation, odds
@@ -84,14 +84,6 @@ class ModuleJudgement:
         return sum(j.extra_clicks for j in self.judgements.values() if j.verdict == "slower")
 
 
-def _action_of(step: ReplayStep, slot: int | None) -> Action | None:
-    if step.action == "draw":
-        return Action.draw()
-    if step.action == "discard":
-        return Action.discard()
-    return Action.play(slot) if slot is not None else None
-
-
 def _finite(x: float) -> float | None:
     return None if math.isinf(x) or math.isnan(x) else x
 
@@ -123,15 +115,14 @@ def judge(check: ModuleCheck) -> ModuleJudgement:
     for step in check.steps:
         if obs.solved:
             break
-        slot = step.slot
-        action = _action_of(step, slot)
+        action = step.action
         if action is None:
             result.stopped = f"line {step.line}: the played card is not in the hand"
             return result
         try:
             values = action_values(obs)
             result.judgements[step.line] = _rate(step.line, obs, action, values)
-            obs = _advance(obs, step, slot)
+            obs = _advance(obs, step)
         except DefuserError as exc:
             result.stopped = f"judging stops at line {step.line}: {exc}"
             return result
@@ -167,21 +158,8 @@ def _rate(
     )
 
 
-def _advance(obs: Observation, step: ReplayStep, slot: int | None) -> Observation:
-    kind = step.kind
-    if kind == "drew" and step.card is not None:
-        return obs.drew(step.card)
-    if kind == "discarded" and step.card is not None:
-        return obs.discarded(step.card)
-    if kind == "played" and slot is not None:
-        return obs.played(slot)
-    if kind in ("draw_mitten_strike", "hand_full_strike"):
-        return obs.strike_draw()
-    if kind == "discard_blocked":
-        return obs.strike_discard()
-    if kind == "invalid_play" and slot is not None:
-        return obs.strike_play(slot)
-    if kind == "solved":
-        return obs.solve(slot)
-    raise DefuserError(f"the action at line {step.line} cannot be followed")
-
+def _advance(obs: Observation, step: ReplayStep) -> Observation:
+    event = step.event
+    if event is None:
+        raise DefuserError(f"the action at line {step.line} cannot be followed")
+    return obs.apply(event)

@@ -1,0 +1,257 @@
+"""The replay's clicks: draws, discards, plays, strikes and the solve.
+
+Contract: each function takes a state and the first line of one click (with its
+fields) and returns the successor state(s), each with the contradictions the line
+costs; a contradicted click continues from its most plausible repairs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from defuser.engine.rules import HAND_SIZE, blocking_slots
+from defuser.logs.check.cycle import deal
+from defuser.logs.check.messages import ORDINAL_WORD, SLOT_EXCLAIM
+from defuser.logs.check.state import (
+    Branch,
+    Context,
+    ReplayState,
+    Stage,
+    hand_words,
+    legal_words,
+    ordinal_line,
+    remove,
+    rule_why,
+    ruleset,
+    slot_words,
+    type_problem,
+)
+from edgework import Card, CardType
+
+
+def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    problems = []
+    bad_type = type_problem(rules, card, claimed)
+    if bad_type:
+        problems.append(bad_type)
+    if s.until == 0:
+        problems.append(
+            "the Exploding Mitten was on top of the deck, so a draw strikes "
+            "('You were going to draw an Exploding Mitten. Strike!')"
+        )
+        hand = (*s.hand, card)[:HAND_SIZE]
+        return [(s._replace(hand=hand, stage=Stage.COMING, coming=1, pending_line=line),
+                 problems)]
+    full = len(s.hand) >= HAND_SIZE
+    if full:
+        problems.append(
+            f"the hand held {HAND_SIZE} cards ({' '.join(c.words for c in s.hand)}), so "
+            "a draw strikes ('Your hand was full. Strike!')"
+        )
+    out = []
+    for new, deal_problems in deal(ctx, s, line, card, via_draw=True):
+        hand = new.hand if full else (*new.hand, card)
+        out.append((new._replace(hand=hand, stage=Stage.COMING, pending_line=line),
+                    problems + deal_problems))
+    return out
+
+
+def discarded(
+    ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType
+) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    problems = []
+    bad_type = type_problem(rules, card, claimed)
+    if bad_type:
+        problems.append(bad_type)
+    blocking = blocking_slots(rules, s.discard, s.hand)
+    if blocking:
+        problems.append(
+            f"discarding was not allowed: {slot_words(s.hand, blocking)} could be "
+            f"played under {rule_why(rules, s.discard)}, so the module "
+            "strikes instead"
+        )
+    out = []
+    for new, deal_problems in deal(ctx, s, line, card, via_draw=False):
+        base = new._replace(stage=Stage.RULE_AFTER_DISCARD, pending_line=line)
+        out.append((base._replace(discard=card), problems + deal_problems))
+        if s.until == 0 and card != rules.mitten:
+            # The face may be what was altered: the mitten really went to the pile.
+            out.append((base._replace(discard=rules.mitten), problems + deal_problems))
+    return out
+
+
+def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    problems = []
+    bad_type = type_problem(rules, card, claimed)
+    if bad_type:
+        problems.append(bad_type)
+    base = s._replace(stage=Stage.RULE_AFTER_PLAY, pending_line=line)
+    legal = rules.is_legal(card, s.discard)
+    held = card in s.hand
+    if held and legal and not (rules.type_of(card) is CardType.DEFUSE and s.until == 0):
+        return [(base._replace(hand=h, discard=card), problems) for h in remove(s.hand, card)]
+    if not held:
+        problems.append(
+            f"{card.words} is not in the hand ({hand_words(s.hand)})"
+        )
+    elif not legal:
+        problems.append(
+            f"{card.words} cannot be played under {rule_why(rules, s.discard)}"
+            f" ({legal_words(rules, s.discard, s.hand)}); the module strikes instead"
+        )
+    else:
+        problems.append(
+            "the Exploding Mitten was on top of the deck, so playing a Defuse solves the "
+            "module ('You played a Defuse card when an Exploding Mitten was at the top "
+            "of the deck. Module solved!')"
+        )
+    # Repairs: the log is right about the card (it moved anyway), or it names the
+    # wrong card and one of the legal cards was played.
+    out: list[Branch] = []
+    if held:
+        out += [(base._replace(hand=h, discard=card), problems)
+                for h in remove(s.hand, card)]
+    else:
+        out.append((base._replace(discard=card), problems))
+    for other in dict.fromkeys(c for c in s.hand if rules.is_legal(c, s.discard)):
+        if other != card:
+            out += [(base._replace(hand=h, discard=other), problems)
+                    for h in remove(s.hand, other)]
+    return out
+
+
+def invalid_play(ctx: Context, s: ReplayState, card: Card) -> Branch:
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    problems = []
+    if card not in s.hand:
+        problems.append(f"{card.words} is not in the hand ({hand_words(s.hand)})")
+    elif rules.type_of(card) is CardType.DEFUSE and s.until == 0:
+        problems.append(
+            "the Exploding Mitten was on top of the deck, so playing a Defuse solves the "
+            "module"
+        )
+    elif rules.is_legal(card, s.discard):
+        problems.append(
+            f"{card.words} is legal under {rule_why(rules, s.discard)}, "
+            "so playing it succeeds"
+        )
+    return s, problems
+
+
+def mitten_strike(ctx: Context, s: ReplayState) -> Branch:
+    if s.until is None:
+        return s, [
+            "no card has been dealt yet and the first card dealt is never the "
+            "Exploding Mitten, so it cannot be on top"
+        ]
+    if s.until != 0:
+        return s, [
+            f"the Exploding Mitten was not on top of the deck: it is {s.until} deal(s) "
+            "away by the countdown"
+        ]
+    return s, []
+
+
+def hand_full(ctx: Context, s: ReplayState) -> Branch:
+    problems = []
+    if s.until == 0:
+        problems.append(
+            "the Exploding Mitten was on top of the deck, and that check comes first: "
+            "the strike says 'You were going to draw an Exploding Mitten. Strike!'"
+        )
+    elif len(s.hand) < HAND_SIZE:
+        problems.append(
+            f"the hand held only {len(s.hand)} card(s) ({hand_words(s.hand)}), so it "
+            "was not full"
+        )
+    return s, problems
+
+
+def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    blocking = blocking_slots(rules, s.discard, s.hand)
+    base = s._replace(stage=Stage.BLOCKING, pending_line=line, listed=0)
+    if blocking:
+        return base._replace(blocking=blocking), []
+    legal = [i + 1 for i, c in enumerate(s.hand) if rules.is_legal(c, s.discard)]
+    why = (
+        f"the only legal card, {slot_words(s.hand, legal)}, is a Defuse, and a lone "
+        "legal Defuse never blocks a discard"
+        if legal
+        else f"no card in the hand ({hand_words(s.hand)}) is legal"
+    )
+    return base._replace(blocking=None), [
+        f"discarding was allowed: {why} under {rule_why(rules, s.discard)}"
+    ]
+
+
+def blocking_line(ctx: Context, s: ReplayState, f: dict[str, Any]) -> Branch:
+    slot: int = f["slot"]
+    problems = []
+    if f["exclamation"] != SLOT_EXCLAIM[slot]:
+        problems.append(
+            f"the {ORDINAL_WORD[slot]} card's line ends '{SLOT_EXCLAIM[slot]}', "
+            f"not '{f['exclamation']}'"
+        )
+    new = s._replace(listed=s.listed + 1)
+    if s.blocking is None:
+        return new, problems
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    if s.listed < len(s.blocking):
+        want = s.blocking[s.listed]
+        if slot != want:
+            problems.append(
+                f"expected '{ordinal_line(want)}': the blocking cards are "
+                f"{slot_words(s.hand, s.blocking)} under "
+                f"{rule_why(rules, s.discard)}"
+            )
+    else:
+        problems.append(
+            f"the blocking cards are only {slot_words(s.hand, s.blocking)} under "
+            f"{rule_why(rules, s.discard)}"
+        )
+    return new, problems
+
+
+def blocking_end(ctx: Context, s: ReplayState) -> Branch:
+    problems = []
+    if s.blocking is not None and s.listed < len(s.blocking):
+        missing = s.blocking[s.listed :]
+        problems.append(
+            f"the list of blocking cards misses {slot_words(s.hand, missing)} "
+            f"(expected '{ordinal_line(missing[0])}' before 'Strike!')"
+        )
+    return s._replace(stage=Stage.IDLE, blocking=(), listed=0), problems
+
+
+def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    problems = []
+    if s.until is None:
+        problems.append(
+            "no card has been dealt yet and the first card dealt is never the "
+            "Exploding Mitten, so it cannot be on top for the solve"
+        )
+    elif s.until != 0:
+        problems.append(
+            f"the Exploding Mitten was not on top of the deck (it is {s.until} deal(s) "
+            "away by the countdown), so a Defuse cannot solve the module"
+        )
+    defuses = [c for c in s.hand if rules.type_of(c) is CardType.DEFUSE]
+    if not defuses:
+        problems.append(f"there is no Defuse in the hand ({hand_words(s.hand)})")
+        return [(s._replace(solved_line=line), problems)]
+    out = []
+    for card in dict.fromkeys(defuses):
+        for hand in remove(s.hand, card):
+            out.append((s._replace(solved_line=line, hand=hand, discard=card), problems))
+    return out
+

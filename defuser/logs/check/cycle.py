@@ -1,0 +1,113 @@
+"""The replay's deck: every deal checked against the mitten cycle, and the countdown.
+
+Contract: :func:`deal` moves the deck of a state by one card and says what in that card
+contradicts the cycle (:mod:`defuser.engine.deck` states the cycle);
+:func:`coming_line` checks the countdown line that follows a deal.
+"""
+
+from __future__ import annotations
+
+from defuser.engine import deck
+from defuser.logs.check.state import Branch, Context, ReplayState, Stage, faces, ruleset
+from edgework import MAX_INTERVAL, Card, CardType
+
+
+def deal(ctx: Context, s: ReplayState, line: int, card: Card, via_draw: bool) -> list[Branch]:
+    """The deck's top card is dealt: check it against the cycle and move the deck.
+
+    Returns states with ``until``, ``first_cycle``, ``defuse_line``, ``coming`` and
+    ``deals`` updated (the hand and discard are the caller's).
+    """
+    rules = ruleset(s.table, s.digit)
+    if s.until is None:
+        # The first deal: the mitten is the k-th card dealt, k in 2..N-1, so it is
+        # u0 = k-1 deals away at the start. Every u0 the log allows is kept.
+        out: list[Branch] = []
+        for u0 in deck.first_mitten_distances(s.n if s.n is not None else MAX_INTERVAL):
+            n_min = max(s.n_min, u0 + 2)
+            out += deal(ctx, s._replace(until=u0, n_min=n_min), line, card, via_draw)
+        return out
+    problems: list[str] = []
+    deals = s.deals + 1
+    if s.until == 0:
+        # Only a discard reaches here (a draw strikes): the mitten is dealt.
+        ns = [s.n] if s.n is not None else list(range(s.n_min, MAX_INTERVAL + 1))
+        if card != rules.mitten:
+            problems.append(
+                f"the Exploding Mitten ({rules.mitten.words}) was on top of the deck, so "
+                f"the discard must reveal it, not {card.words}"
+            )
+        out = []
+        for interval in ns:
+            out.append((
+                s._replace(n=interval, until=deck.cycle_length(interval), first_cycle=False,
+                           defuse_line=0, coming=0, deals=deals),
+                list(problems),
+            ))
+        return out
+    kind = rules.type_of(card)
+    n = s.n
+    new = s._replace(until=s.until - 1, coming=s.until, deals=deals)
+    if card == rules.mitten:
+        problems.append(
+            f"the Exploding Mitten ({card.words}) cannot be dealt here: it is "
+            f"{s.until} deal(s) away (it is dealt only when the countdown has said 1)"
+        )
+    elif kind is CardType.DEFUSE:
+        if s.defuse_line:
+            problems.append(
+                f"a second Defuse in one cycle: this cycle's Defuse was dealt at line "
+                f"{s.defuse_line}, and each cycle holds exactly one"
+            )
+        elif (
+            not s.first_cycle
+            and n is not None
+            and deck.place_in_cycle(n, s.until) not in deck.defuse_places(n)
+        ):
+            problems.append(
+                "a Defuse is never the first card dealt after a mitten (its place in a "
+                "full cycle is the 2nd to the (N-1)-th deal)"
+            )
+        else:
+            new = new._replace(defuse_line=line)
+    elif not s.first_cycle and not s.defuse_line and s.until == 1:
+        problems.append(
+            f"this is the last deal before the mitten and this cycle's Defuse has not "
+            f"come yet, so it must be a Defuse ({faces(rules.defuse_faces)}), "
+            f"not {card.words}"
+        )
+    if (
+        via_draw
+        and kind is not CardType.DEFUSE
+        and len(s.hand) == 2
+        and s.discard is not None
+        and not any(rules.is_legal(c, s.discard) for c in s.hand)
+    ):
+        legal_plain = [c for c in rules.plain_faces if rules.is_legal(c, s.discard)]
+        if legal_plain and card not in legal_plain:
+            problems.append(
+                f"a draw into two unplayable cards always gives a playable card "
+                f"({faces(legal_plain)} under rule {rules.rule(s.discard)}), "
+                f"not {card.words}"
+            )
+    return [(new, problems)]
+
+
+def coming_line(ctx: Context, s: ReplayState, k: int) -> Branch:
+    if k == s.coming:
+        return s._replace(stage=Stage.IDLE), []
+    if s.coming == 0:
+        why = "right after the Exploding Mitten is discarded the module writes 0"
+    elif not s.first_cycle and s.n is not None and s.coming == s.n - 1:
+        why = (
+            f"the first deal after a mitten leaves it {s.n - 2} deals away, so the line "
+            f"says N-1 ({ctx.n_reason(s.n)})"
+        )
+    elif s.first_cycle:
+        why = "the first mitten's place, fixed by the other countdown lines, gives this"
+    else:
+        why = "the previous countdown, less one deal, gives this"
+    return s._replace(stage=Stage.IDLE), [
+        f"the line says the mitten is coming in {k} draws, expected {s.coming}: {why}"
+    ]
+

@@ -1,0 +1,103 @@
+"""The replay's start-up lines: the table, the opening discard, the rule, the hand.
+
+Contract: each function takes a state and one start-up line's fields and returns the
+successor state(s) with the contradictions the line costs under that state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from defuser.engine import deck
+from defuser.engine.rules import HAND_SIZE
+from defuser.logs.check.state import (
+    Branch,
+    Context,
+    ReplayState,
+    Stage,
+    rule_why,
+    ruleset,
+    type_problem,
+)
+from edgework import Card
+
+
+def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
+    problems = []
+    if claimed != s.table:
+        problems.append(
+            f"the line says Table {claimed}, expected Table {s.table}: "
+            f"{ctx.table_reason(s.table)}"
+        )
+    return s._replace(stage=Stage.OPENING_DISCARD), problems
+
+
+def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    card: Card = f["face"]
+    problems = []
+    bad_type = type_problem(rules, card, f["type"])
+    if bad_type:
+        problems.append(bad_type)
+    if card not in deck.opening_discards(rules):
+        problems.append(
+            f"the opening discard is never the Exploding Mitten ({card.words} in "
+            f"Table {s.table})"
+        )
+    return [(s._replace(stage=Stage.OPENING_RULE, discard=card), problems)]
+
+
+def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
+    problems = []
+    rules = ruleset(s.table, s.digit)
+    assert s.discard is not None
+    expected = rules.rule(s.discard)
+    wording_now = s.stage == Stage.COMING  # a discard just happened
+    if wording_now and name == "rule":
+        problems.append(
+            "after a discard the module writes 'The rule used now is X.', not "
+            "'The rule used is X.'"
+        )
+    elif not wording_now and name == "rule_now":
+        problems.append(
+            "'The rule used now is X.' follows only a discard; here the module writes "
+            "'The rule used is X.'"
+        )
+    if letter != expected:
+        kind = rules.type_of(s.discard)
+        problems.append(
+            f"the line says rule {letter}, expected rule {expected}: Table E gives "
+            f"{expected} for a(n) {kind.value} card ({s.discard.words}) on the discard "
+            f"pile with {ctx.digit_reason(s.digit)}"
+        )
+    return s, problems
+
+
+def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> list[Branch]:
+    rules = ruleset(s.table, s.digit)
+    card: Card = f["face"]
+    problems = []
+    if f["n"] != len(s.hand) + 1:
+        problems.append(f"the line says Card #{f['n']}, expected Card #{len(s.hand) + 1}")
+    bad_type = type_problem(rules, card, f["type"])
+    if bad_type:
+        problems.append(bad_type)
+    if len(s.hand) >= HAND_SIZE:
+        problems.append(f"the start-up hand has only {HAND_SIZE} cards")
+        return [(s._replace(stage=Stage.IDLE), problems)]
+    hand = (*s.hand, card)
+    if len(hand) == HAND_SIZE:
+        assert s.discard is not None
+        if HAND_SIZE not in deck.REROLL_SLOTS and not rules.type_of(card).is_plain:
+            problems.append(
+                f"card #3 is never re-rolled at start-up, so it is always a plain card, "
+                f"not a(n) {rules.type_of(card).value} card"
+            )
+        elif not deck.opening_has_legal_plain(rules, s.discard, hand):
+            problems.append(
+                "the opening hand has no legal plain card, but the module re-rolls until "
+                f"it has one ({rule_why(rules, s.discard)})"
+            )
+    return [(s._replace(hand=hand, stage=Stage.HAND if len(hand) < HAND_SIZE else Stage.IDLE),
+             problems)]
+

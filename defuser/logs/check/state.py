@@ -1,0 +1,195 @@
+"""The replay's state: one hypothesis about the module, and the words that explain it.
+
+Contract: a :class:`ReplayState` is one full assignment of what the log leaves open
+(table, last digit, N, where the first mitten is) together with the module's state
+under it and the :class:`Stage` (which line must come next). States are immutable and
+hashable: the beam keys on them. The helpers here word the facts a finding cites.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from defuser.engine import modlog
+from edgework import RULE_TEXTS, Card, CardType, Ruleset, SerialNumber
+
+
+class Stage(enum.Enum):
+    """What the next line of the module is expected to be."""
+
+    #: The start-up's table line.
+    START = "start"
+    #: The start-up's opening discard line.
+    OPENING_DISCARD = "opening-discard"
+    #: The start-up's rule line.
+    OPENING_RULE = "opening-rule"
+    #: The start-up's hand cards (or the first action).
+    HAND = "hand"
+    #: The start of the player's next action.
+    IDLE = "idle"
+    #: The countdown line after a deal.
+    COMING = "coming"
+    #: The rule line after a play.
+    RULE_AFTER_PLAY = "rule-after-play"
+    #: The rule line after a discard.
+    RULE_AFTER_DISCARD = "rule-after-discard"
+    #: The blocking-card lines and the ``Strike!`` of a blocked discard.
+    BLOCKING = "blocking"
+
+
+class Inconsistency(NamedTuple):
+    """A line that contradicts the module's behaviour, and what was expected."""
+
+    line: int
+    message: str
+
+
+class ReplayState(NamedTuple):
+    """One hypothesis: the unknowns it assumes and the module's state under them."""
+
+    table: str
+    digit: int
+    #: N, or ``None`` while the log has not yet needed it (before the first mitten).
+    n: int | None
+    #: The smallest N the log allows so far when ``n`` is ``None``.
+    n_min: int
+    stage: Stage
+    discard: Card | None
+    hand: tuple[Card, ...]
+    #: Deals until the mitten is on top (0: on top now); ``None`` before the first deal.
+    until: int | None
+    first_cycle: bool
+    #: The line that dealt this cycle's Defuse, 0 while it has not come.
+    defuse_line: int
+    #: The countdown the next ``(The Exploding Mitten is coming in k draws.)`` must say.
+    coming: int
+    #: The line of the action whose remaining lines are awaited.
+    pending_line: int
+    #: The slots a blocked discard must list, ``None`` when it should not have struck.
+    blocking: tuple[int, ...] | None
+    listed: int
+    solved_line: int
+    deals: int
+
+
+@dataclass(frozen=True, slots=True)
+class LineRecord:
+    """One module line as the chosen replay read it: the state before and after."""
+
+    number: int
+    name: str | None
+    fields: dict[str, Any]
+    before: ReplayState
+    after: ReplayState
+    problems: tuple[str, ...]
+
+
+#: A successor state and the contradictions its line costs.
+Branch = tuple[ReplayState, list[str]]
+
+
+class Line(NamedTuple):
+    """One module line as the replay reads it: number, message name, fields, text."""
+
+    number: int
+    name: str
+    fields: dict[str, Any]
+    text: str
+
+
+@functools.cache
+def ruleset(table: str, digit: int) -> Ruleset:
+    """The rule set of a table and last digit (cached: the beam asks for it per line)."""
+    return Ruleset(table, digit)
+
+
+def slot_words(hand: Sequence[Card], slots: Iterable[int]) -> str:
+    """``slot 1 (red circle), slot 3 (...)``."""
+    return ", ".join(f"slot {s} ({hand[s - 1].words})" for s in slots)
+
+
+def ordinal_line(slot: int) -> str:
+    """The blocking-card line the module writes for ``slot``."""
+    return modlog.blocking_slot(slot)
+
+
+class Context:
+    """What is fixed for the whole module: the known edgework, for messages."""
+
+    def __init__(self, serial: SerialNumber | None, batteries: int | None) -> None:
+        self.serial = serial
+        self.batteries = batteries
+
+    def table_reason(self, table: str) -> str:
+        """Why this table applies."""
+        if self.serial is None:
+            return f"the types the log gives follow Table {table}"
+        s = self.serial
+        vowel = f"a vowel ({s.vowels[0]})" if s.has_vowel else "no vowel"
+        repeat = f"a repeated character ({s.repeated[0]})" if s.has_repeat else "no repeat"
+        return f"serial number {s} has {vowel} and {repeat}, which selects Table {table}"
+
+    def digit_reason(self, digit: int) -> str:
+        """Where the last digit comes from."""
+        if self.serial is None:
+            return f"last digit {digit} (inferred from the log's rule letters)"
+        return f"last digit {digit} of serial number {self.serial}"
+
+    def n_reason(self, n: int) -> str:
+        """Where N comes from."""
+        if self.batteries is None:
+            return f"N = {n}, inferred from the log's countdown"
+        return f"N = {n} from {self.batteries} batteries"
+
+
+def rule_why(rules: Ruleset, discard: Card) -> str:
+    """The rule in force on ``discard``, with its text and the discard's type."""
+    letter = rules.rule(discard)
+    return (
+        f"rule {letter} ({RULE_TEXTS[letter]}) with {discard.words}, a(n) "
+        f"{rules.type_of(discard).value} card, on the discard pile"
+    )
+
+
+def type_problem(rules: Ruleset, card: Card, claimed: CardType) -> str | None:
+    """What is wrong with a line calling ``card`` a ``claimed`` card, or ``None``."""
+    actual = rules.type_of(card)
+    if actual is claimed:
+        return None
+    return (
+        f"{card.words} is a(n) {actual.value} card in Table {rules.table}, "
+        f"but the line calls it a(n) {claimed.value} card"
+    )
+
+
+def remove(hand: tuple[Card, ...], card: Card) -> list[tuple[Card, ...]]:
+    """Every hand that playing one ``card`` can leave (orders differ with duplicates)."""
+    results: list[tuple[Card, ...]] = []
+    for i, c in enumerate(hand):
+        if c == card:
+            left = hand[:i] + hand[i + 1 :]
+            if left not in results:
+                results.append(left)
+    return results
+
+
+def faces(cards: Iterable[Card]) -> str:
+    """Card names, comma-separated."""
+    return ", ".join(c.words for c in cards)
+
+
+def hand_words(hand: Sequence[Card]) -> str:
+    """``hand: red circle, blue heart`` or ``hand: empty``."""
+    return "hand: " + (", ".join(c.words for c in hand) if hand else "empty")
+
+
+def legal_words(rules: Ruleset, discard: Card, hand: Sequence[Card]) -> str:
+    """Which slots were legal, in words."""
+    legal = [i + 1 for i, c in enumerate(hand) if rules.is_legal(c, discard)]
+    if not legal:
+        return "no card in the hand is legal"
+    return "legal: " + slot_words(hand, legal)

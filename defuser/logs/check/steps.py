@@ -1,0 +1,140 @@
+"""The replay's lines grouped into the player's clicks.
+
+Contract: :func:`build_steps` groups the chosen replay's :class:`LineRecord` values into
+one :class:`ReplayStep` per click. A step says which click it was (an
+:class:`~defuser.engine.actions.ActionKind` and the slot), how it ended (an
+:class:`~defuser.engine.simulator.Outcome` and the :class:`StrikeKind`), and gives the
+click as an :class:`~defuser.engine.actions.Action` and what it visibly did as an
+:data:`~defuser.engine.actions.Event`, so the judge and the analysis never read message
+names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from defuser.engine.actions import (
+    Action,
+    ActionKind,
+    Discarded,
+    Drew,
+    Event,
+    Played,
+    Solved,
+    StrikeKind,
+    Struck,
+)
+from defuser.engine.simulator import Outcome
+from defuser.logs.check.messages import CLICKS, STARTUP_MESSAGES
+from defuser.logs.check.state import LineRecord, ReplayState
+from edgework import Card
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One click of the player as the replay understands it.
+
+    ``before``/``after`` are the replay states around it; ``card`` is the card the
+    click moved or named (for the solve, the Defuse played).
+    """
+
+    line: int
+    last_line: int
+    #: Which click: draw, discard or play.
+    kind: ActionKind
+    outcome: Outcome
+    #: Why it struck, for a strike.
+    strike: StrikeKind | None
+    card: Card | None
+    countdown: int | None
+    blocking_listed: tuple[int, ...]
+    before: ReplayState
+    after: ReplayState
+    #: The slot a play (or an invalid play, or the solve) took its card from, as the
+    #: replay chose it when equal faces leave it open; ``None`` for draws and discards,
+    #: and for a play of a card that was not in the hand.
+    slot: int | None = None
+
+    @property
+    def action(self) -> Action | None:
+        """The click, or ``None`` for a play whose slot is unknown."""
+        if self.kind is not ActionKind.PLAY:
+            return Action(self.kind)
+        return None if self.slot is None else Action.play(self.slot)
+
+    @property
+    def command(self) -> str:
+        """The Twitch Plays command of the click: ``draw``, ``discard``, ``play 2``
+        (just ``play`` when the slot is unknown)."""
+        action = self.action
+        return str(self.kind.value) if action is None else str(action)
+
+    @property
+    def event(self) -> Event | None:
+        """What the click visibly did, or ``None`` when the log does not say enough
+        (a play whose slot is unknown, a deal without its card)."""
+        action = self.action
+        if action is None:
+            return None
+        if self.outcome is Outcome.STRIKE:
+            return Struck(action, self.strike, self.card, self.blocking_listed)
+        if self.outcome is Outcome.SOLVED:
+            return Solved(self.slot, self.card)
+        if self.card is None:
+            return None
+        if self.kind is ActionKind.DRAW:
+            return Drew(self.card)
+        if self.kind is ActionKind.DISCARD:
+            return Discarded(self.card)
+        assert self.slot is not None
+        return Played(self.slot, self.card)
+
+
+def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
+    """Group the replay's lines into the player's actions."""
+    steps: list[ReplayStep] = []
+    i = 0
+    while i < len(records):
+        record = records[i]
+        click = CLICKS.get(record.name or "")
+        if click is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(records) and not _starts_anew(records[j]):
+            j += 1
+        group = records[i:j]
+        countdown = next((r.fields["k"] for r in group if r.name == "mitten_coming"), None)
+        listed = tuple(r.fields["slot"] for r in group if r.name == "blocking_slot")
+        card = record.fields.get("face")
+        if click.outcome is Outcome.SOLVED and record.after.discard is not None:
+            card = record.after.discard
+        slot = None
+        if click.kind is ActionKind.PLAY:
+            slot = _slot_of(click.outcome, card, record.before.hand, record.after.hand)
+        steps.append(ReplayStep(
+            line=record.number, last_line=group[-1].number, kind=click.kind,
+            outcome=click.outcome, strike=click.strike, card=card, countdown=countdown,
+            blocking_listed=listed, before=record.before, after=group[-1].after, slot=slot,
+        ))
+        i = j
+    return steps
+
+
+def _starts_anew(record: LineRecord) -> bool:
+    """Whether ``record`` begins another click or a start-up (ending the current one)."""
+    return record.name in CLICKS or record.name in STARTUP_MESSAGES
+
+
+def _slot_of(
+    outcome: Outcome, card: Card | None, before: tuple[Card, ...], after: tuple[Card, ...]
+) -> int | None:
+    """Which slot a play took ``card`` from, given the hands before and after it."""
+    if card is None or card not in before:
+        return None
+    if outcome is not Outcome.STRIKE:
+        for i, held in enumerate(before):
+            if held == card and before[:i] + before[i + 1 :] == after:
+                return i + 1
+    return before.index(card) + 1
