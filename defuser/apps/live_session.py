@@ -320,7 +320,7 @@ class LiveSession:
         rule = obs.rules.rule(obs.discard)
         return (
             f"discard {obs.discard.code} (rule {rule}); hand {hand}; legal {legal}; "
-            f"{obs.clicks} clicks, {obs.strikes} strikes"
+            f"{_plural(obs.clicks, 'click')}, {_plural(obs.strikes, 'strike')}"
         )
 
 
@@ -364,6 +364,11 @@ _EVENT_VERBS: Final[dict[str, Callable[[Observation, str, str], Event]]] = {
     **dict.fromkeys(("strike", "struck"), _struck),
     **dict.fromkeys(("solved", "solve"), _solved),
 }
+
+
+def _plural(count: int, word: str) -> str:
+    """``1 strike``, ``2 strikes``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _count(batteries: Batteries | None) -> int | None:

@@ -287,9 +287,7 @@ def _given_on_top(belief: CycleBelief, on_top: bool) -> CycleBelief:
     weights = {h: w for h, w in belief.support if (h[0] == 0) is on_top}
     if not weights:
         if on_top:
-            raise InvalidObservationError(
-                f"the mitten cannot be on top now: {_why_not_top(belief)}"
-            )
+            raise InvalidObservationError(_why_not_top(belief))
         raise InvalidObservationError(
             "the mitten must be on top now (it is due on this deal), so this cannot happen"
         )
@@ -297,12 +295,22 @@ def _given_on_top(belief: CycleBelief, on_top: bool) -> CycleBelief:
 
 
 def _why_not_top(belief: CycleBelief) -> str:
+    """That the mitten cannot be on top now, and why (said once, with its reason)."""
     known = belief.deals_until_on_top
     if known is not None:
-        return f"the mitten is {known} deal{'s' if known != 1 else ''} away"
-    if belief.first_cycle and all(m > 0 for (m, _), _ in belief.support):
-        return "the mitten cannot be on top yet"
-    return "the mitten cannot be on top now"
+        return (
+            f"the mitten cannot be on top: it is {known} deal{'s' if known != 1 else ''} away"
+        )
+    soonest = min(m for (m, _), _ in belief.support)
+    if soonest > 0:
+        text = (
+            f"the mitten cannot be on top: it is at least {soonest} "
+            f"deal{'s' if soonest != 1 else ''} away"
+        )
+        if belief.first_cycle:
+            text += f" (the first mitten is card 2 to {belief.interval - 1} dealt)"
+        return text
+    return "the mitten cannot be on top by what has been seen"
 
 
 def _why_no_deal(belief: CycleBelief, kind: DealKind) -> str:
