@@ -20,7 +20,7 @@ from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.engine.simulator import Outcome
 from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
-from defuser.logs.reader import Bomb, GameLog, ModuleLine, Problem, read_log
+from defuser.logs.reader import GameLog, LoggedBomb, ModuleLine, Problem, read_log
 from defuser.strategy import explain
 from edgework import RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
 
@@ -46,7 +46,7 @@ class ModuleAnalysis:
 class BombAnalysis:
     """One bomb: its edgework as used for checking, and its modules."""
 
-    bomb: Bomb
+    bomb: LoggedBomb
     serial: str | None
     batteries: int | None
     #: Where the edgework came from: ``log``, ``given`` (options) or ``unknown``.
@@ -140,7 +140,7 @@ def analyse_bytes(
     return FileAnalysis(path, game, bombs)
 
 
-def _overruled(bomb: Bomb, serial: str | None, batteries: int | None) -> list[str]:
+def _overruled(bomb: LoggedBomb, serial: str | None, batteries: int | None) -> list[str]:
     """The given edgework that this bomb's own lines contradict (the log wins)."""
     notes = []
     if serial is not None and bomb.serial is not None and not _same_serial(serial, bomb.serial):

@@ -83,7 +83,7 @@ class ModuleLog:
 
 
 @dataclass(slots=True)
-class Bomb:
+class LoggedBomb:
     """One bomb of the session: its edgework as logged and its mittens modules.
 
     ``line`` is the ``[BombGenerator]`` line, ``None`` for the implicit bomb of a log
@@ -118,7 +118,7 @@ class Bomb:
 class GameLog:
     """Everything :func:`read_log` found in one file."""
 
-    bombs: list[Bomb]
+    bombs: list[LoggedBomb]
     problems: list[Problem]
     line_count: int
     #: The last line that was a module line or a bomb start (0 when there is none): a
@@ -150,9 +150,9 @@ def split_lines(data: bytes) -> list[str]:
 def read_log(data: bytes) -> GameLog:
     """Read a game log's bytes into bombs and module instances; never raises."""
     lines = split_lines(data)
-    bombs: list[Bomb] = []
+    bombs: list[LoggedBomb] = []
     problems: list[Problem] = []
-    current: Bomb | None = None
+    current: LoggedBomb | None = None
     #: module id -> its instance that is still receiving lines.
     open_modules: dict[int, ModuleLog] = {}
     last_event = 0
@@ -176,7 +176,7 @@ def read_log(data: bytes) -> GameLog:
                 _has_begun(instance) and _starts_instance(message, lines, index, module_id)
             ):
                 if current is None:
-                    current = Bomb()
+                    current = LoggedBomb()
                     bombs.append(current)
                     group_start = len(bombs) - 1
                 choices = tuple(range(group_start, len(bombs)))
@@ -190,7 +190,7 @@ def read_log(data: bytes) -> GameLog:
             continue
         bomb_match = _BOMB.search(text)
         if bomb_match is not None:
-            current = Bomb(line=number, seed=bomb_match.group("seed"))
+            current = LoggedBomb(line=number, seed=bomb_match.group("seed"))
             bombs.append(current)
             if modules_since_bomb:
                 group_start, modules_since_bomb = len(bombs) - 1, False
@@ -202,7 +202,7 @@ def read_log(data: bytes) -> GameLog:
         if current is None or (kind == "serial" and current.serial is not None):
             # Edgework without a generator line (an edited log): it still describes a
             # bomb; a second serial number can only belong to the next one.
-            current = Bomb()
+            current = LoggedBomb()
             bombs.append(current)
             if modules_since_bomb:
                 group_start, modules_since_bomb = len(bombs) - 1, False
@@ -261,7 +261,7 @@ def game_line(text: str) -> tuple[str | None, str]:
     return _edgework_line(text)
 
 
-def _add_edgework(bomb: Bomb, kind: str, value: str, number: int,
+def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,
                   problems: list[Problem]) -> None:
     """Add one edgework line's value to ``bomb``; note what cannot be read."""
     if kind == "serial":

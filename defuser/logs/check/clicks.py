@@ -30,6 +30,7 @@ from edgework import Card, CardType
 
 
 def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType) -> list[Branch]:
+    """A draw dealt ``card`` into the hand."""
     rules = ruleset(s.table, s.digit)
     problems = []
     bad_type = type_problem(rules, card, claimed)
@@ -60,6 +61,7 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
 def discarded(
     ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType
 ) -> list[Branch]:
+    """A discard dealt ``card`` onto the pile."""
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     problems = []
@@ -84,6 +86,7 @@ def discarded(
 
 
 def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType) -> list[Branch]:
+    """``card`` was played from the hand onto the pile."""
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     problems = []
@@ -126,6 +129,7 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
 
 
 def invalid_play(ctx: Context, s: ReplayState, card: Card) -> Branch:
+    """Playing ``card`` struck: it was not legal."""
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     problems = []
@@ -145,6 +149,7 @@ def invalid_play(ctx: Context, s: ReplayState, card: Card) -> Branch:
 
 
 def mitten_strike(ctx: Context, s: ReplayState) -> Branch:
+    """A draw struck because the mitten was on top."""
     if s.until is None:
         return s, [
             "no card has been dealt yet and the first card dealt is never the "
@@ -159,6 +164,7 @@ def mitten_strike(ctx: Context, s: ReplayState) -> Branch:
 
 
 def hand_full(ctx: Context, s: ReplayState) -> Branch:
+    """A draw struck because the hand was full."""
     problems = []
     if s.until == 0:
         problems.append(
@@ -174,6 +180,7 @@ def hand_full(ctx: Context, s: ReplayState) -> Branch:
 
 
 def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
+    """A discard struck because a card could be played."""
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     blocking = blocking_slots(rules, s.discard, s.hand)
@@ -193,6 +200,7 @@ def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
 
 
 def blocking_line(ctx: Context, s: ReplayState, f: dict[str, Any]) -> Branch:
+    """One blocking-card line of a blocked discard."""
     slot: int = f["slot"]
     problems = []
     if f["exclamation"] != SLOT_EXCLAIM[slot]:
@@ -222,6 +230,7 @@ def blocking_line(ctx: Context, s: ReplayState, f: dict[str, Any]) -> Branch:
 
 
 def blocking_end(ctx: Context, s: ReplayState) -> Branch:
+    """The ``Strike!`` that closes a blocked discard."""
     problems = []
     if s.blocking is not None and s.listed < len(s.blocking):
         missing = s.blocking[s.listed :]
@@ -233,6 +242,7 @@ def blocking_end(ctx: Context, s: ReplayState) -> Branch:
 
 
 def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
+    """A Defuse was played with the mitten on top."""
     rules = ruleset(s.table, s.digit)
     problems = []
     if s.until is None:

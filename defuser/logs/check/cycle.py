@@ -18,7 +18,6 @@ def deal(ctx: Context, s: ReplayState, line: int, card: Card, via_draw: bool) ->
     Returns states with ``until``, ``first_cycle``, ``defuse_line``, ``coming`` and
     ``deals`` updated (the hand and discard are the caller's).
     """
-    rules = ruleset(s.table, s.digit)
     if s.until is None:
         # The first deal: the mitten is the k-th card dealt, k in 2..N-1, so it is
         # u0 = k-1 deals away at the start. Every u0 the log allows is kept.
@@ -27,73 +26,102 @@ def deal(ctx: Context, s: ReplayState, line: int, card: Card, via_draw: bool) ->
             n_min = max(s.n_min, u0 + 2)
             out += deal(ctx, s._replace(until=u0, n_min=n_min), line, card, via_draw)
         return out
-    problems: list[str] = []
-    deals = s.deals + 1
     if s.until == 0:
-        # Only a discard reaches here (a draw strikes): the mitten is dealt.
-        ns = [s.n] if s.n is not None else list(range(s.n_min, MAX_INTERVAL + 1))
-        if card != rules.mitten:
-            problems.append(
-                f"the Exploding Mitten ({rules.mitten.words}) was on top of the deck, so "
-                f"the discard must reveal it, not {card.words}"
-            )
-        out = []
-        for interval in ns:
-            out.append((
-                s._replace(n=interval, until=deck.cycle_length(interval), first_cycle=False,
-                           defuse_line=0, coming=0, deals=deals),
-                list(problems),
-            ))
-        return out
+        return _mitten_dealt(s, card)
+    return [_card_dealt(s, s.until, line, card, via_draw)]
+
+
+def _mitten_dealt(s: ReplayState, card: Card) -> list[Branch]:
+    """The mitten was on top (only a discard reaches here: a draw strikes): one new
+    cycle per N the log still allows."""
+    rules = ruleset(s.table, s.digit)
+    problems: list[str] = []
+    ns = [s.n] if s.n is not None else list(range(s.n_min, MAX_INTERVAL + 1))
+    if card != rules.mitten:
+        problems.append(
+            f"the Exploding Mitten ({rules.mitten.words}) was on top of the deck, so "
+            f"the discard must reveal it, not {card.words}"
+        )
+    return [
+        (
+            s._replace(n=interval, until=deck.cycle_length(interval), first_cycle=False,
+                       defuse_line=0, coming=0, deals=s.deals + 1),
+            list(problems),
+        )
+        for interval in ns
+    ]
+
+
+def _card_dealt(s: ReplayState, until: int, line: int, card: Card, via_draw: bool) -> Branch:
+    """A card other than a due mitten was dealt, ``until`` deals before the mitten."""
+    new = s._replace(until=until - 1, coming=until, deals=s.deals + 1)
+    problem, defuse_dealt = _cycle_problem(s, until, card)
+    if defuse_dealt:
+        new = new._replace(defuse_line=line)
+    problems = [problem] if problem else []
+    if via_draw:
+        problems += _guaranteed_legal_problem(s, card)
+    return new, problems
+
+
+def _cycle_problem(s: ReplayState, until: int, card: Card) -> tuple[str, bool]:
+    """What contradicts the cycle in dealing ``card`` now, and whether it was this
+    cycle's Defuse (counted as dealt)."""
+    rules = ruleset(s.table, s.digit)
     kind = rules.type_of(card)
     n = s.n
-    new = s._replace(until=s.until - 1, coming=s.until, deals=deals)
     if card == rules.mitten:
-        problems.append(
+        return (
             f"the Exploding Mitten ({card.words}) cannot be dealt here: it is "
-            f"{s.until} deal(s) away (it is dealt only when the countdown has said 1)"
-        )
-    elif kind is CardType.DEFUSE:
+            f"{until} deal(s) away (it is dealt only when the countdown has said 1)"
+        ), False
+    if kind is CardType.DEFUSE:
         if s.defuse_line:
-            problems.append(
+            return (
                 f"a second Defuse in one cycle: this cycle's Defuse was dealt at line "
                 f"{s.defuse_line}, and each cycle holds exactly one"
-            )
-        elif (
+            ), False
+        if (
             not s.first_cycle
             and n is not None
-            and deck.place_in_cycle(n, s.until) not in deck.defuse_places(n)
+            and deck.place_in_cycle(n, until) not in deck.defuse_places(n)
         ):
-            problems.append(
+            return (
                 "a Defuse is never the first card dealt after a mitten (its place in a "
                 "full cycle is the 2nd to the (N-1)-th deal)"
-            )
-        else:
-            new = new._replace(defuse_line=line)
-    elif not s.first_cycle and not s.defuse_line and s.until == 1:
-        problems.append(
+            ), False
+        return "", True
+    if not s.first_cycle and not s.defuse_line and until == 1:
+        return (
             f"this is the last deal before the mitten and this cycle's Defuse has not "
             f"come yet, so it must be a Defuse ({faces(rules.defuse_faces)}), "
             f"not {card.words}"
-        )
+        ), False
+    return "", False
+
+
+def _guaranteed_legal_problem(s: ReplayState, card: Card) -> list[str]:
+    """A draw into two unplayable cards always deals a playable plain card."""
+    rules = ruleset(s.table, s.digit)
+    discard = s.discard
     if (
-        via_draw
-        and kind is not CardType.DEFUSE
-        and len(s.hand) == 2
-        and s.discard is not None
-        and not any(rules.is_legal(c, s.discard) for c in s.hand)
+        rules.type_of(card) is CardType.DEFUSE
+        or len(s.hand) != 2
+        or discard is None
+        or any(rules.is_legal(c, discard) for c in s.hand)
     ):
-        legal_plain = [c for c in rules.plain_faces if rules.is_legal(c, s.discard)]
-        if legal_plain and card not in legal_plain:
-            problems.append(
-                f"a draw into two unplayable cards always gives a playable card "
-                f"({faces(legal_plain)} under rule {rules.rule(s.discard)}), "
-                f"not {card.words}"
-            )
-    return [(new, problems)]
+        return []
+    legal_plain = [c for c in rules.plain_faces if rules.is_legal(c, discard)]
+    if legal_plain and card not in legal_plain:
+        return [
+            f"a draw into two unplayable cards always gives a playable card "
+            f"({faces(legal_plain)} under rule {rules.rule(discard)}), not {card.words}"
+        ]
+    return []
 
 
 def coming_line(ctx: Context, s: ReplayState, k: int) -> Branch:
+    """Check the countdown line that follows a deal."""
     if k == s.coming:
         return s._replace(stage=Stage.IDLE), []
     if s.coming == 0:

@@ -23,6 +23,7 @@ from edgework import Card
 
 
 def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
+    """The start-up's table line."""
     problems = []
     if claimed != s.table:
         problems.append(
@@ -33,6 +34,7 @@ def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
 
 
 def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Branch]:
+    """The start-up's opening discard line."""
     rules = ruleset(s.table, s.digit)
     card: Card = f["face"]
     problems = []
@@ -48,6 +50,7 @@ def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Bra
 
 
 def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
+    """A rule line: after the opening discard, a play or a discard."""
     problems = []
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
@@ -74,6 +77,7 @@ def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
 
 
 def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> list[Branch]:
+    """One start-up hand card line."""
     rules = ruleset(s.table, s.digit)
     card: Card = f["face"]
     problems = []
