@@ -93,7 +93,6 @@ class LoggedBomb:
     line: int | None = None
     seed: str | None = None
     serial: str | None = None
-    serial_line: int | None = None
     holders: list[int] = field(default_factory=list)
     indicators: list[str] = field(default_factory=list)
     ports: list[str] = field(default_factory=list)
@@ -265,7 +264,7 @@ def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,
                   problems: list[Problem]) -> None:
     """Add one edgework line's value to ``bomb``; note what cannot be read."""
     if kind == "serial":
-        bomb.serial, bomb.serial_line = value, number
+        bomb.serial = value
     elif kind == "battery":
         if value.isascii() and value.isdigit():
             bomb.holders.append(int(value))
@@ -277,11 +276,6 @@ def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,
         bomb.indicators.append(value)
     else:
         bomb.ports.append(value)
-
-
-def read_log_file(path: str | Path) -> GameLog:
-    """Read the game log at ``path`` (raises :class:`OSError` when it cannot be opened)."""
-    return read_log(Path(path).read_bytes())
 
 
 def default_log_path(platform: str | None = None, env: dict[str, str] | None = None) -> PurePath:

@@ -123,11 +123,6 @@ class CycleBelief:
         return sum((w for (m, _), w in self.support if m == 0), Fraction(0))
 
     @property
-    def mitten_known(self) -> bool:
-        """Whether the number of deals until the mitten is on top is certain."""
-        return len({m for (m, _), _ in self.support}) == 1
-
-    @property
     def deals_until_on_top(self) -> int | None:
         """Deals until the mitten is on top (0: on top now), or None while unknown."""
         values = {m for (m, _), _ in self.support}
