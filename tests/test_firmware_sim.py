@@ -13,6 +13,7 @@ saying what is missing; in CI (``CI=true``) a missing tool is a failure.
 
 from __future__ import annotations
 
+import itertools
 import os
 import select
 import shutil
@@ -56,7 +57,8 @@ BUILDER_DIR: Final = Path("/usr/share/arduino-builder")
 
 #: How the displays draw their custom glyphs, for reading them back as text.
 MAIN_GLYPHS: Final = {0: "●", 1: "♥", 2: "▲", 3: "■"}
-TAG_GLYPHS: Final = {0: "‖", 1: "▮"}  # an AA holder (two cells), a D holder (one cell)
+#: An AA holder (two cells), a D holder (one cell), a lit and an unlit indicator lamp.
+TAG_GLYPHS: Final = {0: "‖", 1: "▮", 2: "●", 3: "○"}
 SHAPE_GLYPHS: Final = {"C": "●", "H": "♥", "T": "▲", "S": "■"}
 
 #: Harness button names by protocol button.
@@ -89,7 +91,7 @@ class Build:
 
 def missing_tools() -> list[str]:
     """What the firmware build and the harness need and this machine lacks."""
-    tools = ("make", "cc", "avr-gcc", "avr-g++", "avr-objcopy")
+    tools = ("make", "cc", "avr-gcc", "avr-g++", "avr-objcopy", "avr-size")
     missing = [tool for tool in tools if not shutil.which(tool)]
     needed_files = {
         "Arduino core (arduino-core-avr)": ARDUINO_AVR / "cores" / "arduino" / "Arduino.h",
@@ -137,18 +139,35 @@ def firmware(tmp_path_factory: pytest.TempPathFactory) -> Build:
 # --------------------------------------------------------------------------- the harness
 
 
+#: The timer display's segment patterns (bit 0 segment a ... bit 6 g) and what they show.
+SEVEN_SEGMENTS: Final = {
+    0x3F: "0", 0x06: "1", 0x5B: "2", 0x4F: "3", 0x66: "4",
+    0x6D: "5", 0x7D: "6", 0x07: "7", 0x7F: "8", 0x6F: "9",
+    0x40: "-", 0x00: " ",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Tone:
+    """One tone from the buzzer: start (simulated ms since start), length (ms), pitch."""
+
+    start_ms: int
+    length_ms: int
+    hz: int
+
+
 @dataclass(frozen=True)
 class Screens:
     """What the two displays show, glyphs read back as text."""
 
-    main: tuple[str, str]
-    tag: tuple[str, str]
+    main: tuple[str, ...]
+    tag: tuple[str, ...]
 
 
-def _decode(hex_text: str, glyphs: dict[int, str]) -> tuple[str, str]:
+def _decode(hex_text: str, glyphs: dict[int, str], columns: int) -> tuple[str, ...]:
     data = bytes.fromhex(hex_text)
     text = "".join(glyphs.get(byte, chr(byte)) for byte in data)
-    return text[:16], text[16:]
+    return tuple(text[start : start + columns] for start in range(0, len(text), columns))
 
 
 class SimProp:
@@ -215,7 +234,27 @@ class SimProp:
     def screens(self) -> Screens:
         """What the displays show now."""
         fields = dict(part.split("=", 1) for part in self.ask("lcd").split()[1:])
-        return Screens(_decode(fields["main"], MAIN_GLYPHS), _decode(fields["tag"], TAG_GLYPHS))
+        return Screens(
+            _decode(fields["main"], MAIN_GLYPHS, 16), _decode(fields["tag"], TAG_GLYPHS, 20)
+        )
+
+    def timer(self) -> str:
+        """What the 4-digit timer display shows: "" when off or blank, else its digits
+        with ":" where the colon is lit, e.g. "04:59"."""
+        fields = dict(part.split("=", 1) for part in self.ask("digits").split()[1:])
+        segments = bytes.fromhex(fields["seg"])
+        if fields["on"] != "1" or not any(segments):
+            return ""
+        text = ""
+        for index, value in enumerate(segments):
+            text += SEVEN_SEGMENTS.get(value & 0x7F, "?")
+            if index == 1 and value & 0x80:
+                text += ":"
+        return text
+
+    def tones(self) -> list[Tone]:
+        """The tones the buzzer made since the last call, oldest first."""
+        return [Tone(*map(int, part.split(":"))) for part in self.ask("tones").split()[1:]]
 
     def leds(self) -> dict[str, bool]:
         """Which LEDs are on: strike (red), solved (green), link (on-board)."""
@@ -290,7 +329,7 @@ class RawLink:
 def raw(prop: SimProp) -> Iterator[RawLink]:
     """A raw line-level link to the simulated prop, BOOT line read."""
     link = RawLink(prop.port)
-    assert link.lines(1) == ["BOOT 1"]
+    assert link.lines(1) == ["BOOT 2"]
     yield link
     link.close()
 
@@ -320,16 +359,27 @@ def module_rows(module: Module) -> tuple[str, str]:
 
 
 WAITING: Final = ("  MITTENS PROP  ", "WAITING FOR HOST")
+#: The name the firmware gives in HI.
+FIRMWARE: Final = "mittens-fw-2"
+
+
+def edge_rows(*rows: str) -> tuple[str, ...]:
+    """The 20x4 edge display's rows, each padded to its width."""
+    return tuple(row.ljust(20) for row in rows)
+
+
+#: The edge display before the host has said anything about the edge.
+EDGE_UNKNOWN: Final = edge_rows("SERIAL #  ------", "BATTERIES --", "INDICATORS --", "PORTS --")
 
 
 # --------------------------------------------------------------------------- tests
 
 
 def test_the_firmware_starts_waiting_for_the_host(prop: SimProp, raw: RawLink) -> None:
-    assert prop.screens() == Screens(WAITING, ("SERIAL #  ------", "BATTERIES --    "))
+    assert prop.screens() == Screens(WAITING, EDGE_UNKNOWN)
     assert prop.leds() == {"strike": False, "solved": False, "link": False}
     # A handshake alone does not end the waiting screen; it lights the link LED.
-    assert raw.ask("HELLO 1 1 4242") == ["HI 1 1 0 mittens-fw-1"]
+    assert raw.ask("HELLO 1 1 4242") == ["HI 1 1 0 mittens-fw-2"]
     assert prop.screens().main == WAITING
     assert prop.leds()["link"]
 
@@ -337,7 +387,7 @@ def test_the_firmware_starts_waiting_for_the_host(prop: SimProp, raw: RawLink) -
 def test_the_device_handshakes_and_the_display_shows_what_it_is_told(
     prop: SimProp, device: Device
 ) -> None:
-    assert device.firmware == "mittens-fw-1"
+    assert device.firmware == "mittens-fw-2"
     assert device.last_seq == 0
     device.show(ShowSerial("AB3CD4"))
     device.show(ShowBatteries(3, 2))
@@ -348,7 +398,7 @@ def test_the_device_handshakes_and_the_display_shows_what_it_is_told(
     screens = prop.screens()
     assert screens.main == ("PILE G▲         ", "1R● 2B♥ 3Y■ X: 0")
     # 3 batteries in 2 holders: one AA holder (2) and one D holder (1).
-    assert screens.tag == ("SERIAL #  AB3CD4", "3B 2H  ‖ ▮      ")
+    assert screens.tag == edge_rows("SERIAL #  AB3CD4", "3B 2H  ‖ ▮", "INDICATORS --", "PORTS --")
     device.show(ShowHand.of((Card.RED_CIRCLE,)))
     device.show(ShowTop(None))
     device.show(ShowStrikes(12))
@@ -358,20 +408,20 @@ def test_the_device_handshakes_and_the_display_shows_what_it_is_told(
 @pytest.mark.parametrize(
     ("count", "holders", "row"),
     [
-        (0, 0, "0B 0H           "),
-        (4, None, "4B              "),
-        (5, 3, "5B 3H  ‖ ‖ ▮    "),
+        (0, 0, "0B 0H"),
+        (4, None, "4B"),
+        (5, 3, "5B 3H  ‖ ‖ ▮"),
         # More holders than fit: the last place says so.
-        (12, 10, "12B 10H  ‖ ‖ ▮ +"),
+        (12, 10, "12B 10H  ‖ ‖ ▮ ▮ ▮ +"),
         # Counts that no holders can carry are shown as numbers only.
-        (9, 2, "9B 2H           "),
+        (9, 2, "9B 2H"),
     ],
 )
 def test_batteries_are_drawn_as_holders(
     prop: SimProp, device: Device, count: int, holders: int | None, row: str
 ) -> None:
     device.show(ShowBatteries(count, holders))
-    assert prop.screens().tag[1] == row
+    assert prop.screens().tag[1] == row.ljust(20)
 
 
 def test_a_strike_flashes_red_and_a_solve_lights_green(prop: SimProp, device: Device) -> None:
@@ -415,9 +465,9 @@ def test_protocol_errors_are_answered_in_the_documented_order(prop: SimProp, raw
     assert raw.ask("HAND 5 RC") == ["ERR 5 ARGS"]
     assert raw.ask("HAND 5 RC BH --") == ["ERR 5 NOSESSION"]
     assert raw.ask("PING 6") == ["PONG 6 0 0 0"]
-    assert raw.ask("HELLO 7 2 99") == ["ERR 7 VERSION 1"]
+    assert raw.ask("HELLO 7 3 99") == ["ERR 7 VERSION 2"]
     assert raw.ask("PING 8") == ["PONG 8 0 0 0"]  # still no session
-    assert raw.ask("HELLO 9 1 4242") == ["HI 9 1 0 mittens-fw-1"]
+    assert raw.ask("HELLO 9 1 4242") == ["HI 9 1 0 mittens-fw-2"]
     assert raw.ask("FLASH 31 RED") == ["ERR 31 UNKNOWN"]
     assert raw.ask("HAND 30 RC BH") == ["ERR 30 ARGS"]
     assert raw.ask("TOP 10 RX") == ["ERR 10 ARGS"]
@@ -468,7 +518,7 @@ def test_bad_lines_are_dropped_and_counted(prop: SimProp, raw: RawLink) -> None:
 
 
 def test_resend_replays_stored_events(prop: SimProp, raw: RawLink) -> None:
-    assert raw.ask("HELLO 1 1 10") == ["HI 1 1 0 mittens-fw-1"]
+    assert raw.ask("HELLO 1 1 10") == ["HI 1 1 0 mittens-fw-2"]
     assert raw.ask("RESEND 2 1") == ["OK 2"]  # nothing stored yet
     buttons = list(HARNESS_BUTTONS)
     for round_ in range(4):
@@ -488,7 +538,7 @@ def test_resend_replays_stored_events(prop: SimProp, raw: RawLink) -> None:
         "OK 4",
     ]
     assert raw.ask("PING 5") == ["PONG 5 10 20 0"]
-    assert raw.ask("HELLO 6 1 11") == ["HI 6 1 20 mittens-fw-1"]
+    assert raw.ask("HELLO 6 1 11") == ["HI 6 1 20 mittens-fw-2"]
 
 
 def test_a_lost_event_is_recovered(prop: SimProp, device: Device) -> None:
@@ -523,7 +573,7 @@ def test_a_restarted_prop_gets_its_display_back(prop: SimProp, device: Device) -
     session = device.session
     prop.ask("reset")
     prop.wait(300)
-    assert prop.screens() == Screens(WAITING, ("SERIAL #  ------", "BATTERIES --    "))
+    assert prop.screens() == Screens(WAITING, EDGE_UNKNOWN)
     # The BOOT line (or the next heartbeat) tells the device; it says hello again and
     # re-sends everything.
     await_recovery(device, 0)
@@ -539,8 +589,8 @@ def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
     sim = SimProp(firmware, speed=4.0)
     link = RawLink(sim.port)
     try:
-        assert link.lines(1) == ["BOOT 1"]
-        assert link.ask("HELLO 1 1 5") == ["HI 1 1 0 mittens-fw-1"]
+        assert link.lines(1) == ["BOOT 2"]
+        assert link.ask("HELLO 1 1 5") == ["HI 1 1 0 mittens-fw-2"]
         assert link.ask("TOP 2 RC") == ["OK 2"]
         sim.wait(2500)
         assert sim.screens().main[0].startswith("PILE R●")
@@ -592,6 +642,29 @@ def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Devic
     assert device.lost_events == 0
 
 
+#: An Uno's flash for programs (32 KiB less the 512-byte bootloader) and its RAM.
+UNO_FLASH: Final = 32256
+UNO_RAM: Final = 2048
+#: RAM the firmware must leave free for its stack (the deepest call chain, a command
+#: being answered while a display redraws, needs a few hundred bytes).
+STACK_RESERVE: Final = 512
+
+
+def test_the_firmware_fits_an_uno(firmware: Build) -> None:
+    sections: dict[str, int] = {}
+    done = subprocess.run(
+        ["avr-size", "-A", str(firmware.elf)], capture_output=True, text=True, check=True
+    )
+    for line in done.stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[0].startswith(".") and fields[1].isdigit():
+            sections[fields[0]] = int(fields[1])
+    flash = sections[".text"] + sections[".data"]
+    ram = sections[".data"] + sections[".bss"] + sections.get(".noinit", 0)
+    assert flash <= UNO_FLASH
+    assert ram <= UNO_RAM - STACK_RESERVE
+
+
 def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None:
     # The sketch folder as the Arduino IDE builds it (prototypes, link-time optimisation),
     # with the IDE's builder; Debian's core needs DECIMAL_DIG with Debian's avr-gcc.
@@ -625,13 +698,327 @@ def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None
     sim = SimProp(Build(tmp_path / "mittens_prop.ino.elf", firmware.harness))
     link = RawLink(sim.port)
     try:
-        assert link.lines(1) == ["BOOT 1"]
-        assert link.ask("HELLO 1 1 9") == ["HI 1 1 0 mittens-fw-1"]
+        assert link.lines(1) == ["BOOT 2"]
+        assert link.ask("HELLO 1 1 9") == ["HI 1 1 0 mittens-fw-2"]
         assert link.ask("HAND 2 GS YT --") == ["OK 2"]
         assert sim.screens().main[1] == "1G■ 2Y▲ 3-- X: 0"
     finally:
         link.close()
         sim.close()
+
+
+# --------------------------------------------------------------------------- version 2
+# The version-2 messages at the line level, against docs/protocol.md as written.
+
+#: docs/protocol.md section 9.1: the full display state of a version-2 session.
+FULL_STATE_V2: Final = [
+    "SERIAL 3 AB3CD4",
+    "BATT 4 3 2",
+    "HOLDERS 5 1 1",
+    "INDS 6 2",
+    "IND 7 1 FRK 1",
+    "IND 8 2 CAR 0",
+    "PLATES 9 2",
+    "PLATE 10 1 PAR,SER",
+    "PLATE 11 2 EMPTY",
+    "TOP 12 GT",
+    "HAND 13 RC BH YS",
+    "STRIKES 14 0",
+    "LIMIT 15 3",
+    "TIMER 16 300000 1000",
+    "GAME 17 PLAYING",
+    "SOLVED 18 0",
+]
+
+
+def handshake_v2(raw: RawLink, session: int = 4242, seq: int = 0, prior: int = 0) -> None:
+    """Start a version-2 session and check the HI."""
+    assert raw.ask(f"HELLO 2 2 {session}") == [f"HI 2 2 {seq} {FIRMWARE} {prior}"]
+
+
+def answer_ok(raw: RawLink, body: str) -> None:
+    """Send a command and check that it is answered OK."""
+    tag = body.split()[1]
+    assert raw.ask(body) == [f"OK {tag}"], body
+
+
+def test_v2_the_full_display_state_is_shown(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    for body in FULL_STATE_V2:
+        answer_ok(raw, body)
+    screens = prop.screens()
+    assert screens.main == ("PILE G▲         ", "1R● 2B♥ 3Y■ X0/3")
+    assert screens.tag == edge_rows("SERIAL #  AB3CD4", "3B 1xAA 1xD  ‖ ▮", "●FRK ○CAR", "[PS] []")
+    # Five minutes, counting down in real time.
+    assert prop.timer() in ("05:00", "04:59")
+    assert prop.leds() == {"strike": False, "solved": False, "link": True}
+
+
+def test_v2_handshake_tells_the_prior_session_and_keeps_numbering(
+    prop: SimProp, raw: RawLink
+) -> None:
+    # A press before any HELLO carries session 0, in the version-2 form.
+    prop.press(Button.HAND1)
+    assert raw.lines(1) == ["BTN 1 HAND1 0"]
+    handshake_v2(raw, session=7, seq=1, prior=0)
+    prop.press(Button.DECK)
+    assert raw.lines(1) == ["BTN 2 DECK 7"]
+    # A HELLO mid-session replaces the session; HI names the one before.
+    handshake_v2(raw, session=8, seq=2, prior=7)
+    # RESEND sends the events as first sent: each keeps the session it was pressed in.
+    assert raw.ask("RESEND 3 1", answers=3) == ["BTN 1 HAND1 0", "BTN 2 DECK 7", "OK 3"]
+    # A number newer than the newest asks for nothing.
+    assert raw.ask("RESEND 4 3") == ["OK 4"]
+    assert raw.ask("RESEND 5 100") == ["OK 5"]
+    # In a version-1 session the same events take the version-1 form.
+    assert raw.ask("HELLO 6 1 9") == [f"HI 6 1 2 {FIRMWARE}"]
+    assert raw.ask("RESEND 7 2", answers=2) == ["BTN 2 DECK", "OK 7"]
+    prop.press(Button.PILE)
+    assert raw.lines(1) == ["BTN 3 PILE"]
+    # Back to version 2: the prior session is the version-1 one.
+    handshake_v2(raw, session=10, seq=3, prior=9)
+    assert raw.ask("RESEND 8 3", answers=2) == ["BTN 3 PILE 9", "OK 8"]
+    # A restart forgets the session: the next HI says there was none before.
+    prop.ask("reset")
+    assert raw.lines(1) == ["BOOT 2"]
+    handshake_v2(raw, session=11, seq=0, prior=0)
+
+
+def test_v2_commands_belong_to_version_2(prop: SimProp, raw: RawLink) -> None:
+    # Before any session the version in use is the newest: v2 commands need a session.
+    assert raw.ask("LIMIT 1 3") == ["ERR 1 NOSESSION"]
+    assert raw.ask("LIMIT 2 300") == ["ERR 2 ARGS"]
+    assert raw.ask("HELLO 3 1 5") == [f"HI 3 1 0 {FIRMWARE}"]
+    # In a version-1 session they are unknown, whatever their arguments.
+    for body in [
+        "HOLDERS 4 1 1",
+        "INDS 5 0",
+        "IND 6 1 FRK 1",
+        "PLATES 7 0",
+        "PLATE 8 1 EMPTY",
+        "LIMIT 9 3",
+        "TIMER 10 - 0",
+        "GAME 11 PLAYING",
+        "SOUND 12 1 BOOM",
+        "GAME 13",
+    ]:
+        tag = body.split()[1]
+        assert raw.ask(body) == [f"ERR {tag} UNKNOWN"], body
+    assert raw.ask("HELLO 14 3 5") == ["ERR 14 VERSION 2"]
+    assert raw.ask("HELLO 15 0 5") == ["ERR 15 ARGS"]
+    assert raw.ask("HELLO 16 02 5") == ["ERR 16 ARGS"]
+    assert raw.ask("HELLO 17 2 0") == ["ERR 17 ARGS"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "HOLDERS 1 1 -",  # both known or both unknown
+        "HOLDERS 1 100 0",
+        "HOLDERS 1 01 1",
+        "INDS 1 100",
+        "INDS 1 -",
+        "IND 1 0 FRK 1",  # indexes run from 1
+        "IND 1 100 FRK 1",
+        "IND 1 1 FR 1",
+        "IND 1 1 FRKK 1",
+        "IND 1 1 frk 1",
+        "IND 1 1 FRK 2",
+        "IND 1 1 FRK",
+        "PLATES 1 100",
+        "PLATE 1 1 empty",
+        "PLATE 1 1 PAR,,SER",
+        "PLATE 1 1 PAR,",
+        "PLATE 1 1 USB",
+        "PLATE 1 1 DVI,DVI,DVI,DVI,DVI,DVI,DVI,DVI,DVI",  # 9 ports
+        "LIMIT 1 100",
+        "TIMER 1 6000000 1000",
+        "TIMER 1 - 1000",  # no timer runs at rate 0
+        "TIMER 1 1000 10000",
+        "TIMER 1 0100 1000",
+        "TIMER 1 1000",
+        "GAME 1 playing",
+        "GAME 1 WON",
+        "SOUND 1 1 TICK",
+        "SOUND 1 65536 BOOM",
+        "SOUND 1 BOOM",
+    ],
+)
+def test_v2_bad_values_are_refused(prop: SimProp, raw: RawLink, body: str) -> None:
+    handshake_v2(raw)
+    assert raw.ask(body) == ["ERR 1 ARGS"]
+    assert prop.screens().main == WAITING
+
+
+def test_v2_edge_widgets_show_what_fits_and_count_the_rest(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    answer_ok(raw, "INDS 1 0")
+    answer_ok(raw, "PLATES 2 0")
+    assert prop.screens().tag[2:] == edge_rows("NO INDICATORS", "NO PORT PLATES")
+    # Entries may come before their count; one never described shows as unknown.
+    answer_ok(raw, "IND 3 4 BOB 1")
+    answer_ok(raw, "IND 4 1 SND 0")
+    answer_ok(raw, "INDS 5 4")
+    assert prop.screens().tag[2] == edge_rows("○SND  ???  ??? ●BOB")[0]
+    # More than fit: the first three and how many more.
+    answer_ok(raw, "INDS 6 99")
+    answer_ok(raw, "IND 7 99 NSA 1")
+    assert prop.screens().tag[2] == edge_rows("○SND  ???  ??? +96")[0]
+    answer_ok(raw, "PLATE 8 1 DVI,PS2,RJ45,RCA")
+    answer_ok(raw, "PLATE 9 2 SER,SER")
+    answer_ok(raw, "PLATE 10 3 EMPTY")
+    answer_ok(raw, "PLATES 11 3")
+    assert prop.screens().tag[3] == edge_rows("[D2RA] [SS] []")[0]
+    answer_ok(raw, "PLATES 12 4")
+    assert prop.screens().tag[3] == edge_rows("[D2RA] [SS] [] [?]")[0]
+    answer_ok(raw, "PLATES 13 5")  # "[?] +1" would not fit
+    assert prop.screens().tag[3] == edge_rows("[D2RA] [SS] [] +2")[0]
+    answer_ok(raw, "PLATE 14 1 PAR,SER,DVI,PS2,RJ45,RCA,SER,PAR")
+    assert prop.screens().tag[3] == edge_rows("[PSD2RASP] [SS] +3")[0]
+    answer_ok(raw, "PLATES 15 99")
+    answer_ok(raw, "PLATE 16 99 EMPTY")
+    assert prop.screens().tag[3] == edge_rows("[PSD2RASP] [SS] +97")[0]
+    # Holders: AA first, then D; unknown again with "- -".
+    answer_ok(raw, "BATT 17 5 3")
+    answer_ok(raw, "HOLDERS 18 2 1")
+    assert prop.screens().tag[1] == edge_rows("5B 2xAA 1xD  ‖ ‖ ▮")[0]
+    answer_ok(raw, "HOLDERS 19 - -")
+    assert prop.screens().tag[1] == edge_rows("5B 3H  ‖ ‖ ▮")[0]
+
+
+def test_v2_the_timer_runs_down_at_the_rate_it_is_given(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    assert prop.timer() == ""
+    answer_ok(raw, "TIMER 1 65500 0")  # stopped
+    assert prop.timer() == "01:05"
+    prop.wait(1200)
+    assert prop.timer() == "01:05"
+    answer_ok(raw, "TIMER 2 61000 2000")  # twice as fast: 2 s a second
+    prop.wait(1000)
+    # Under a minute: seconds and hundredths.
+    shown = prop.timer()
+    assert shown[:2] == "58" or shown[:2] == "59", shown
+    assert shown[2] == ":"
+    answer_ok(raw, "TIMER 3 300 1000")
+    prop.wait(400)
+    assert prop.timer() == "00:00"  # stops at 0; the host ends the game
+    answer_ok(raw, "TIMER 4 5999999 1000")
+    assert prop.timer() == "99:59"
+    answer_ok(raw, "TIMER 5 - 0")
+    assert prop.timer() == ""
+
+
+def test_v2_the_end_of_the_game_is_shown(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    for body in FULL_STATE_V2:
+        answer_ok(raw, body)
+    answer_ok(raw, "STRIKES 20 3")
+    answer_ok(raw, "TIMER 21 150250 0")
+    answer_ok(raw, "GAME 22 EXPLODED")
+    screens = prop.screens()
+    assert screens.main == ("*** EXPLODED ***", "1R● 2B♥ 3Y■ X3/3")
+    assert prop.timer() == "02:30"
+    assert prop.leds() == {"strike": True, "solved": False, "link": True}
+    prop.wait(1200)  # the red light stays on after the strike flash
+    assert prop.leds()["strike"]
+    answer_ok(raw, "GAME 23 TIMEOUT")
+    assert prop.screens().main[0] == "*** TIME OUT ***"
+    answer_ok(raw, "GAME 24 SOLVED")
+    assert prop.screens().main[0] == "PILE G▲   SOLVED"
+    assert prop.leds() == {"strike": False, "solved": True, "link": True}
+    # Without a limit (or above 9), the count alone.
+    answer_ok(raw, "LIMIT 25 0")
+    assert prop.screens().main[1].endswith("X: 3")
+
+
+def test_v2_sounds_play_once_per_number(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    prop.tones()
+    answer_ok(raw, "SOUND 1 1 STRIKE")
+    answer_ok(raw, "SOUND 2 1 STRIKE")  # the host repeating the attempt: no second sound
+    prop.wait(700)
+    strike = prop.tones()
+    # Two low buzzes of 150 and 350 ms.
+    assert len(strike) == 2
+    assert all(200 <= tone.hz <= 240 for tone in strike)
+    assert all(
+        abs(tone.length_ms - want) <= 20 for tone, want in zip(strike, (150, 350), strict=True)
+    )
+    answer_ok(raw, "SOUND 3 2 SOLVE")
+    prop.wait(700)
+    solve = prop.tones()
+    assert len(solve) == 1  # three notes back to back
+    assert solve[0].length_ms >= 500
+    assert solve[0].hz > 1000
+    answer_ok(raw, "SOUND 4 3 BOOM")
+    # Nothing cuts the explosion short.
+    answer_ok(raw, "SOUND 5 4 STRIKE")
+    prop.wait(2500)
+    boom = prop.tones()
+    assert len(boom) == 1
+    assert boom[0].length_ms >= 1800
+    assert boom[0].hz < 300
+    # A new session forgets the last number: the same number sounds again.
+    handshake_v2(raw, session=4243, prior=4242)
+    answer_ok(raw, "SOUND 6 4 STRIKE")
+    prop.wait(700)
+    assert len(prop.tones()) == 2
+
+
+def test_v2_the_timer_ticks_while_the_game_is_played(prop: SimProp, raw: RawLink) -> None:
+    handshake_v2(raw)
+    answer_ok(raw, "GAME 1 PLAYING")
+    prop.tones()
+    answer_ok(raw, "TIMER 2 100000 1000")
+    prop.wait(2300)
+    ticks = prop.tones()
+    assert len(ticks) in (2, 3)
+    assert all(tick.length_ms < 30 and tick.hz > 1500 for tick in ticks)
+    gaps = {later.start_ms - earlier.start_ms for earlier, later in itertools.pairwise(ticks)}
+    assert all(950 <= gap <= 1050 for gap in gaps), gaps
+    # A stopped timer and an ended game are silent.
+    answer_ok(raw, "TIMER 3 100000 0")
+    prop.tones()
+    prop.wait(1500)
+    assert prop.tones() == []
+    answer_ok(raw, "TIMER 4 100000 1000")
+    answer_ok(raw, "GAME 5 EXPLODED")
+    prop.wait(50)  # a tick that had begun ends
+    prop.tones()
+    prop.wait(1500)
+    assert prop.tones() == []
+
+
+#: docs/protocol.md section 2.1: lines and what the prop answers (None: nothing, a bad
+#: line). Sent before any session, so the version in use is 2.
+GRAMMAR_TABLE: Final = [
+    (b"PING 5*FD6B\n", "PONG 5 0 0 0"),
+    (b"PING 5*fd6b\n", None),
+    (b"PING 5*FD6C\n", None),
+    (b"PING 5*FD6B*FD6B\n", None),
+    (b"*0000\n", None),
+    (b"PING 5\r*FD6B\n", None),
+    (b"PING  5*CFC2\n", "ERR - ARGS"),
+    (b"PING 5 *71D0\n", "ERR 5 ARGS"),
+    (b" PING 5*939D\n", "ERR - ARGS"),
+    (b"PING 05*CCB1\n", "ERR - ARGS"),
+    (b"ping 5*715F\n", "ERR 5 UNKNOWN"),
+    (b"HELLO 2 0 4242*3794\n", "ERR 2 ARGS"),
+    (b"HELLO 2 01 4242*2942\n", "ERR 2 ARGS"),
+    (b"OK 3*57F8\n", "ERR 3 UNKNOWN"),
+]
+
+
+def test_the_documented_grammar_examples(prop: SimProp, raw: RawLink) -> None:
+    bad = 0
+    for line, answer in GRAMMAR_TABLE:
+        raw.send_raw(line)
+        if answer is None:
+            bad += 1
+            assert raw.lines(1, timeout=0.3) == [], line
+        else:
+            assert raw.lines(1) == [answer], line
+    assert raw.ask("PING 6") == [f"PONG 6 0 0 {bad}"]
 
 
 # --------------------------------------------------------------------------- stateful

@@ -12,10 +12,16 @@
  *   - UART0 as a pseudo-terminal (simavr's uart_pty part); its path is printed;
  *   - the five buttons: simavr does not model pull-ups, so the harness drives every
  *     button pin high (released) and pulls one low on request;
- *   - the two HD44780 displays (main and serial tag) that share RS/D4-D7 and have their
- *     own E line, using simavr's hd44780 part, so a test can read what they show
- *     (Debian's simavr 1.6 stores glyph memory over row 1's memory, so the firmware
- *     clears each display after defining its glyphs, and glyphs cannot be read back);
+ *   - the two HD44780 displays (the 16x2 main display and the 20x4 edge display) that
+ *     share RS/D4-D7 and have their own E line, using simavr's hd44780 part, so a test
+ *     can read what they show (Debian's simavr 1.6 stores glyph memory over the memory of
+ *     rows 1 and 3, so the firmware clears each display after defining its glyphs, and
+ *     glyphs cannot be read back);
+ *   - the timer display, a TM1637 4-digit 7-segment module on two open-drain lines
+ *     (CLK, DIO) with pull-ups: the harness decodes the frames the firmware sends and
+ *     keeps the segments the chip would show;
+ *   - the buzzer pin: the harness times its level changes and cuts them into tones
+ *     (runs of changes less than 10 ms apart), each with its start, length and pitch;
  *   - the LED outputs, read from the port registers;
  *   - faults on the line to the host: dropped event lines and garbled lines.
  *
@@ -30,8 +36,15 @@
  *   bounce B       a press whose contacts chatter for 3 ms on the way down and up
  *   down B / up B  hold button B low / release it
  *                  (B: deck, discard, slot1, slot2, slot3 or 0-4)
- *   lcd            "lcd main=HEX tag=HEX": each display's 2x16 characters, row 0 then
- *                  row 1, as hex bytes (custom glyphs are bytes 0-7)
+ *   lcd            "lcd main=HEX tag=HEX": each display's characters, row by row (main:
+ *                  2x16, tag: 4x20), as hex bytes (custom glyphs are bytes 0-7)
+ *   digits         "digits on=0|1 seg=HEX": whether the timer display is switched on,
+ *                  and its four digits' segments (bit 0 segment a ... bit 6 g; bit 7 of
+ *                  the second digit is the colon)
+ *   tones          "tones START:MS:HZ ...": the tones the buzzer made since the last
+ *                  "tones" (start in simulated ms since start, length in ms, pitch in
+ *                  Hz), oldest first, at most 64; "tones" alone when there were none. A
+ *                  tone still sounding is reported once it has ended.
  *   leds           "leds NAME=0|1 ..." for every LED output
  *   time           "time US": simulated microseconds since start
  *   wait MS        answers "ok" once MS milliseconds of simulated time have passed;
@@ -56,6 +69,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "avr_extint.h"
 #include "avr_ioport.h"
 #include "avr_uart.h"
 #include "hd44780.h"
@@ -89,6 +103,10 @@ static const pin_t LCD_E_MAIN = {'B', 1};  /* D9 */
 static const pin_t LCD_E_TAG = {'B', 2};   /* D10 */
 static const pin_t LCD_DATA[4] = {{'D', 4}, {'D', 5}, {'D', 6}, {'D', 7}}; /* D4-D7 */
 
+static const pin_t DIGITS_CLK = {'D', 2}; /* D2 */
+static const pin_t DIGITS_DIO = {'C', 5}; /* A5 */
+static const pin_t BUZZER = {'D', 3};     /* D3 */
+
 static const char *const LED_NAMES[] = {"strike", "solved", "link"};
 static const pin_t LED_PINS[] = {
 	{'B', 3}, /* D11 status LED, red: strike */
@@ -107,6 +125,12 @@ static uart_pty_t uart;
 static hd44780_t lcd_main, lcd_tag;
 static FILE *out; /* our answers; stdout itself carries simavr's chatter */
 static int button_low[BUTTON_COUNT];
+
+/* Simulated microseconds since start (or since the last reset's restart of pacing). */
+static uint64_t sim_us(void)
+{
+	return avr->cycle / (avr->frequency / 1000000UL);
+}
 
 static void fail(const char *fmt, ...)
 {
@@ -206,6 +230,154 @@ static void connect_uart(void)
 	avr_irq_register_notify(tx_filter, tx_hook, NULL);
 }
 
+/*
+ * The TM1637 timer display. Its lines are open-drain with pull-ups on the module: a line
+ * is low only while its pin is an output driving low. The harness keeps each port's
+ * PORT and DDR values from simavr's register IRQs and decodes the bus from the lines.
+ */
+static uint8_t port_value[2], ddr_value[2]; /* index 0: port C, 1: port D */
+static int clk_level = 1, dio_level = 1;
+static int tm_in_frame, tm_bits, tm_byte, tm_bytes; /* the frame being received */
+static int tm_first;                                /* the frame's first byte */
+static int tm_address;                              /* where the next data byte goes */
+static uint8_t tm_segments[4];
+static int tm_on;
+
+static int port_index(char port) { return port == 'C' ? 0 : 1; }
+
+static int line_level(pin_t p)
+{
+	int i = port_index(p.port);
+	if (ddr_value[i] & (1u << p.bit))
+		return (port_value[i] >> p.bit) & 1;
+	return 1; /* released: the module's pull-up */
+}
+
+static void tm_byte_done(int value)
+{
+	if (tm_bytes == 0) {
+		tm_first = value;
+		if ((value & 0xC0) == 0xC0)
+			tm_address = value & 0x03;
+		else if ((value & 0xF0) == 0x80)
+			tm_on = (value & 0x08) != 0;
+	} else if ((tm_first & 0xC0) == 0xC0) {
+		tm_segments[tm_address] = (uint8_t)value;
+		tm_address = (tm_address + 1) & 0x03;
+	}
+	tm_bytes++;
+}
+
+static void tm_lines_changed(void)
+{
+	int clk = line_level(DIGITS_CLK), dio = line_level(DIGITS_DIO);
+	if (clk && clk_level && dio != dio_level) {
+		/* DIO changing while CLK is high: start (falling) or stop (rising). */
+		tm_in_frame = !dio;
+		tm_bits = tm_byte = tm_bytes = 0;
+	} else if (clk && !clk_level && tm_in_frame) {
+		/* CLK rising: the chip reads a data bit; every ninth clock is its ack. */
+		int position = tm_bits % 9;
+		if (position < 8) {
+			tm_byte |= dio << position;
+			if (position == 7) {
+				tm_byte_done(tm_byte);
+				tm_byte = 0;
+			}
+		}
+		tm_bits++;
+	}
+	clk_level = clk;
+	dio_level = dio;
+}
+
+static void port_register_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	port_value[(intptr_t)param] = (uint8_t)value;
+	tm_lines_changed();
+}
+
+static void ddr_register_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	ddr_value[(intptr_t)param] = (uint8_t)value;
+	tm_lines_changed();
+}
+
+static void tm_reset(void)
+{
+	memset(port_value, 0, sizeof(port_value));
+	memset(ddr_value, 0, sizeof(ddr_value));
+	clk_level = dio_level = 1;
+	tm_in_frame = 0;
+	/* The module keeps what it showed until the firmware sends again. */
+}
+
+static void connect_digits(void)
+{
+	static const char ports[2] = {'C', 'D'};
+	for (intptr_t i = 0; i < 2; i++) {
+		avr_irq_t *base = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(ports[i]), 0);
+		if (!base)
+			fail("no IRQs for port %c", ports[i]);
+		avr_irq_register_notify(base + IOPORT_IRQ_REG_PORT, port_register_hook, (void *)i);
+		avr_irq_register_notify(base + IOPORT_IRQ_DIRECTION_ALL, ddr_register_hook, (void *)i);
+	}
+}
+
+/* The buzzer: level changes cut into tones. */
+#define MAX_TONES 64
+#define TONE_GAP_US 10000u
+typedef struct tone_t {
+	uint64_t first_us, last_us;
+	uint32_t changes;
+} tone_t;
+static tone_t tones[MAX_TONES];
+static int tone_count;   /* finished tones not yet reported */
+static tone_t sounding;  /* the tone in progress, when sounding.changes > 0 */
+static int buzzer_level;
+
+static void tone_finish(void)
+{
+	/* A single change is the pin settling, not a tone. */
+	if (sounding.changes > 1 && tone_count < MAX_TONES)
+		tones[tone_count++] = sounding;
+	sounding.changes = 0;
+}
+
+static void buzzer_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	(void)param;
+	if ((int)value == buzzer_level)
+		return;
+	buzzer_level = (int)value;
+	uint64_t now = sim_us();
+	if (sounding.changes > 0 && now - sounding.last_us > TONE_GAP_US)
+		tone_finish();
+	if (sounding.changes == 0)
+		sounding.first_us = now;
+	sounding.last_us = now;
+	sounding.changes++;
+}
+
+static void print_tones(void)
+{
+	if (sounding.changes > 0 && sim_us() - sounding.last_us > TONE_GAP_US)
+		tone_finish();
+	fputs("tones", out);
+	for (int i = 0; i < tone_count; i++) {
+		uint64_t length = tones[i].last_us - tones[i].first_us;
+		/* Two changes make one period. */
+		unsigned hz = length ? (unsigned)((tones[i].changes - 1) * 500000ULL / length) : 0;
+		fprintf(out, " %llu:%llu:%u", (unsigned long long)(tones[i].first_us / 1000),
+			(unsigned long long)((length + 500) / 1000), hz);
+	}
+	fputc('\n', out);
+	tone_count = 0;
+}
+
 /* A scheduled level change on a button pin: the release of a press, or bounce steps. */
 typedef struct button_step_t {
 	avr_cycle_count_t when;
@@ -257,12 +429,14 @@ static void print_hex(const uint8_t *bytes, size_t n)
 		fprintf(out, "%02x", bytes[i]);
 }
 
-/* vram holds row 0 at 0x00 and row 1 at 0x40. */
+/* vram holds rows 0-3 at 0x00, 0x40, 0x14 and 0x54 (rows 2 and 3 of a 20x4 display
+ * continue rows 0 and 1). */
 static void print_display(const char *name, const hd44780_t *lcd)
 {
+	static const uint8_t row_address[4] = {0x00, 0x40, 0x14, 0x54};
 	fprintf(out, " %s=", name);
-	print_hex(lcd->vram + 0x00, 16);
-	print_hex(lcd->vram + 0x40, 16);
+	for (int row = 0; row < lcd->h; row++)
+		print_hex(lcd->vram + row_address[row], (size_t)lcd->w);
 }
 
 static uint64_t now_us(void)
@@ -296,14 +470,19 @@ static int command(char *line)
 		print_display("main", &lcd_main);
 		print_display("tag", &lcd_tag);
 		fputc('\n', out);
+	} else if (strcmp(verb, "digits") == 0) {
+		fprintf(out, "digits on=%d seg=", tm_on);
+		print_hex(tm_segments, 4);
+		fputc('\n', out);
+	} else if (strcmp(verb, "tones") == 0) {
+		print_tones();
 	} else if (strcmp(verb, "leds") == 0) {
 		fputs("leds", out);
 		for (int i = 0; i < LED_COUNT; i++)
 			fprintf(out, " %s=%d", LED_NAMES[i], pin_output_level(LED_PINS[i]));
 		fputc('\n', out);
 	} else if (strcmp(verb, "time") == 0) {
-		fprintf(out, "time %llu\n",
-			(unsigned long long)(avr->cycle / (avr->frequency / 1000000UL)));
+		fprintf(out, "time %llu\n", (unsigned long long)sim_us());
 	} else if (strcmp(verb, "wait") == 0) {
 		char *end = NULL;
 		long ms = words[1] ? strtol(words[1], &end, 10) : -1;
@@ -326,6 +505,7 @@ static int command(char *line)
 		step_count = 0;
 		tx_forward(); /* a line cut short by the reset went out as far as it got */
 		avr_reset(avr);
+		tm_reset();
 		restart_pacing();
 		/* The reset cleared the PIN registers but not the IRQ values, and simavr only
 		 * passes changes on: go low then high to bring released buttons back. */
@@ -413,9 +593,9 @@ static int poll_stdin(void)
 	return run_commands();
 }
 
-static void connect_lcd(hd44780_t *lcd, pin_t enable)
+static void connect_lcd(hd44780_t *lcd, pin_t enable, int columns, int rows)
 {
-	hd44780_init(avr, lcd, 16, 2);
+	hd44780_init(avr, lcd, columns, rows);
 	avr_connect_irq(pin_irq(LCD_RS), lcd->irq + IRQ_HD44780_RS);
 	avr_connect_irq(pin_irq(enable), lcd->irq + IRQ_HD44780_E);
 	for (int i = 0; i < 4; i++)
@@ -464,6 +644,13 @@ int main(int argc, char **argv)
 	avr->frequency = MCU_FREQUENCY;
 	avr_load_firmware(avr, &firmware);
 
+	/* D2 and D3 (the timer display's CLK, the buzzer) are INT0 and INT1. The firmware
+	 * uses no external interrupts, but simavr emulates their default low-level trigger
+	 * by polling a low pin every few cycles, which makes the whole simulation about five
+	 * times slower. */
+	avr_extint_set_strict_lvl_trig(avr, 0, 0);
+	avr_extint_set_strict_lvl_trig(avr, 1, 0);
+
 	connect_uart();
 	if (uart.pty.slavename[0] == '\0')
 		fail("no pty for UART0");
@@ -473,8 +660,10 @@ int main(int argc, char **argv)
 			fail("cannot link %s: %s", link_path, strerror(errno));
 	}
 
-	connect_lcd(&lcd_main, LCD_E_MAIN);
-	connect_lcd(&lcd_tag, LCD_E_TAG);
+	connect_lcd(&lcd_main, LCD_E_MAIN, 16, 2);
+	connect_lcd(&lcd_tag, LCD_E_TAG, 20, 4);
+	connect_digits();
+	avr_irq_register_notify(pin_irq(BUZZER), buzzer_hook, NULL);
 	for (int b = 0; b < BUTTON_COUNT; b++) {
 		avr_irq_register_notify(pin_irq(BUTTON_PINS[b]), button_pin_hook,
 					(void *)(intptr_t)b);
@@ -508,10 +697,10 @@ int main(int argc, char **argv)
 			break;
 		if (speed > 0) {
 			/* Sleep off any lead over the wall clock, so firmware time is real time. */
-			double sim_us = (double)(avr->cycle - pace_cycle) / ((double)avr->frequency / 1e6);
+			double paced_us = (double)(avr->cycle - pace_cycle) / ((double)avr->frequency / 1e6);
 			double wall_us = (double)(now_us() - pace_start) * speed;
-			if (sim_us > wall_us + 1000.0) {
-				uint64_t lead = (uint64_t)((sim_us - wall_us) / speed);
+			if (paced_us > wall_us + 1000.0) {
+				uint64_t lead = (uint64_t)((paced_us - wall_us) / speed);
 				struct timespec ts = {.tv_sec = (time_t)(lead / 1000000u),
 						      .tv_nsec = (long)(lead % 1000000u) * 1000L};
 				nanosleep(&ts, NULL);

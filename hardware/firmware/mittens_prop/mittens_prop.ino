@@ -7,12 +7,18 @@
 // Builds in the Arduino IDE or with arduino-cli (board "Arduino Uno" or "Arduino Nano"),
 // and with the Makefile next to this folder. Needs no libraries beyond the Arduino core.
 #include "prop_buttons.h"
+#include "prop_buzzer.h"
+#include "prop_digits.h"
 #include "prop_display.h"
 #include "prop_link.h"
+#include "prop_timer.h"
 
 void setup() {
   link_begin();
   display_begin();
+  digits_begin();
+  timer_begin();
+  buzzer_begin();
   buttons_begin();
   link_send_boot();
 }
@@ -20,6 +26,8 @@ void setup() {
 void loop() {
   uint32_t now_ms = millis();
   link_poll(now_ms);
-  link_send_new_events(buttons_poll(now_ms));
+  link_send_new_events(buttons_poll(now_ms, link_session()));
   display_tick(now_ms);
+  timer_tick(now_ms);
+  buzzer_tick(now_ms);
 }

@@ -17,6 +17,7 @@ struct Debouncer {
 
 struct Event {
   uint16_t seq;
+  uint16_t session;  // the session when the button was pressed (0: none)
   uint8_t button;
 };
 
@@ -52,15 +53,16 @@ void buttons_begin() {
   newest_seq = 0;
 }
 
-static void store_event(uint8_t button) {
+static void store_event(uint8_t button, uint16_t session) {
   newest_seq = (uint16_t)(newest_seq + 1);
   events[event_next].seq = newest_seq;
+  events[event_next].session = session;
   events[event_next].button = button;
   event_next = (uint8_t)((event_next + 1) % PROP_EVENT_STORE);
   if (event_count < PROP_EVENT_STORE) event_count++;
 }
 
-uint8_t buttons_poll(uint32_t now_ms) {
+uint8_t buttons_poll(uint32_t now_ms, uint16_t session) {
   uint32_t elapsed = now_ms - last_sample_ms;
   if (elapsed == 0) return 0;
   last_sample_ms = now_ms;
@@ -80,7 +82,7 @@ uint8_t buttons_poll(uint32_t now_ms) {
     d.pressed = reading;
     d.changing_ms = 0;
     if (reading) {
-      store_event(i);
+      store_event(i, session);
       presses++;
     }
   }
@@ -89,12 +91,14 @@ uint8_t buttons_poll(uint32_t now_ms) {
 
 uint16_t events_newest() { return newest_seq; }
 
-void events_replay(uint16_t from, void (*emit)(uint16_t seq, uint8_t button)) {
+void events_replay(uint16_t from, void (*emit)(uint16_t seq, uint8_t button, uint16_t session)) {
   uint16_t span = (uint16_t)(newest_seq - from);
+  // A `from` newer than the newest event (docs/protocol.md, section 5.4) asks for nothing.
+  if (span >= 32768) return;
   uint8_t index = (uint8_t)((event_next + PROP_EVENT_STORE - event_count) % PROP_EVENT_STORE);
   for (uint8_t n = 0; n < event_count; n++) {
     const Event &e = events[index];
-    if ((uint16_t)(e.seq - from) <= span) emit(e.seq, e.button);
+    if ((uint16_t)(e.seq - from) <= span) emit(e.seq, e.button, e.session);
     index = (uint8_t)((index + 1) % PROP_EVENT_STORE);
   }
 }

@@ -20,7 +20,7 @@
 // own E (enable) line. R/W of both is tied to GND: the firmware only writes.
 #define PROP_PIN_LCD_RS 8
 #define PROP_PIN_LCD_E_MAIN 9  // the game display: discard top, hand, strikes, solve
-#define PROP_PIN_LCD_E_TAG 10  // the edge display: serial sticker and battery holders
+#define PROP_PIN_LCD_E_TAG 10  // the 20x4 edge display: serial, batteries, indicators, ports
 #define PROP_PIN_LCD_D4 4
 #define PROP_PIN_LCD_D5 5
 #define PROP_PIN_LCD_D6 6
@@ -32,11 +32,19 @@
 // The on-board LED: on while a host session is alive.
 #define PROP_PIN_LED_LINK 13
 
+// The bomb timer: a TM1637 4-digit 7-segment module (CLK and DIO, open-drain).
+#define PROP_PIN_DIGITS_CLK 2
+#define PROP_PIN_DIGITS_DIO A5
+
+// A passive piezo buzzer, driven by tone() (timer 2); D3 is also a PWM pin.
+#define PROP_PIN_BUZZER 3
+
 // --- Protocol (docs/protocol.md, version 1) ---------------------------------------------
 
 #define PROP_BAUD 115200UL
-#define PROP_PROTOCOL_VERSION 1
-#define PROP_FIRMWARE_NAME "mittens-fw-1"
+#define PROP_PROTOCOL_VERSION 2      // the highest version the firmware speaks
+#define PROP_PROTOCOL_MIN_VERSION 1  // the lowest
+#define PROP_FIRMWARE_NAME "mittens-fw-2"
 
 // Longest line before its LF, and longest body (the line minus "*" and 4 hex digits).
 #define PROP_MAX_LINE 63
@@ -57,5 +65,18 @@
 #define PROP_STRIKE_FLASH_MS 1000
 
 #define PROP_BUTTON_COUNT 5
+
+// Edge widgets the prop stores: as many as the edge display can show (indicators 1-4,
+// port plates 1-7); it counts the rest ("+2"). A plate holds up to 8 ports.
+#define PROP_MAX_INDICATORS 4
+#define PROP_MAX_PLATES 7
+#define PROP_MAX_PLATE_PORTS 8
+
+// The bomb timer ticks once a second while it runs and the game is being played; set to
+// false for a silent timer.
+#define PROP_TICK true
+
+// The longest time the bomb timer takes (99:59.999).
+#define PROP_MAX_TIMER_MS 5999999UL
 
 #endif

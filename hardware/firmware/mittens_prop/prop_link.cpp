@@ -1,26 +1,35 @@
 // The prop's side of the protocol: see prop_link.h.
 //
 // A command is checked in the documented order, answering the first failure: the tag
-// (ERR - ARGS), the first token (UNKNOWN), the token count and each value (ARGS), the
-// session (NOSESSION), and for HELLO the version (VERSION). Display commands change the
-// display before the reply goes out.
+// (ERR - ARGS), the first token (UNKNOWN: not a command of the version in use), the
+// token count and each value (ARGS), the session (NOSESSION), and for HELLO the version
+// (VERSION). Display commands change the display before the reply goes out.
 #include "prop_link.h"
 
 #include <Arduino.h>
+#include <avr/pgmspace.h>
 #include <string.h>
 
 #include "prop_buttons.h"
+#include "prop_buzzer.h"
 #include "prop_config.h"
 #include "prop_display.h"
 #include "prop_line.h"
+#include "prop_timer.h"
 
-// The longest command, HAND, has 5 tokens; one more slot tells "too many" apart.
+// The longest commands, HAND and IND, have 5 tokens; one more slot tells "too many" apart.
 #define MAX_TOKENS 6
 
 static LineReader reader;
 static uint16_t session;  // 0: no HELLO has succeeded since start
+static uint8_t version;   // the version of the session; 0 without one
 static bool heard_host;   // a good line has come since start
 static uint32_t last_good_ms;
+static bool sound_played;     // a SOUND has been played in this session
+static uint16_t sound_seq;    // ... and this was its number
+
+// The version in use: the session's, or before any session the newest the prop speaks.
+static uint8_t version_in_use() { return version != 0 ? version : PROP_PROTOCOL_VERSION; }
 
 // --- building a reply ------------------------------------------------------------------
 
@@ -64,28 +73,56 @@ static void send_simple(const char *word, const char *tag, const char *code) {
 static void send_ok(const char *tag) { send_simple("OK", tag, NULL); }
 static void send_error(const char *tag, const char *code) { send_simple("ERR", tag, code); }
 
-static void send_button_event(uint16_t seq, uint8_t button) {
+// BTN in the form of the version in use: version 2 adds the session of the press.
+static void send_button_event(uint16_t seq, uint8_t button, uint16_t pressed_in) {
   Reply reply;
   reply_start(reply, "BTN");
   reply_number(reply, seq);
   reply_word(reply, button_name(button));
+  if (version_in_use() >= 2) reply_number(reply, pressed_in);
   line_send(reply.text);
 }
 
 // --- reading values ----------------------------------------------------------------------
 
-// A decimal without sign or leading zeros, within low..high.
-static bool parse_number(const char *token, uint16_t low, uint16_t high, uint16_t &value) {
+// A decimal without sign or leading zeros, within low..high (high at most 9999999).
+static bool parse_long(const char *token, uint32_t low, uint32_t high, uint32_t &value) {
   uint8_t length = (uint8_t)strlen(token);
-  if (length == 0 || length > 5 || (token[0] == '0' && length > 1)) return false;
+  if (length == 0 || length > 7 || (token[0] == '0' && length > 1)) return false;
   uint32_t n = 0;
   for (uint8_t i = 0; i < length; i++) {
     if (token[i] < '0' || token[i] > '9') return false;
     n = n * 10 + (uint32_t)(token[i] - '0');
   }
   if (n < low || n > high) return false;
+  value = n;
+  return true;
+}
+
+static bool parse_number(const char *token, uint16_t low, uint16_t high, uint16_t &value) {
+  uint32_t n;
+  if (!parse_long(token, low, high, n)) return false;
   value = (uint16_t)n;
   return true;
+}
+
+// A count 0-99, or "-" (unknown) when `dash` is allowed: then `value` is 0xFF.
+static bool parse_count(const char *token, bool dash, uint8_t &value) {
+  uint16_t n;
+  if (dash && strcmp(token, "-") == 0) {
+    value = 0xFF;
+    return true;
+  }
+  if (!parse_number(token, 0, 99, n)) return false;
+  value = (uint8_t)n;
+  return true;
+}
+
+// The index of `token` in `words` (a list of `count` strings), or -1.
+static int8_t parse_word(const char *token, const char *const *words, uint8_t count) {
+  for (uint8_t i = 0; i < count; i++)
+    if (strcmp(token, words[i]) == 0) return (int8_t)i;
+  return -1;
 }
 
 // A card code (colour letter then shape letter), or "--" for none.
@@ -115,6 +152,33 @@ static bool parse_serial(const char *token) {
   return true;
 }
 
+// Exactly three letters A-Z.
+static bool parse_label(const char *token) {
+  if (strlen(token) != 3) return false;
+  for (uint8_t i = 0; i < 3; i++)
+    if (token[i] < 'A' || token[i] > 'Z') return false;
+  return true;
+}
+
+// A port plate: "EMPTY", or 1-8 port codes joined by "," (a code may repeat). Fills
+// `plate` with the ports in the order given.
+static bool parse_ports(char *token, Plate &plate) {
+  // In PortKind order.
+  static const char *const CODES[PORT_KINDS] = {"DVI", "PAR", "PS2", "RJ45", "SER", "RCA"};
+  plate.count = 0;
+  if (strcmp(token, "EMPTY") == 0) return true;
+  for (;;) {
+    char *comma = strchr(token, ',');
+    if (comma != NULL) *comma = '\0';
+    int8_t code = parse_word(token, CODES, PORT_KINDS);
+    if (comma != NULL) *comma = ',';  // the token may be checked again before it runs
+    if (code < 0 || plate.count == PROP_MAX_PLATE_PORTS) return false;
+    plate.ports[plate.count++] = (uint8_t)code;
+    if (comma == NULL) return true;
+    token = comma + 1;
+  }
+}
+
 // --- commands ---------------------------------------------------------------------------
 
 // One command's handler: checks the values (false: ERR ARGS) and, when `run`, does it and
@@ -123,13 +187,13 @@ static bool parse_serial(const char *token) {
 typedef bool (*Handler)(char **tokens, bool run);
 
 static bool do_hello(char **tokens, bool run) {
-  uint16_t version, new_session;
-  if (!parse_number(tokens[2], 1, 65535, version) ||
+  uint16_t asked, new_session;
+  if (!parse_number(tokens[2], 1, 65535, asked) ||
       !parse_number(tokens[3], 1, 65535, new_session))
     return false;
   if (!run) return true;
-  if (version != PROP_PROTOCOL_VERSION) {
-    Reply reply;
+  Reply reply;
+  if (asked < PROP_PROTOCOL_MIN_VERSION || asked > PROP_PROTOCOL_VERSION) {
     reply_start(reply, "ERR");
     reply_word(reply, tokens[1]);
     reply_word(reply, "VERSION");
@@ -137,13 +201,16 @@ static bool do_hello(char **tokens, bool run) {
     line_send(reply.text);
     return true;
   }
+  uint16_t prior = session;
   session = new_session;
-  Reply reply;
+  version = (uint8_t)asked;
+  sound_played = false;
   reply_start(reply, "HI");
   reply_word(reply, tokens[1]);
-  reply_number(reply, PROP_PROTOCOL_VERSION);
+  reply_number(reply, version);
   reply_number(reply, events_newest());
   reply_word(reply, PROP_FIRMWARE_NAME);
+  if (version >= 2) reply_number(reply, prior);
   line_send(reply.text);
   return true;
 }
@@ -185,15 +252,11 @@ static bool do_serial(char **tokens, bool run) {
 }
 
 static bool do_batteries(char **tokens, bool run) {
-  uint16_t count, holders;
-  if (!parse_number(tokens[2], 0, 99, count)) return false;
-  if (strcmp(tokens[3], "-") == 0) {
-    holders = BATTERY_HOLDERS_UNKNOWN;
-  } else if (!parse_number(tokens[3], 0, 99, holders)) {
+  uint8_t count, holders;
+  if (!parse_count(tokens[2], false, count) || !parse_count(tokens[3], true, holders))
     return false;
-  }
   if (!run) return true;
-  display_set_batteries((uint8_t)count, (uint8_t)holders);
+  display_set_batteries(count, holders);  // 0xFF is BATTERY_HOLDERS_UNKNOWN
   send_ok(tokens[1]);
   return true;
 }
@@ -218,10 +281,10 @@ static bool do_hand(char **tokens, bool run) {
 }
 
 static bool do_strikes(char **tokens, bool run) {
-  uint16_t count;
-  if (!parse_number(tokens[2], 0, 99, count)) return false;
+  uint8_t count;
+  if (!parse_count(tokens[2], false, count)) return false;
   if (!run) return true;
-  display_set_strikes((uint8_t)count);
+  display_set_strikes(count);
   send_ok(tokens[1]);
   return true;
 }
@@ -235,19 +298,136 @@ static bool do_solved(char **tokens, bool run) {
   return true;
 }
 
+static bool do_holders(char **tokens, bool run) {
+  uint8_t aa, d;
+  if (!parse_count(tokens[2], true, aa) || !parse_count(tokens[3], true, d)) return false;
+  if ((aa == 0xFF) != (d == 0xFF)) return false;  // both known or both "-"
+  if (!run) return true;
+  display_set_holders(aa, d);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_indicator_count(char **tokens, bool run) {
+  uint8_t count;
+  if (!parse_count(tokens[2], false, count)) return false;
+  if (!run) return true;
+  display_set_indicator_count(count);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_indicator(char **tokens, bool run) {
+  uint16_t index, lit;
+  if (!parse_number(tokens[2], 1, 99, index) || !parse_label(tokens[3]) ||
+      !parse_number(tokens[4], 0, 1, lit))
+    return false;
+  if (!run) return true;
+  display_set_indicator((uint8_t)index, tokens[3], lit == 1);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_plate_count(char **tokens, bool run) {
+  uint8_t count;
+  if (!parse_count(tokens[2], false, count)) return false;
+  if (!run) return true;
+  display_set_plate_count(count);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_plate(char **tokens, bool run) {
+  uint16_t index;
+  Plate plate;
+  if (!parse_number(tokens[2], 1, 99, index) || !parse_ports(tokens[3], plate)) return false;
+  if (!run) return true;
+  display_set_plate((uint8_t)index, plate);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_limit(char **tokens, bool run) {
+  uint8_t limit;
+  if (!parse_count(tokens[2], false, limit)) return false;
+  if (!run) return true;
+  display_set_strike_limit(limit);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_timer(char **tokens, bool run) {
+  uint32_t ms = 0;
+  uint16_t rate;
+  bool none = strcmp(tokens[2], "-") == 0;
+  if (!none && !parse_long(tokens[2], 0, PROP_MAX_TIMER_MS, ms)) return false;
+  if (!parse_number(tokens[3], 0, 9999, rate) || (none && rate != 0)) return false;
+  if (!run) return true;
+  if (none) {
+    timer_clear();
+  } else {
+    timer_set(ms, rate, millis());
+  }
+  send_ok(tokens[1]);
+  return true;
+}
+
+static const char *const GAME_STATES[] = {"PLAYING", "SOLVED", "EXPLODED", "TIMEOUT"};
+
+static bool do_game(char **tokens, bool run) {
+  int8_t state = parse_word(tokens[2], GAME_STATES, 4);
+  if (state < 0) return false;
+  if (!run) return true;
+  display_set_game((uint8_t)state);  // GameState has the same order
+  timer_set_ticking(state == GAME_PLAYING);
+  send_ok(tokens[1]);
+  return true;
+}
+
+static bool do_sound(char **tokens, bool run) {
+  static const char *const CUES[] = {"STRIKE", "SOLVE", "BOOM"};
+  static const Cue SOUNDS[] = {CUE_STRIKE, CUE_SOLVE, CUE_EXPLOSION};
+  uint16_t seq;
+  if (!parse_number(tokens[2], 0, 65535, seq)) return false;
+  int8_t cue = parse_word(tokens[3], CUES, 3);
+  if (cue < 0) return false;
+  if (!run) return true;
+  // A repeated attempt of the same SOUND has the same number: play it once.
+  if (!sound_played || seq != sound_seq) buzzer_play(SOUNDS[cue]);
+  sound_played = true;
+  sound_seq = seq;
+  send_ok(tokens[1]);
+  return true;
+}
+
 struct CommandSpec {
   const char *word;
   uint8_t tokens;  // including the command word and the tag
   bool needs_session;
+  uint8_t since;   // the first protocol version that has it
   Handler handler;
 };
 
 static const CommandSpec COMMANDS[] = {
-    {"HELLO", 4, false, do_hello},      {"PING", 2, false, do_ping},
-    {"RESEND", 3, true, do_resend},     {"ACK", 3, true, do_ack},
-    {"SERIAL", 3, true, do_serial},     {"BATT", 4, true, do_batteries},
-    {"TOP", 3, true, do_top},           {"HAND", 5, true, do_hand},
-    {"STRIKES", 3, true, do_strikes},   {"SOLVED", 3, true, do_solved},
+    {"HELLO", 4, false, 1, do_hello},
+    {"PING", 2, false, 1, do_ping},
+    {"RESEND", 3, true, 1, do_resend},
+    {"ACK", 3, true, 1, do_ack},
+    {"SERIAL", 3, true, 1, do_serial},
+    {"BATT", 4, true, 1, do_batteries},
+    {"TOP", 3, true, 1, do_top},
+    {"HAND", 5, true, 1, do_hand},
+    {"STRIKES", 3, true, 1, do_strikes},
+    {"SOLVED", 3, true, 1, do_solved},
+    {"HOLDERS", 4, true, 2, do_holders},
+    {"INDS", 3, true, 2, do_indicator_count},
+    {"IND", 5, true, 2, do_indicator},
+    {"PLATES", 3, true, 2, do_plate_count},
+    {"PLATE", 4, true, 2, do_plate},
+    {"LIMIT", 3, true, 2, do_limit},
+    {"TIMER", 4, true, 2, do_timer},
+    {"GAME", 3, true, 2, do_game},
+    {"SOUND", 4, true, 2, do_sound},
 };
 
 static void handle_command(char *body) {
@@ -277,7 +457,7 @@ static void handle_command(char *body) {
       break;
     }
   }
-  if (spec == NULL) {
+  if (spec == NULL || spec->since > version_in_use()) {
     send_error(tokens[1], "UNKNOWN");
   } else if (count != spec->tokens || !spec->handler(tokens, false)) {
     send_error(tokens[1], "ARGS");
@@ -293,17 +473,23 @@ static void handle_command(char *body) {
 void link_begin() {
   line_reader_init(reader);
   session = 0;
+  version = 0;
   heard_host = false;
   last_good_ms = 0;
+  sound_played = false;
   Serial.begin(PROP_BAUD);
 }
 
 void link_send_boot() {
+  // A lone LF first ends whatever noise the reset left on the line.
+  Serial.write('\n');
   Reply reply;
   reply_start(reply, "BOOT");
   reply_number(reply, PROP_PROTOCOL_VERSION);
   line_send(reply.text);
 }
+
+uint16_t link_session() { return session; }
 
 void link_poll(uint32_t now_ms) {
   // Read all that is waiting in one go; a reply goes out before the next line is read.

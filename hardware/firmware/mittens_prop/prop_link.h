@@ -13,6 +13,9 @@ void link_begin();
 // Announces the start: BOOT <version>.
 void link_send_boot();
 
+// The current session; 0 before the first HELLO.
+uint16_t link_session();
+
 // Reads and handles whatever the host sent; updates the link indicators.
 void link_poll(uint32_t now_ms);
 
