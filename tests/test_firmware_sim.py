@@ -38,7 +38,6 @@ from hardware.device import Device, Timing
 from hardware.framing import BadLine, LineFramer, crc16, seal
 from hardware.protocol import (
     Button,
-    ButtonPressed,
     DisplayCommand,
     ShowBatteries,
     ShowHand,
@@ -443,8 +442,8 @@ def test_presses_arrive_numbered_and_in_order(prop: SimProp, device: Device) -> 
     order = [Button.DECK, Button.PILE, Button.HAND1, Button.HAND2, Button.HAND3, Button.DECK]
     for button in order:
         prop.press(button)
-    got = [device.next_press(timeout=2.0) for _ in order]
-    assert got == [ButtonPressed(seq, button) for seq, button in enumerate(order, 1)]
+    got = [next_press(device, 2.0) for _ in order]
+    assert got == list(enumerate(order, 1))
     assert device.next_press(timeout=0.2) is None
 
 
@@ -452,12 +451,12 @@ def test_debounce_one_event_per_press(prop: SimProp, device: Device) -> None:
     # Contact chatter on the way down and up is one press.
     prop.ask("bounce slot1")
     prop.wait(150)
-    assert device.next_press(timeout=1.0) == ButtonPressed(1, Button.HAND1)
+    assert next_press(device, 1.0) == (1, Button.HAND1)
     # A glitch shorter than the debounce time is no press.
     prop.press(Button.DECK, hold_ms=5)
     # Holding a button down is one press: no auto-repeat, nothing on release.
     prop.press(Button.PILE, hold_ms=600)
-    assert device.next_press(timeout=1.0) == ButtonPressed(2, Button.PILE)
+    assert next_press(device, 1.0) == (2, Button.PILE)
     assert device.next_press(timeout=0.3) is None
 
 
@@ -546,8 +545,8 @@ def test_a_lost_event_is_recovered(prop: SimProp, device: Device) -> None:
     prop.press(Button.DECK)
     prop.press(Button.PILE)
     # Press 1 never reached the host; press 2 shows the gap and RESEND brings 1 back.
-    assert device.next_press(timeout=2.0) == ButtonPressed(1, Button.DECK)
-    assert device.next_press(timeout=2.0) == ButtonPressed(2, Button.PILE)
+    assert next_press(device, 2.0) == (1, Button.DECK)
+    assert next_press(device, 2.0) == (2, Button.PILE)
     assert device.lost_events == 0
 
 
@@ -582,7 +581,7 @@ def test_a_restarted_prop_gets_its_display_back(prop: SimProp, device: Device) -
     # Restoring the count after a restart is no new strike.
     assert not prop.leds()["strike"]
     prop.press(Button.HAND2)
-    assert device.next_press(timeout=2.0) == ButtonPressed(1, Button.HAND2)
+    assert next_press(device, 2.0) == (1, Button.HAND2)
 
 
 def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
@@ -604,6 +603,13 @@ def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
     finally:
         link.close()
         sim.close()
+
+
+def next_press(device: Device, timeout: float) -> tuple[int, Button] | None:
+    """The next press the device reports, as its number and button (the session that
+    version 2 adds is checked line by line in the version-2 tests)."""
+    press = device.next_press(timeout=timeout)
+    return None if press is None else (press.seq, press.button)
 
 
 def await_recovery(device: Device, recoveries: int) -> None:
