@@ -261,12 +261,65 @@ def _table_e_row(name: str, where: str) -> str:
         ) from None
 
 
+#: Bounds on a transcription: its size, the nesting of its JSON, the digits of a number.
+MAX_TRANSCRIPTION_BYTES = 1 << 20
+MAX_JSON_DEPTH = 32
+MAX_NUMBER_CHARS = 40
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(kind: type[int] | type[float], source: str) -> Any:
+    """A JSON number parser that refuses absurdly long numbers."""
+
+    def parse(text: str) -> int | float:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise InvalidTableError(
+                f"{source}: number {text[:20]}... has {len(text)} characters, expected a "
+                f"table value (at most {MAX_NUMBER_CHARS})"
+            )
+        return kind(text)
+
+    return parse
+
+
 def _read_json(text: str, source: str) -> Transcription:
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise InvalidTableError(
+            f"{source}: JSON nested deeper than {MAX_JSON_DEPTH} levels, expected the shape "
+            "'mittens tables --format json' writes"
+        )
     try:
-        data = json.loads(text)
+        data = json.loads(
+            text, parse_int=_number(int, source), parse_float=_number(float, source)
+        )
     except json.JSONDecodeError as exc:
         raise InvalidTableError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") \
             from None
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, InvalidTableError):
+            raise
+        raise InvalidTableError(f"{source} is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise InvalidTableError(f"{source}: expected a JSON object like 'mittens tables "
                                 "--format json' writes")
@@ -304,8 +357,16 @@ def _read_json(text: str, source: str) -> Transcription:
 
 def _read_csv(text: str, source: str) -> Transcription:
     result = Transcription()
-    reader = csv.reader(io.StringIO(text))
-    for number, row in enumerate(reader, start=1):
+    # Universal newlines: a file with CR-only line ends reads like any other.
+    reader = csv.reader(io.StringIO(text, newline=None))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise InvalidTableError(
+            f"{source} line {reader.line_num} is not CSV like 'mittens tables --format csv' "
+            f"writes ({exc})"
+        ) from None
+    for number, row in enumerate(rows, start=1):
         if not row or not "".join(row).strip():
             continue
         if number == 1 and row[0].strip().lower() == "table":
@@ -320,7 +381,9 @@ def _read_csv(text: str, source: str) -> Transcription:
         if table in TABLE_LETTERS:
             result.card_cells[(table, _shape(row_name, where), _colour(column, where))] = value
         elif table == "E":
-            if not column.isdigit() or not 0 <= int(column) <= 9:
+            if not (column.isascii() and column.isdigit() and len(column) <= 2) or not (
+                0 <= int(column) <= 9
+            ):
                 raise InvalidTableError(f"{where}: column {column!r} is not a digit 0-9")
             result.table_e_cells[(_table_e_row(row_name, where), int(column))] = value
         elif table == "F":
@@ -333,8 +396,12 @@ def _read_csv(text: str, source: str) -> Transcription:
 
 
 def read_transcription(text: str, source: str) -> Transcription:
-    """Read a JSON or CSV export (JSON when it starts with ``{``)."""
-    if text.lstrip().startswith("{"):
+    """Read a JSON or CSV export (JSON when it starts with ``{`` or ``[``).
+
+    Never raises anything but :class:`InvalidTableError`: nesting, number length and
+    CSV field size are bounded (the caller bounds the text's size).
+    """
+    if text.lstrip()[:1] in ("{", "["):
         return _read_json(text, source)
     return _read_csv(text, source)
 

@@ -20,12 +20,17 @@ import click
 from rich.text import Text
 
 from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
+from defuser.commands.safeio import iter_user_bytes
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
 from defuser.logs.check import ReplayStep
 from defuser.logs.reader import default_log_path
+from defuser.streams import os_reason, printable
 from edgework import Batteries, EdgeworkError, SerialNumber
+
+#: The largest file read as a game log (a long session's log is tens of MiB).
+MAX_LOG_BYTES = 1 << 30
 
 
 @click.group("log")
@@ -95,26 +100,35 @@ def analyze(
             )
         out.note(f"reading the game's default log for this system: {default}")
         paths = [default]
-    contents: list[tuple[Path, bytes]] = []
     for path in paths:
-        if path.is_dir():
-            raise click.UsageError(f"log file {str(path)!r} is a directory, expected a file")
+        # Every file is checked before any is analysed, so a typo fails at once.
         try:
-            contents.append((path, path.read_bytes()))
+            if path.is_dir():
+                raise click.UsageError(
+                    f"log file {printable(str(path))!r} is a directory, expected a file"
+                )
+            with path.open("rb"):
+                pass
         except FileNotFoundError:
             raise click.UsageError(
-                f"log file {str(path)!r} does not exist, expected a KTaNE game log"
+                f"log file {printable(str(path))!r} does not exist, expected a KTaNE game log"
             ) from None
         except OSError as exc:
             raise click.UsageError(
-                f"log file {str(path)!r} cannot be read ({exc.strerror or exc})"
+                f"log file {printable(str(path))!r} cannot be read ({os_reason(exc)})"
             ) from None
     count = batteries.count if batteries is not None else None
+    # Each file is read as a stream of chunks: linear time, memory for its module lines
+    # only, and a clear error for a file (or device) larger than any game log.
     analyses = [
         loganalysis.analyse_bytes(
-            data, str(path), serial=serial, batteries=count, judge_decisions=not no_judge
+            iter_user_bytes(path, "log file", limit=MAX_LOG_BYTES),
+            str(path),
+            serial=serial,
+            batteries=count,
+            judge_decisions=not no_judge,
         )
-        for path, data in contents
+        for path in paths
     ]
     if json_mode:
         out.json(loganalysis.to_json(analyses))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from defuser.apps.table_checks import run_checks
-from defuser.apps.table_io import compare, read_transcription
+from defuser.apps.table_io import MAX_TRANSCRIPTION_BYTES, compare, read_transcription
 from defuser.commands.common import Output
+from defuser.commands.safeio import read_stdin, read_user_bytes
 
 
 @click.command()
@@ -56,9 +56,9 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
             sys.exit(1)
         return
     if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
+        text, source = read_stdin(MAX_TRANSCRIPTION_BYTES, "verify -"), "<stdin>"
     else:
-        raw = Path(file).read_bytes()
+        raw = read_user_bytes(file, "transcription", limit=MAX_TRANSCRIPTION_BYTES)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

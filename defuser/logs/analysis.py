@@ -12,6 +12,7 @@ lines always win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +84,7 @@ class FileAnalysis:
 
 
 def analyse_bytes(
-    data: bytes,
+    data: bytes | Iterable[bytes],
     path: str = "-",
     *,
     serial: str | None = None,

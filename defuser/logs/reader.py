@@ -1,8 +1,14 @@
 """Read a whole KTaNE game log and sort out its bombs and Exploding Mittens modules.
 
-Contract: :func:`read_log` takes the log's raw bytes and never fails. Bytes that are not
-UTF-8 are replaced, Windows and Unix line ends are both accepted, and lines are numbered
-from 1 as an editor numbers them. The reader keeps only what the log checker needs:
+Contract: :func:`read_log` takes the log's raw bytes (or an iterable of byte chunks, read
+as a stream) and never fails. It reads in one pass, in time linear in the file's size,
+keeping only the lines it needs, so a huge file needs no more memory than its module
+lines. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or without a
+byte-order mark, as some Windows tools save it) is decoded as such; Windows, Unix and
+old Mac line ends are all accepted; lines are numbered from 1 as an editor numbers
+them; a line longer than :data:`MAX_LINE_CHARS` is cut; control characters become
+U+FFFD, so no text from a log can drive the terminal it is shown on. The reader keeps
+only what the log checker needs:
 
 - ``[BombGenerator] Generating bomb with seed <n>`` starts a bomb; the edgework lines
   that follow (``[SerialNumber]``, ``[BatteryWidget]`` once per holder,
@@ -23,14 +29,17 @@ starts the next one.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Final
 
 from defuser.engine import modlog
+from defuser.streams import printable
 
 _BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
 _SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")
@@ -38,6 +47,11 @@ _BATTERY = re.compile(r"\[BatteryWidget\] Randomizing Battery Widget: ?(?P<count
 _INDICATOR = re.compile(r"\[IndicatorWidget\] Randomizing Indicator Widget: ?(?P<text>.*)")
 _PORT = re.compile(r"\[PortWidget\] Randomizing Port Widget: ?(?P<text>.*)")
 _MODULE_TAG: Final = "[Exploding Mittens #"
+
+#: The longest line kept whole (characters); Unity's lines are far shorter.
+MAX_LINE_CHARS: Final = 64 * 1024
+#: The most digits a module id or a battery count may have (anything longer is garbage).
+_MAX_ID_DIGITS: Final = 9
 
 #: Unity writes every message a second time as this trailer; it never carries data.
 _UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
@@ -131,49 +145,134 @@ class GameLog:
         return sorted(found, key=lambda m: m.first_line)
 
 
-def split_lines(data: bytes) -> list[str]:
-    """The file's lines as text: UTF-8 with replacement, line ends removed.
+def _encoding(head: bytes) -> tuple[str, int]:
+    """The file's encoding from its first bytes, and how many bytes of mark to skip.
 
-    Lines are split at ``\\n`` (``\\r\\n`` counts once); a file that uses only ``\\r``
-    is split at ``\\r``. A byte-order mark at the start is dropped.
+    UTF-16 is recognised by its shape (text of the ASCII range has a zero in every
+    other byte), after a byte-order mark or without one; anything else is UTF-8.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    separator = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
-    raw = data.split(separator)
-    if raw and raw[-1] == b"":
-        raw.pop()
-    return [chunk.rstrip(b"\r").decode("utf-8", errors="replace") for chunk in raw]
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", 3
+    skip = 2 if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else 0
+    sample = head[skip : skip + 4096]
+    if len(sample) >= 4:
+        even, odd = sample[0::2], sample[1::2]
+        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+            return "utf-16-le", skip
+        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+            return "utf-16-be", skip
+    return "utf-8", 0
 
 
-def read_log(data: bytes) -> GameLog:
-    """Read a game log's bytes into bombs and module instances; never raises."""
-    lines = split_lines(data)
+def iter_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a file given as byte chunks, decoded and cleaned (see the contract).
+
+    Lines are split at ``\\n`` (``\\r\\n`` counts once); a file whose first chunk has
+    a ``\\r`` but no ``\\n`` is split at ``\\r``.
+    """
+    decoder: codecs.IncrementalDecoder | None = None
+    separator = ""
+    pending = ""
+    cut = False
+    for chunk in chunks:
+        if decoder is None:
+            encoding, skip = _encoding(chunk)
+            decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+            chunk = chunk[skip:]
+        text = decoder.decode(chunk)
+        if not separator:
+            if "\n" in text:
+                separator = "\n"
+            elif "\r" in text:
+                separator = "\r"
+            else:
+                pending, cut = _grow(pending, text, cut)
+                continue
+        parts = text.split(separator)
+        for part in parts[:-1]:
+            line, _ = _grow(pending, part, cut)
+            yield _clean(line)
+            pending, cut = "", False
+        pending, cut = _grow(pending, parts[-1], cut)
+    if decoder is not None:
+        pending, cut = _grow(pending, decoder.decode(b"", final=True), cut)
+    if pending:
+        yield _clean(pending)
+
+
+def _grow(pending: str, more: str, cut: bool) -> tuple[str, bool]:
+    """Add ``more`` to the line being read, keeping at most :data:`MAX_LINE_CHARS`."""
+    if cut:
+        return pending, True
+    line = pending + more
+    if len(line) > MAX_LINE_CHARS:
+        return line[:MAX_LINE_CHARS], True
+    return line, False
+
+
+def _clean(line: str) -> str:
+    """A line without its ``\\r`` end and with control characters made harmless."""
+    return printable(line.removesuffix("\r"))
+
+
+def split_lines(data: bytes) -> list[str]:
+    """The file's lines as text (see :func:`iter_lines`)."""
+    return list(iter_lines([data]))
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A ``You should use Table`` line of a running instance, waiting for the next line
+    of the same id to tell whether it starts a new instance (the opening discard follows)
+    or belongs to the running one."""
+
+    line: ModuleLine
+    bomb: LoggedBomb
+    choices: tuple[int, ...]
+
+
+def read_log(data: bytes | Iterable[bytes]) -> GameLog:
+    """Read a game log (its bytes, or byte chunks) into bombs and module instances; never
+    raises."""
+    chunks: Iterable[bytes] = [data] if isinstance(data, bytes | bytearray) else data
     bombs: list[LoggedBomb] = []
     problems: list[Problem] = []
     current: LoggedBomb | None = None
     #: module id -> its instance that is still receiving lines.
     open_modules: dict[int, ModuleLog] = {}
+    #: module id -> a table line whose instance is decided by the id's next line.
+    waiting: dict[int, _Pending] = {}
     last_event = 0
+    count = 0
     # The bombs from group_start on were generated with no module line between them.
     group_start, modules_since_bomb = 0, False
-    for index, text in enumerate(lines):
-        number = index + 1
+    table = modlog.MESSAGE_PATTERNS["table"]
+    opening = modlog.MESSAGE_PATTERNS["initial_discard"]
+    for number, text in enumerate(iter_lines(chunks), start=1):
+        count = number
         if "[" not in text:
             continue
         tag = text.find(_MODULE_TAG)
         if tag >= 0:
             match = modlog.LINE_PATTERN.match(text, tag)
-            if match is None:
-                problems.append(Problem(number, f"could not read the module line {text.strip()!r}"))
+            if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
+                shown = text.strip()[:200]
+                problems.append(Problem(number, f"could not read the module line {shown!r}"))
                 continue
             module_id = int(match.group("id"))
             message = match.group("message").rstrip()
             last_event = number
             instance = open_modules.get(module_id)
-            if instance is None or (
-                _has_begun(instance) and _starts_instance(message, lines, index, module_id)
-            ):
+            held = waiting.pop(module_id, None)
+            if held is not None:
+                assert instance is not None
+                if opening.fullmatch(message) is not None:
+                    instance = ModuleLog(module_id, bomb_choices=held.choices)
+                    held.bomb.modules.append(instance)
+                    open_modules[module_id] = instance
+                instance.lines.append(held.line)
+            modules_since_bomb = True
+            if instance is None:
                 if current is None:
                     current = LoggedBomb()
                     bombs.append(current)
@@ -182,8 +281,16 @@ def read_log(data: bytes) -> GameLog:
                 instance = ModuleLog(module_id, bomb_choices=choices)
                 current.modules.append(instance)
                 open_modules[module_id] = instance
+            elif _has_begun(instance) and table.fullmatch(message) is not None:
+                if current is None:  # pragma: no cover - an instance implies a bomb
+                    current = LoggedBomb()
+                    bombs.append(current)
+                waiting[module_id] = _Pending(
+                    ModuleLine(number, message), current,
+                    tuple(range(group_start, len(bombs))),
+                )
+                continue
             instance.lines.append(ModuleLine(number, message))
-            modules_since_bomb = True
             continue
         if _UNITY_TRAILER.search(text):
             continue
@@ -206,7 +313,12 @@ def read_log(data: bytes) -> GameLog:
             if modules_since_bomb:
                 group_start, modules_since_bomb = len(bombs) - 1, False
         _add_edgework(current, kind, value, number, problems)
-    return GameLog(bombs, problems, len(lines), last_event)
+    for module_id, held in waiting.items():
+        # No later line of this id: the table line stays in the running instance.
+        open_modules[module_id].lines.append(held.line)
+    for bomb in bombs:
+        bomb.modules.sort(key=lambda m: m.first_line)
+    return GameLog(bombs, problems, count, last_event)
 
 
 def _has_begun(instance: ModuleLog) -> bool:
@@ -217,23 +329,6 @@ def _has_begun(instance: ModuleLog) -> bool:
     if len(instance.lines) > 1:
         return True
     return modlog.MESSAGE_PATTERNS["table"].fullmatch(instance.lines[0].message) is None
-
-
-def _starts_instance(message: str, lines: list[str], index: int, module_id: int) -> bool:
-    """Whether a ``You should use Table`` line begins a new instance of ``module_id``.
-
-    It does when the next line of the same id is the opening discard, so that a stray
-    or repeated table line inside a game is checked as a line of that game instead.
-    """
-    if modlog.MESSAGE_PATTERNS["table"].fullmatch(message) is None:
-        return False
-    tag = f"{_MODULE_TAG}{module_id}] "
-    for later in lines[index + 1 :]:
-        at = later.find(tag)
-        if at >= 0:
-            following = later[at + len(tag) :].rstrip()
-            return modlog.MESSAGE_PATTERNS["initial_discard"].fullmatch(following) is not None
-    return False
 
 
 def _edgework_line(text: str) -> tuple[str | None, str]:
@@ -266,11 +361,11 @@ def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,
     if kind == "serial":
         bomb.serial = value
     elif kind == "battery":
-        if value.isascii() and value.isdigit():
+        if value.isascii() and value.isdigit() and len(value) <= _MAX_ID_DIGITS:
             bomb.holders.append(int(value))
         else:
             problems.append(
-                Problem(number, f"battery holder {value!r} is not a battery count, ignored")
+                Problem(number, f"battery holder {value[:40]!r} is not a battery count, ignored")
             )
     elif kind == "indicator":
         bomb.indicators.append(value)
