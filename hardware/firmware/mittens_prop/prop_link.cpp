@@ -400,15 +400,17 @@ static bool do_sound(char **tokens, bool run) {
   return true;
 }
 
+// The command table lives in flash (PROGMEM), which leaves its 236 bytes of RAM to the
+// stack; read an entry with memcpy_P.
 struct CommandSpec {
-  const char *word;
+  char word[8];
   uint8_t tokens;  // including the command word and the tag
   bool needs_session;
   uint8_t since;   // the first protocol version that has it
   Handler handler;
 };
 
-static const CommandSpec COMMANDS[] = {
+static const CommandSpec COMMANDS[] PROGMEM = {
     {"HELLO", 4, false, 1, do_hello},
     {"PING", 2, false, 1, do_ping},
     {"RESEND", 3, true, 1, do_resend},
@@ -450,21 +452,20 @@ static void handle_command(char *body) {
     send_error("-", "ARGS");
     return;
   }
-  const CommandSpec *spec = NULL;
-  for (uint8_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
-    if (strcmp(tokens[0], COMMANDS[i].word) == 0) {
-      spec = &COMMANDS[i];
-      break;
-    }
+  CommandSpec spec;
+  bool known = false;
+  for (uint8_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0] && !known; i++) {
+    memcpy_P(&spec, &COMMANDS[i], sizeof spec);
+    known = strcmp(tokens[0], spec.word) == 0;
   }
-  if (spec == NULL || spec->since > version_in_use()) {
+  if (!known || spec.since > version_in_use()) {
     send_error(tokens[1], "UNKNOWN");
-  } else if (count != spec->tokens || !spec->handler(tokens, false)) {
+  } else if (count != spec.tokens || !spec.handler(tokens, false)) {
     send_error(tokens[1], "ARGS");
-  } else if (spec->needs_session && session == 0) {
+  } else if (spec.needs_session && session == 0) {
     send_error(tokens[1], "NOSESSION");
   } else {
-    spec->handler(tokens, true);
+    spec.handler(tokens, true);
   }
 }
 
