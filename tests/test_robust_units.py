@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
 
 from defuser.apps.live_session import UNDO_DEPTH, LiveSession
 from defuser.streams import MAX_LINE_BYTES, input_lines, printable
@@ -38,3 +42,26 @@ def test_input_lines_decodes_strips_and_bounds() -> None:
 
 def test_printable_hides_escape_codes() -> None:
     assert printable("a\x1b[2Jb\tc\x07") == "a\ufffd[2Jb\tc\ufffd"
+
+
+# ---------------------------------------------------------------- rows 12 and 18: prop
+
+
+@pytest.mark.parametrize("value", ["inf", "1e308", "nan", "-1", "1e400"])
+@pytest.mark.parametrize("option", ["--timeout", "--handshake-timeout", "--reconnect-timeout"])
+def test_prop_timeouts_are_range_checked(
+    option: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(["prop", "--demo", option, value], monkeypatch)
+    assert run.code == 2
+    assert option in run.err and len(run.err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--log", "--trace"])
+def test_prop_file_on_a_full_disk_is_one_line(
+    option: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(["prop", "--demo", "--seed", "3", option, "/dev/full"], monkeypatch)
+    assert run.code == 2
+    assert "disk is full" in run.err and "Traceback" not in run.err

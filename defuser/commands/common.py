@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -96,6 +97,30 @@ class BatteriesParam(click.ParamType[Batteries]):
             return Batteries.parse(str(value))
         except EdgeworkError as exc:
             self.fail(str(exc), param, ctx)
+
+
+class SecondsParam(click.FloatRange):
+    """A finite number of seconds within a range (``inf``, ``nan`` and ``1e308`` fail)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Any:
+        """Parse ``value`` as seconds in range, or fail naming the range."""
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
+#: The longest wait any option accepts: a day.
+MAX_SECONDS = 86_400.0
+
+
+def seconds(minimum: float) -> SecondsParam:
+    """Seconds from ``minimum`` up to :data:`MAX_SECONDS`, finite."""
+    return SecondsParam(min=minimum, max=MAX_SECONDS)
 
 
 CARD = CardParam()

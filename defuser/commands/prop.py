@@ -25,8 +25,10 @@ from defuser.commands.common import (
     edgework_options,
     game_options,
     resolve_edgework,
+    seconds,
 )
 from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
+from defuser.commands.safeio import open_output
 from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
 from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework
@@ -304,21 +306,21 @@ def list_ports(out: Output, json_mode: bool) -> None:
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0.01),
+    type=seconds(0.01),
     default=0.5,
     show_default=True,
     help="Seconds to wait for each reply.",
 )
 @click.option(
     "--handshake-timeout",
-    type=click.FloatRange(min=0.1),
+    type=seconds(0.1),
     default=5.0,
     show_default=True,
     help="Seconds to wait for the prop to answer at all.",
 )
 @click.option(
     "--reconnect-timeout",
-    type=click.FloatRange(min=0.0),
+    type=seconds(0.0),
     help="Give up when a lost prop is not back after this many seconds (default: wait).",
 )
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per event.")
@@ -370,8 +372,8 @@ def prop(
             raise click.ClickException(str(exc)) from exc
     files: list[IO[str]] = []
     try:
-        log_file = _open_for_writing(log_path, files)
-        trace_file = _open_for_writing(trace_path, files)
+        log_file = _open_for_writing(log_path, "log file", files)
+        trace_file = _open_for_writing(trace_path, "trace file", files)
         game = PropGame(
             out,
             module,
@@ -416,12 +418,10 @@ def _scripted_sim(url: str | None) -> propsim.PropSim | None:
     return sim if sim is not None and sim.script else None
 
 
-def _open_for_writing(path: str | None, files: list[IO[str]]) -> IO[str] | None:
+def _open_for_writing(path: str | None, what: str, files: list[IO[str]]) -> IO[str] | None:
     if path is None:
         return None
-    try:
-        file = open(path, "w", encoding="utf-8")  # noqa: SIM115
-    except OSError as exc:
-        raise click.FileError(path, hint=exc.strerror or str(exc)) from exc
+    # A full disk later is one line naming the file, like a path that cannot be opened.
+    file = open_output(path, what)
     files.append(file)
     return file
