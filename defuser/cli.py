@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> Any:
         click.echo(f"mittens: error: {printable(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
     except (DefuserError, EdgeworkError) as exc:
-        click.echo(f"mittens: error: {printable(str(exc))}", err=True)
+        from defuser.commands.common import error_words
+
+        click.echo(f"mittens: error: {printable(error_words(exc))}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("mittens: interrupted", err=True)

@@ -16,7 +16,16 @@ class InvalidCardError(EdgeworkError):
 
 
 class InvalidSerialError(EdgeworkError):
-    """A serial number is malformed."""
+    """A serial number is malformed.
+
+    ``vanilla_only`` is true when only the vanilla shape refused it: the same text read
+    leniently (as a modded bomb's serial) is a serial number. A front end can say how to
+    ask for the lenient reading.
+    """
+
+    def __init__(self, message: str, *, vanilla_only: bool = False) -> None:
+        super().__init__(message)
+        self.vanilla_only = vanilla_only
 
 
 class InvalidBatteriesError(EdgeworkError):

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from edgework.errors import InvalidSerialError
 from edgework.tables import VOWELS, table_for
 
-_LENIENT_HINT = "(use --lenient-serial for modded bombs)"
 _POSITION_NAMES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
@@ -58,8 +57,8 @@ class SerialNumber:
             for ch in "OY":
                 if ch in value:
                     raise InvalidSerialError(
-                        f"serial number {raw!r} contains {ch}, which vanilla serials never use "
-                        f"{_LENIENT_HINT}"
+                        f"serial number {raw!r} contains {ch}, which vanilla serials never use",
+                        vanilla_only=True,
                     )
             for pos, want_digit, want_letter in (
                 (2, True, False),
@@ -72,13 +71,15 @@ class SerialNumber:
                     raise InvalidSerialError(
                         f"serial number {raw!r} has {ch!r} as its {_POSITION_NAMES[pos]} "
                         f"character, expected a digit (vanilla shape: 2 letters-or-digits, "
-                        f"digit, 2 letters, digit, like AB3CD4) {_LENIENT_HINT}"
+                        f"digit, 2 letters, digit, like AB3CD4)",
+                        vanilla_only=True,
                     )
                 if want_letter and not ch.isalpha():
                     raise InvalidSerialError(
                         f"serial number {raw!r} has {ch!r} as its {_POSITION_NAMES[pos]} "
                         f"character, expected a letter (vanilla shape: 2 letters-or-digits, "
-                        f"digit, 2 letters, digit, like AB3CD4) {_LENIENT_HINT}"
+                        f"digit, 2 letters, digit, like AB3CD4)",
+                        vanilla_only=True,
                     )
         return cls(value)
 

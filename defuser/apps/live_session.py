@@ -154,8 +154,15 @@ class LiveSession:
         batteries: Batteries | None = None,
         *,
         lenient_serial: bool = False,
+        error_words: Callable[[Exception], str] = str,
     ) -> None:
+        """A session on this edgework (either may come later, by a line).
+
+        ``error_words`` words an error for the reply (the command line adds the options
+        that would help); by default the error's own message.
+        """
         self.lenient = lenient_serial
+        self.error_words = error_words
         self.serial = serial
         self.batteries = batteries
         self.observation: Observation | None = self._fresh()
@@ -211,7 +218,9 @@ class LiveSession:
             note, help_text, quit_, changed = self._apply(line)
         except (DefuserError, EdgeworkError) as exc:
             self.serial, self.batteries, self.observation = saved
-            return SessionReply(False, str(exc), self.observation, self.recommendation())
+            return SessionReply(
+                False, self.error_words(exc), self.observation, self.recommendation()
+            )
         except Exception as exc:  # pragma: no cover - the session must never crash
             self.serial, self.batteries, self.observation = saved
             return SessionReply(

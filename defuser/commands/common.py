@@ -27,9 +27,25 @@ from edgework import (
     Colour,
     Edgework,
     EdgeworkError,
+    InvalidSerialError,
     SerialNumber,
     parse_hand,
 )
+
+#: How the command line tells a player to read a serial number leniently.
+LENIENT_SERIAL_HINT = "(use --lenient-serial for modded bombs)"
+
+
+def error_words(exc: BaseException) -> str:
+    """A library error as the command line words it.
+
+    Libraries never name options; their errors carry what a front end needs (here, that
+    a serial number only fails the vanilla shape), and this adds the option to give.
+    """
+    text = str(exc)
+    if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
+        return f"{text} {LENIENT_SERIAL_HINT}"
+    return text
 
 #: rich styles for the four colours (yellow is bold so it reads on light terminals too).
 COLOUR_STYLES: dict[Colour, str] = {
@@ -214,14 +230,14 @@ def resolve_edgework(
         try:
             result = Edgework.parse(edgework, strict=not lenient)
         except EdgeworkError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--edgework'") from exc
+            raise click.BadParameter(error_words(exc), param_hint="'--edgework'") from exc
     else:
         parsed_serial = None
         if serial is not None:
             try:
                 parsed_serial = SerialNumber.parse(serial, strict=not lenient)
             except EdgeworkError as exc:
-                raise click.BadParameter(str(exc), param_hint="'--serial'") from exc
+                raise click.BadParameter(error_words(exc), param_hint="'--serial'") from exc
         result = Edgework(serial=parsed_serial, batteries=batteries)
     if need_serial and result.serial is None:
         raise click.BadParameter(

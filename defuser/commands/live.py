@@ -24,7 +24,7 @@ from rich.text import Text
 from defuser.apps.follow import Advice, Follower, follow
 from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.commands import screen
-from defuser.commands.common import Output, edgework_options, resolve_edgework
+from defuser.commands.common import Output, edgework_options, error_words, resolve_edgework
 from defuser.commands.safeio import interruptible
 from defuser.logs.reader import default_log_path
 from defuser.strategy.cache import cache_dir
@@ -165,7 +165,9 @@ def live(
             )
         run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode)
         return
-    session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
+    session = LiveSession(
+        edge.serial, edge.batteries, lenient_serial=lenient_serial, error_words=error_words
+    )
     out = Output(json_mode=json_mode)
     interactive = stdin_is_terminal() and not json_mode
     drawn = sys.stdout.isatty() and not json_mode

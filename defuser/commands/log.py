@@ -25,6 +25,7 @@ from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
 from defuser.logs.check import ReplayStep
+from defuser.logs.judge import ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
 from edgework import Batteries, EdgeworkError, SerialNumber
@@ -131,7 +132,7 @@ def analyze(
         for path in paths
     ]
     if json_mode:
-        out.json(loganalysis.to_json(analyses))
+        out.json(loganalysis.to_json(analyses, judgement_note))
     else:
         for analysis in analyses:
             render_file(out, analysis, brief=brief)
@@ -234,7 +235,7 @@ def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
             f"clicks in all), {counts['risky']} risky"
         )
     if judged is not None and judged.stopped:
-        out.print(f"    not judged: {judged.stopped}")
+        out.print(f"    not judged: {judgement_note(judged)}")
     rules = check.rules
     opening = check.opening
     if opening is not None and rules is not None:
@@ -264,6 +265,13 @@ def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
             out.print(Text(f"      line {item.line}: {item.message}", style="red"))
     else:
         out.print(Text("    every line agrees with the module's behaviour", style="green"))
+
+
+def judgement_note(judged: ModuleJudgement) -> str:
+    """Why a module was not judged, and the option that would let it be."""
+    if judged.needs:
+        return f"{judged.stopped}; give --{judged.needs} to judge them"
+    return judged.stopped
 
 
 _VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}

@@ -14,6 +14,7 @@ from defuser.commands.common import (
     card_text,
     cards_arg,
     edgework_options,
+    error_words,
     resolve_edgework,
 )
 from defuser.commands.safeio import interruptible
@@ -109,9 +110,9 @@ def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
             except (EdgeworkError, DefuserError) as exc:
                 failures += 1
                 if json_mode:
-                    out.json({"line": number, "input": text, "error": str(exc)})
+                    out.json({"line": number, "input": text, "error": error_words(exc)})
                 else:
-                    out.note(f"line {number}: {exc}")
+                    out.note(f"line {number}: {error_words(exc)}")
                 continue
             solved += 1
             if json_mode:

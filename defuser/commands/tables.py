@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.apps.table_io import FORMATS, render, table_condition
-from defuser.commands.common import SERIAL, Output, colour_enabled
+from defuser.commands.common import SERIAL, Output, colour_enabled, error_words
 from edgework import (
     CARD_TABLES,
     RULE_LETTERS,
@@ -85,7 +85,7 @@ def tables(serial: str | None, lenient_serial: bool, fmt: str, json_mode: bool) 
         try:
             parsed = SerialNumber.parse(serial, strict=not lenient_serial)
         except EdgeworkError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--serial'") from exc
+            raise click.BadParameter(error_words(exc), param_hint="'--serial'") from exc
     fmt = "json" if json_mode else fmt.lower()
     out = Output(json_mode=fmt == "json")
     if fmt == "text" and colour_enabled(sys.stdout):

@@ -12,7 +12,7 @@ lines always win.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,7 +277,15 @@ def step_json(check: ModuleCheck, step: ReplayStep, judgement: Judgement | None)
     }
 
 
-def module_json(module: ModuleAnalysis) -> dict[str, Any]:
+#: Words why a module was not judged (a front end adds what to give to judge it).
+NoteWords = Callable[[ModuleJudgement], str]
+
+
+def _stopped(judged: ModuleJudgement) -> str:
+    return judged.stopped
+
+
+def module_json(module: ModuleAnalysis, note_words: NoteWords = _stopped) -> dict[str, Any]:
     """One module's entry of the JSON document."""
     check = module.check
     opening = check.opening
@@ -304,14 +312,14 @@ def module_json(module: ModuleAnalysis) -> dict[str, Any]:
         },
         "notes": list(check.notes),
         "judged": judged is not None and not judged.stopped,
-        "judgement_note": judged.stopped if judged is not None else "not judged",
+        "judgement_note": note_words(judged) if judged is not None else "not judged",
         "verdicts": judged.counts if judged is not None else None,
         "extra_clicks": round(judged.extra_clicks, 3) if judged is not None else None,
         "replay": [step_json(check, s, module.judgement_at(s.line)) for s in check.steps],
     }
 
 
-def bomb_json(bomb: BombAnalysis) -> dict[str, Any]:
+def bomb_json(bomb: BombAnalysis, note_words: NoteWords = _stopped) -> dict[str, Any]:
     """One bomb's entry of the JSON document."""
     return {
         "serial": bomb.serial,
@@ -324,23 +332,24 @@ def bomb_json(bomb: BombAnalysis) -> dict[str, Any]:
         "battery_holders": list(bomb.bomb.holders),
         "indicators": list(bomb.bomb.indicators),
         "ports": list(bomb.bomb.ports),
-        "modules": [module_json(m) for m in bomb.modules],
+        "modules": [module_json(m, note_words) for m in bomb.modules],
     }
 
 
-def file_json(analysis: FileAnalysis) -> dict[str, Any]:
+def file_json(analysis: FileAnalysis, note_words: NoteWords = _stopped) -> dict[str, Any]:
     """One file's entry of the JSON document."""
     return {
         "path": analysis.path,
         "lines": analysis.game.line_count,
         "problems": [{"line": p.line, "message": p.message} for p in analysis.problems],
-        "bombs": [bomb_json(b) for b in analysis.bombs],
+        "bombs": [bomb_json(b, note_words) for b in analysis.bombs],
     }
 
 
-def to_json(analyses: list[FileAnalysis]) -> dict[str, Any]:
-    """The whole ``mittens log analyze --json`` document."""
-    return {"version": JSON_VERSION, "files": [file_json(a) for a in analyses]}
+def to_json(analyses: list[FileAnalysis], note_words: NoteWords = _stopped) -> dict[str, Any]:
+    """The whole ``mittens log analyze --json`` document; ``note_words`` words why a
+    module was not judged."""
+    return {"version": JSON_VERSION, "files": [file_json(a, note_words) for a in analyses]}
 
 
 # --------------------------------------------------------------------------- plain words

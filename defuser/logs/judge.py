@@ -69,6 +69,8 @@ class ModuleJudgement:
     judgements: dict[int, Judgement] = field(default_factory=dict)
     #: Why the module (or the rest of it) could not be judged; empty when all was.
     stopped: str = ""
+    #: The edgework that would let it be judged (``batteries`` or ``serial``), if any.
+    needs: str = ""
 
     @property
     def counts(self) -> dict[str, int]:
@@ -98,14 +100,15 @@ def judge(check: ModuleCheck) -> ModuleJudgement:
     if check.interval is None:
         result.stopped = (
             "N is not known (the batteries are not in the log and no mitten was seen), so "
-            "the decisions are not judged; give --batteries to judge them"
+            "the decisions are not judged"
         )
+        result.needs = "batteries"
         return result
     if len(check.digit_candidates) > 1:
         result.stopped = (
-            "the serial number's last digit is not known, so the decisions are not judged; "
-            "give --serial to judge them"
+            "the serial number's last digit is not known, so the decisions are not judged"
         )
+        result.needs = "serial"
         return result
     try:
         obs = Observation.start(rules, check.interval, opening[0], opening[1])

@@ -1,0 +1,80 @@
+"""Libraries never name a command-line option: their errors and notes carry data, and
+the commands (``defuser/commands``, ``defuser/cli.py``) word the options that help.
+
+Scans every string literal of the library code (docstrings aside) for ``--option``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+#: Modules that are command lines of their own, or drive one.
+OWN_COMMAND_LINES = {
+    # Starts ``mittens live --json`` processes and times them from the outside.
+    "defuser/apps/benchmark_live.py",
+    # ``python -m defuser.strategy.dpstats [--oracle]``: its own argparse command line.
+    "defuser/strategy/dpstats.py",
+}
+
+#: Options still named by library messages that other work owns; each is a known defect
+#: to move into the commands, listed so that no new one can appear.
+KNOWN: dict[str, set[str]] = {
+    "defuser/logs/analysis.py": {"--serial", "--batteries"},
+    "defuser/apps/follow.py": {"--serial", "--batteries"},
+    "defuser/apps/table_io.py": {"--format", "--language"},
+    "defuser/trainer/store.py": {"--db"},
+}
+
+
+def _library_files() -> list[Path]:
+    files = sorted((ROOT / "edgework").rglob("*.py"))
+    for path in sorted((ROOT / "defuser").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("defuser/commands/") or rel in ("defuser/cli.py", "defuser/__main__.py"):
+            continue
+        files.append(path)
+    return files
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+def flags_named(path: Path) -> set[str]:
+    """The ``--options`` that string literals of ``path`` name (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _docstrings(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            found.update(FLAG.findall(node.value))
+    return found
+
+
+def test_library_code_names_no_command_line_option() -> None:
+    offenders = {}
+    for path in _library_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in OWN_COMMAND_LINES:
+            continue
+        named = flags_named(path) - KNOWN.get(rel, set())
+        if named:
+            offenders[rel] = sorted(named)
+    assert offenders == {}, offenders
+
+
+def test_the_scan_finds_an_option(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""Docs may say --json."""\nMESSAGE = f"give --db {1} or else"\n')
+    assert flags_named(sample) == {"--db"}
