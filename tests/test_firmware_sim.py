@@ -995,6 +995,30 @@ def test_v2_the_timer_ticks_while_the_game_is_played(prop: SimProp, raw: RawLink
     assert prop.tones() == []
 
 
+def test_v2_replies_come_within_the_deadline_in_simulated_time(prop: SimProp, raw: RawLink) -> None:
+    # The deadline is the firmware's (50 ms from the command's LF to the end of its
+    # reply), timed by the harness in simulated time, so a busy test machine cannot
+    # blur it. The slowest cases: redrawing both displays, and a RESEND of all 16 stored
+    # events in the longer version-2 form.
+    for round_ in range(4):
+        for button in HARNESS_BUTTONS:
+            prop.ask(f"press {HARNESS_BUTTONS[button]} 30")
+        assert len(raw.lines(5)) == 5, f"round {round_}"
+        prop.wait(60)
+    prop.ask("replies")
+    handshake_v2(raw, seq=20, session=65535)
+    for body in FULL_STATE_V2:
+        answer_ok(raw, body)
+    answer_ok(raw, "PLATE 19 1 PAR,SER,DVI,PS2,RJ45,RCA,SER,PAR")
+    answer_ok(raw, "GAME 20 TIMEOUT")
+    replay = raw.ask("RESEND 21 1", answers=17)
+    assert len(replay) == 17
+    assert replay[-1] == "OK 21"
+    fields = dict(part.split("=") for part in prop.ask("replies").split()[1:])
+    assert int(fields["count"]) == len(FULL_STATE_V2) + 4
+    assert int(fields["worst"]) <= 50_000
+
+
 #: docs/protocol.md section 2.1: lines and what the prop answers (None: nothing, a bad
 #: line). Sent before any session, so the version in use is 2.
 GRAMMAR_TABLE: Final = [

@@ -23,6 +23,8 @@
  *   - the buzzer pin: the harness times its level changes and cuts them into tones
  *     (runs of changes less than 10 ms apart), each with its start, length and pitch;
  *   - the LED outputs, read from the port registers;
+ *   - the reply time: from each LF the host's bytes bring to the MCU to the end of the
+ *     next line the prop sends that is not an event (BTN, BOOT), in simulated time;
  *   - faults on the line to the host: dropped event lines and garbled lines.
  *
  * Usage: prop_harness [-v] [-l LINK] [-s SPEED] firmware.elf
@@ -46,6 +48,8 @@
  *                  Hz), oldest first, at most 64; "tones" alone when there were none. A
  *                  tone still sounding is reported once it has ended.
  *   leds           "leds NAME=0|1 ..." for every LED output
+ *   replies        "replies count=N worst=US": how many replies were timed since the last
+ *                  "replies", and the longest reply time among them in microseconds
  *   time           "time US": simulated microseconds since start
  *   wait MS        answers "ok" once MS milliseconds of simulated time have passed;
  *                  later commands wait their turn
@@ -194,6 +198,36 @@ static void tx_forward(void)
 	tx_len = 0;
 }
 
+/* Reply times, in simulated microseconds. */
+static uint64_t rx_lf_us;    /* when the last LF from the host reached the MCU */
+static int awaiting_reply;   /* ... and no reply has ended since */
+static uint64_t worst_reply_us;
+static unsigned replies_timed;
+
+static void rx_hook(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+	(void)irq;
+	(void)param;
+	if (value == '\n') {
+		rx_lf_us = sim_us();
+		awaiting_reply = 1;
+	}
+}
+
+/* A line the prop sent has ended: time it if it is a reply. */
+static void time_reply(void)
+{
+	int event = tx_len < 2 || (tx_len >= 4 && memcmp(tx_line, "BTN ", 4) == 0) ||
+		    (tx_len >= 5 && memcmp(tx_line, "BOOT ", 5) == 0);
+	if (!awaiting_reply || event)
+		return;
+	uint64_t took = sim_us() - rx_lf_us;
+	if (took > worst_reply_us)
+		worst_reply_us = took;
+	replies_timed++;
+	awaiting_reply = 0;
+}
+
 static void tx_hook(struct avr_irq_t *irq, uint32_t value, void *param)
 {
 	(void)irq;
@@ -204,6 +238,7 @@ static void tx_hook(struct avr_irq_t *irq, uint32_t value, void *param)
 			tx_forward(); /* no line of ours is this long; pass it on as it is */
 		return;
 	}
+	time_reply();
 	if (drop_btn_lines > 0 && tx_len >= 4 && memcmp(tx_line, "BTN ", 4) == 0) {
 		drop_btn_lines--;
 		tx_len = 0;
@@ -228,6 +263,10 @@ static void connect_uart(void)
 	avr_unconnect_irq(src, uart.irq + IRQ_UART_PTY_BYTE_IN);
 	avr_connect_irq(src, tx_filter);
 	avr_irq_register_notify(tx_filter, tx_hook, NULL);
+	avr_irq_t *rx = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+	if (!rx)
+		fail("no UART0 input IRQ");
+	avr_irq_register_notify(rx, rx_hook, NULL);
 }
 
 /*
@@ -476,6 +515,11 @@ static int command(char *line)
 		fputc('\n', out);
 	} else if (strcmp(verb, "tones") == 0) {
 		print_tones();
+	} else if (strcmp(verb, "replies") == 0) {
+		fprintf(out, "replies count=%u worst=%llu\n", replies_timed,
+			(unsigned long long)worst_reply_us);
+		replies_timed = 0;
+		worst_reply_us = 0;
 	} else if (strcmp(verb, "leds") == 0) {
 		fputs("leds", out);
 		for (int i = 0; i < LED_COUNT; i++)
