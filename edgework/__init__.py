@@ -25,6 +25,7 @@ from edgework.tables import (
     RULE_LETTERS,
     RULE_PREDICATES,
     RULE_TEXTS,
+    TABLE_CONDITIONS,
     TABLE_E,
     TABLE_E_ROWS,
     TABLE_LETTERS,
@@ -35,6 +36,7 @@ from edgework.tables import (
     rule_admits,
     rule_letter,
     table_for,
+    table_traits,
 )
 from edgework.widgets import Batteries, Edgework, Indicator, PortPlate
 
@@ -51,6 +53,7 @@ __all__ = [
     "RULE_PREDICATES",
     "RULE_TEXTS",
     "SHAPE_GLYPHS",
+    "TABLE_CONDITIONS",
     "TABLE_E",
     "TABLE_E_ROWS",
     "TABLE_LETTERS",
@@ -77,6 +80,7 @@ __all__ = [
     "rule_admits",
     "rule_letter",
     "table_for",
+    "table_traits",
 ]
 
 __version__ = "0.1.0"

@@ -132,6 +132,28 @@ def table_for(has_vowel: bool, has_repeat: bool) -> str:
     return "C" if has_repeat else "D"
 
 
+#: When the manual says to use each of Tables A-D, in words.
+TABLE_CONDITIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "A": "the serial number contains a vowel and has repeated characters",
+        "B": "the serial number contains a vowel and every character is unique",
+        "C": "the serial number contains no vowels and has repeated characters",
+        "D": "the serial number contains no vowels and every character is unique",
+    }
+)
+
+
+def table_traits(vowels: str, repeated: str) -> str:
+    """What in a serial number picks its table, in words, from its vowels and its
+    repeated characters: ``a vowel (A, E) and every character unique``."""
+    vowel = f"a vowel ({', '.join(dict.fromkeys(vowels))})" if vowels else "no vowel"
+    repeat = (
+        f"a repeated character ({', '.join(repeated)})" if repeated
+        else "every character unique"
+    )
+    return f"{vowel} and {repeat}"
+
+
 #: The smallest and largest mitten interval N: batteries mod 5, plus 9.
 MIN_INTERVAL: Final = 9
 MAX_INTERVAL: Final = MIN_INTERVAL + 4

@@ -20,6 +20,7 @@ from edgework import (
     CARD_TABLES,
     RULE_LETTERS,
     RULE_TEXTS,
+    TABLE_CONDITIONS,
     TABLE_E,
     TABLE_E_ROWS,
     TABLE_LETTERS,
@@ -35,12 +36,6 @@ FORMATS = ("text", "markdown", "json", "csv")
 JSON_FORMAT_NAME = "exploding-mittens-tables"
 CSV_HEADER = ("table", "row", "column", "value", "active")
 
-_TABLE_CONDITIONS = {
-    "A": "the serial number contains a vowel and has repeated characters",
-    "B": "the serial number contains a vowel and every character is unique",
-    "C": "the serial number contains no vowels and has repeated characters",
-    "D": "the serial number contains no vowels and every character is unique",
-}
 
 
 @dataclass
@@ -79,7 +74,7 @@ def is_english(language: str) -> bool:
 
 def table_condition(table: str) -> str:
     """When the manual says to use ``table`` (A-D)."""
-    return _TABLE_CONDITIONS[table]
+    return TABLE_CONDITIONS[table]
 
 
 def _active(serial: SerialNumber | None) -> tuple[str | None, int | None]:

@@ -23,6 +23,7 @@ from edgework import (
     Edgework,
     Ruleset,
     SerialNumber,
+    table_traits,
 )
 
 
@@ -81,18 +82,7 @@ class SolveReport:
     @property
     def table_reason(self) -> str:
         """Why the serial picks this table, in words."""
-        serial = self.serial
-        vowel = (
-            f"has a vowel ({', '.join(dict.fromkeys(serial.vowels))})"
-            if serial.has_vowel
-            else "has no vowel"
-        )
-        repeat = (
-            f"a repeated character ({', '.join(serial.repeated)})"
-            if serial.has_repeat
-            else "every character unique"
-        )
-        return f"the serial {vowel} and {repeat}"
+        return f"the serial has {table_traits(self.serial.vowels, self.serial.repeated)}"
 
     @property
     def rule_reason(self) -> str:

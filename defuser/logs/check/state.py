@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from defuser.engine import modlog
-from edgework import RULE_TEXTS, Card, CardType, Ruleset, SerialNumber
+from edgework import RULE_TEXTS, Card, CardType, Ruleset, SerialNumber, table_traits
 
 
 class Stage(enum.Enum):
@@ -129,9 +129,8 @@ class Context:
         if self.serial is None:
             return f"the types the log gives follow Table {table}"
         s = self.serial
-        vowel = f"a vowel ({s.vowels[0]})" if s.has_vowel else "no vowel"
-        repeat = f"a repeated character ({s.repeated[0]})" if s.has_repeat else "no repeat"
-        return f"serial number {s} has {vowel} and {repeat}, which selects Table {table}"
+        traits = table_traits(s.vowels, s.repeated)
+        return f"serial number {s} has {traits}, which selects Table {table}"
 
     def digit_reason(self, digit: int) -> str:
         """Where the last digit comes from."""
