@@ -19,5 +19,10 @@ class InvalidObservationError(DefuserError):
     """Something reported about a game contradicts the rules or the history so far."""
 
 
+class NoOpeningStateError(InvalidObservationError):
+    """A click was reported before the module's opening state (a front end says how to
+    give it)."""
+
+
 class InvalidCommandError(DefuserError):
     """A Twitch Plays or session command could not be read."""

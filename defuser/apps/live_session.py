@@ -36,13 +36,16 @@ from defuser.engine.actions import (
     Solved,
     Struck,
 )
-from defuser.errors import DefuserError, InvalidCommandError
+from defuser.errors import DefuserError, InvalidCommandError, NoOpeningStateError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 
 #: How many changes ``undo`` can take back, one after another (older ones are forgotten).
 UNDO_DEPTH: Final = 100
+
+#: How a defuser gives the opening state in a session.
+_START_SYNTAX: Final = "start <discard> <hand cards>"
 
 HELP: Final = """\
 Commands (one per line, any case; cards as codes like GS or words like 'green square'):
@@ -180,6 +183,12 @@ class LiveSession:
         rules = Ruleset(self.serial.table, self.serial.last_digit)
         return Observation.new(rules, self.batteries.interval)
 
+    def _error_text(self, exc: Exception) -> str:
+        text = self.error_words(exc)
+        if isinstance(exc, NoOpeningStateError):
+            text += f" ({_START_SYNTAX})"
+        return text
+
     def recommendation(self) -> Recommendation:
         """The optimal policy's answer for the current state."""
         obs = self.observation
@@ -219,7 +228,7 @@ class LiveSession:
         except (DefuserError, EdgeworkError) as exc:
             self.serial, self.batteries, self.observation = saved
             return SessionReply(
-                False, self.error_words(exc), self.observation, self.recommendation()
+                False, self._error_text(exc), self.observation, self.recommendation()
             )
         except Exception as exc:  # pragma: no cover - the session must never crash
             self.serial, self.batteries, self.observation = saved

@@ -58,7 +58,7 @@ from defuser.engine.deck import (
     opening_has_legal_plain,
 )
 from defuser.engine.rules import HAND_SIZE, blocking_slots
-from defuser.errors import InvalidHandError, InvalidObservationError
+from defuser.errors import InvalidHandError, InvalidObservationError, NoOpeningStateError
 from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, CardType, Ruleset
 
 if TYPE_CHECKING:
@@ -613,9 +613,8 @@ class Observation:
 
     def _check_live(self, what: str) -> None:
         if self.discard is None:
-            raise InvalidObservationError(
-                f"{what} was reported before the opening state; give it first "
-                "(start <discard> <hand cards>)"
+            raise NoOpeningStateError(
+                f"{what} was reported before the opening state; give it first"
             )
         if self.solved:
             raise InvalidObservationError(f"{what} was reported, but the module is solved")
