@@ -2,10 +2,12 @@
 
 It knows both vocabularies (buttons and display commands on one side, the
 simulator's actions and visible state on the other) and nothing about bytes: it talks
-to anything with ``show``, ``ack`` and ``next_press`` (a :class:`~hardware.device.Device`,
-or a fake in tests). The game state lives in the :class:`~defuser.engine.simulator.Module`;
-the prop only mirrors it. After each press the bridge sends only the display commands
-whose value changed; the device re-sends the full state after any reconnect.
+to anything with ``post``, ``sound``, ``ack``, ``sync`` and ``next_press`` (a
+:class:`~hardware.device.Device`, or a fake in tests). The game state lives in the
+:class:`~defuser.engine.simulator.Module` and the :class:`BombDisplay` the game loop keeps;
+the prop only mirrors them. After each press the bridge posts only the display commands
+whose value changed; the device re-sends the full state after any reconnect. Posting
+never waits: a press is recorded as applied before any byte goes out.
 """
 
 from __future__ import annotations
@@ -14,17 +16,29 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from defuser.engine.simulator import Action, ActionKind, Module, Outcome, Result
-from edgework import Batteries, CardType, Edgework
+from defuser.strategy.belief import Observation
+from defuser.strategy.policy import make_policy
+from edgework import Batteries, Edgework
 from hardware.protocol import (
     MAX_COUNT,
     Button,
     ButtonPressed,
+    Cue,
     DisplayCommand,
+    GameState,
     ShowBatteries,
+    ShowGame,
     ShowHand,
+    ShowHolders,
+    ShowIndicator,
+    ShowIndicatorCount,
+    ShowLimit,
+    ShowPlate,
+    ShowPlateCount,
     ShowSerial,
     ShowSolved,
     ShowStrikes,
+    ShowTimer,
     ShowTop,
 )
 
@@ -41,14 +55,35 @@ ACTIONS: Final[dict[Button, Action]] = {
 class Prop(Protocol):
     """What the bridge needs from a prop."""
 
-    def show(self, command: DisplayCommand) -> None:
-        """Set part of the display."""
+    def post(self, command: DisplayCommand) -> None:
+        """Set part of the display, without waiting."""
+
+    def sound(self, cue: Cue) -> None:
+        """Play a sound once, without waiting."""
 
     def ack(self, press: ButtonPressed) -> None:
-        """Say a press was applied."""
+        """Say a press was applied, without waiting."""
+
+    def sync(self, timeout: float | None = None) -> bool:
+        """Wait until everything posted was delivered."""
 
     def next_press(self, timeout: float | None) -> ButtonPressed | None:
         """The next press, or None after ``timeout`` seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class BombDisplay:
+    """The bomb around the module, as the game loop keeps it.
+
+    ``limit`` is the strike limit (0: none); ``timer_ms`` the time left when the bomb
+    state was taken and ``rate`` how fast the timer runs in thousandths (None and 0:
+    no timer); ``state`` how the game stands.
+    """
+
+    limit: int = 0
+    timer_ms: int | None = None
+    rate: int = 0
+    state: GameState = GameState.PLAYING
 
 
 def action_for(button: Button) -> Action:
@@ -65,33 +100,55 @@ def button_for(action: Action) -> Button:
 
 
 def edge_commands(edgework: Edgework) -> list[DisplayCommand]:
-    """The edge widgets: serial number and batteries (no batteries shows 0)."""
+    """The whole edge: serial number, batteries and holders, indicators, port plates.
+
+    No batteries shows 0. Version-2 commands are among them; a session in version 1
+    sends only the version-1 ones.
+    """
     batteries = edgework.batteries or Batteries(0)
     serial = None if edgework.serial is None else str(edgework.serial)
-    return [
+    commands: list[DisplayCommand] = [
         ShowSerial(serial),
-        ShowBatteries(min(batteries.count, MAX_COUNT), batteries.holders),
+        ShowBatteries(batteries.count, batteries.holders),
+        ShowHolders(batteries.aa_holders, batteries.d_holders),
+        ShowIndicatorCount(len(edgework.indicators)),
     ]
+    commands += [
+        ShowIndicator(index, indicator.label, indicator.lit)
+        for index, indicator in enumerate(edgework.indicators, start=1)
+    ]
+    commands.append(ShowPlateCount(len(edgework.port_plates)))
+    commands += [
+        ShowPlate(index, plate.ports) for index, plate in enumerate(edgework.port_plates, start=1)
+    ]
+    return commands
 
 
-def state_commands(module: Module) -> list[DisplayCommand]:
-    """The module's visible state: discard top, hand, strikes, solved."""
+def state_commands(module: Module, bomb: BombDisplay | None = None) -> list[DisplayCommand]:
+    """The module's and the bomb's state: discard top, hand, strikes, limit, timer, game,
+    solved. Counts above 99 are sent as 99 (strikes) and 0 (a limit: none shown)."""
+    bomb = bomb or BombDisplay()
     return [
         ShowTop(module.discard_top),
         ShowHand.of(module.hand),
         ShowStrikes(min(module.strikes, MAX_COUNT)),
+        ShowLimit(bomb.limit if bomb.limit <= MAX_COUNT else 0),
+        ShowTimer(bomb.timer_ms, bomb.rate if bomb.timer_ms is not None else 0),
+        ShowGame(bomb.state),
         ShowSolved(module.solved),
     ]
 
 
-def display_commands(module: Module, edgework: Edgework) -> list[DisplayCommand]:
+def display_commands(
+    module: Module, edgework: Edgework, bomb: BombDisplay | None = None
+) -> list[DisplayCommand]:
     """The full display state in re-send order."""
-    return [*edge_commands(edgework), *state_commands(module)]
+    return [*edge_commands(edgework), *state_commands(module, bomb)]
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    """One press and what it did."""
+class PressStep:
+    """One press and what it did: the action, the module's result, the commands posted."""
 
     press: ButtonPressed
     action: Action
@@ -102,102 +159,97 @@ class Step:
 class Bridge:
     """Plays ``module`` on ``prop``: shows its state, applies presses, mirrors changes."""
 
-    def __init__(self, module: Module, edgework: Edgework, prop: Prop) -> None:
+    def __init__(
+        self, module: Module, edgework: Edgework, prop: Prop, bomb: BombDisplay | None = None
+    ) -> None:
         self.module = module
         self.edgework = edgework
         self.prop = prop
-        self._shown: dict[type, DisplayCommand] = {}
+        self.bomb = bomb or BombDisplay()
+        self._shown: dict[tuple[str, int], DisplayCommand] = {}
         #: Every step so far.
-        self.steps: list[Step] = []
+        self.steps: list[PressStep] = []
 
     def start(self) -> list[DisplayCommand]:
-        """Show the full state (edge widgets and module); return what was sent."""
-        commands = display_commands(self.module, self.edgework)
+        """Show the full state (edge and module), wait until the prop has it; return it."""
+        commands = display_commands(self.module, self.edgework, self.bomb)
         for command in commands:
-            self._show(command)
+            self._post(command)
+        self.prop.sync()
         return commands
 
-    def apply(self, press: ButtonPressed) -> Step:
-        """Apply one press to the module, update the display, acknowledge the press."""
+    def apply(self, press: ButtonPressed) -> PressStep:
+        """Apply one press to the module, post what changed, acknowledge the press."""
         action = action_for(press.button)
         result = self.module.act(action)
         sent = tuple(self.refresh())
         self.prop.ack(press)
-        step = Step(press, action, result, sent)
+        step = PressStep(press, action, result, sent)
         self.steps.append(step)
         return step
 
-    def refresh(self) -> list[DisplayCommand]:
-        """Send the state commands whose value changed; return them."""
-        changed = [
-            command
-            for command in state_commands(self.module)
-            if self._shown.get(type(command)) != command
-        ]
-        for command in changed:
-            self._show(command)
+    def set_bomb(self, bomb: BombDisplay, cue: Cue | None = None) -> list[DisplayCommand]:
+        """The bomb changed (a strike, the end): post what changed, play ``cue``."""
+        self.bomb = bomb
+        changed = self.refresh()
+        if cue is not None:
+            self.prop.sound(cue)
         return changed
 
-    def step(self, timeout: float | None) -> Step | None:
-        """Wait up to ``timeout`` for a press and apply it; None if none came."""
+    def refresh(self) -> list[DisplayCommand]:
+        """Post the state commands whose value changed; return them."""
+        changed = [
+            command
+            for command in state_commands(self.module, self.bomb)
+            if self._shown.get(command.slot) != command
+        ]
+        for command in changed:
+            self._post(command)
+        return changed
+
+    def step(self, timeout: float | None) -> PressStep | None:
+        """Wait up to ``timeout`` for a press, apply it, and wait until the prop shows
+        the result; None if no press came.
+
+        A caller that must report a press even when the link fails right after it uses
+        ``prop.next_press`` and :meth:`apply`, and syncs itself.
+        """
         press = self.prop.next_press(timeout)
         if press is None:
             return None
-        return self.apply(press)
+        step = self.apply(press)
+        self.prop.sync()
+        return step
 
     @property
     def solved(self) -> bool:
         """Whether the module is solved."""
         return self.module.solved
 
-    def _show(self, command: DisplayCommand) -> None:
-        self.prop.show(command)
-        self._shown[type(command)] = command
+    def _post(self, command: DisplayCommand) -> None:
+        self.prop.post(command)
+        self._shown[command.slot] = command
 
 
 def winning_actions(module: Module, limit: int = 1000) -> list[Action]:
-    """Actions that solve ``module`` without a strike, found by peeking at the deck.
+    """Actions that solve ``module`` without a strike: the oracle policy's clicks.
 
-    A demonstration and test aid for the simulated prop only: it calls
-    :meth:`Module.reveal`, which no policy may do. ``module`` itself is not changed.
-    Raises :class:`RuntimeError` if no solve is found within ``limit`` actions.
+    A demonstration and test aid for the simulated prop only: the oracle policy sees the
+    deck through :meth:`Module.reveal`, which no player can. ``module`` itself is not
+    changed. Raises :class:`RuntimeError` if an action strikes or no solve comes within
+    ``limit`` actions.
     """
     game = module.copy()
+    policy = make_policy("oracle", game.reveal)
+    observation = Observation.start(game.rules, game.interval, game.discard_top, game.hand)
     actions: list[Action] = []
     while not game.solved:
         if len(actions) >= limit:
             raise RuntimeError(f"no solve found within {limit} actions")
-        action = _next_winning_action(game)
+        action = policy.choose(observation)
         result = game.act(action)
         if result.outcome in (Outcome.STRIKE, Outcome.NOTHING):
             raise RuntimeError(f"{action} did not work: {result.outcome.value}")
+        observation = observation.after(result)
         actions.append(action)
     return actions
-
-
-def _next_winning_action(game: Module) -> Action:
-    hidden = game.reveal()
-    hand = game.hand
-    defuses = [i for i, c in enumerate(hand, 1) if game.rules.type_of(c) is CardType.DEFUSE]
-    legal_plain = [i for i in game.legal_slots if i not in defuses]
-    preferences: list[Action] = []
-    if hidden.deals_until_mitten == 0 and defuses:
-        preferences.append(Action(ActionKind.PLAY, defuses[0]))
-    if hidden.defuse_in == 0 and not defuses:
-        preferences.append(Action(ActionKind.DRAW))
-        preferences.extend(Action(ActionKind.PLAY, slot) for slot in legal_plain)
-    preferences.append(Action(ActionKind.DISCARD))
-    preferences.extend(Action(ActionKind.PLAY, slot) for slot in legal_plain)
-    if hidden.deals_until_mitten != 0:
-        preferences.append(Action(ActionKind.DRAW))
-    preferences.extend(Action(ActionKind.PLAY, slot) for slot in game.legal_slots)
-    for action in preferences:
-        if hidden.defuse_in == 0 and not defuses and action.kind is ActionKind.DISCARD and (
-            len(hand) < 3 or legal_plain
-        ):
-            # Discarding now would throw away this cycle's Defuse.
-            continue
-        trial = game.copy()
-        if trial.act(action).outcome in (Outcome.OK, Outcome.SOLVED):
-            return action
-    raise RuntimeError(f"no safe action in hand {[c.code for c in hand]}")

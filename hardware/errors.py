@@ -8,14 +8,24 @@
 * :class:`VersionMismatchError`: the two sides speak different protocol versions.
 * :class:`LinkError` and its subclasses: the connection itself (no port, no answer).
 
-Every message names the input at fault and what was expected.
+Every message names the input at fault and what was expected. Errors carry data, not
+advice: ``setting`` names the :class:`~hardware.session.Timing` field whose limit was
+reached (``handshake_timeout``, ``reply_timeout``, ``reconnect_timeout``), and a command
+says which of its options sets it.
 """
 
 from __future__ import annotations
 
 
 class HardwareError(Exception):
-    """Anything that goes wrong between the host and the prop."""
+    """Anything that goes wrong between the host and the prop.
+
+    ``setting`` is the timing field whose limit was reached, or None.
+    """
+
+    def __init__(self, message: str = "", *, setting: str | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
 
 
 class ProtocolError(HardwareError):
@@ -48,7 +58,12 @@ class DeviceProtocolError(ProtocolError):
 
 
 class VersionMismatchError(ProtocolError):
-    """The prop does not speak the protocol version the host speaks."""
+    """The prop does not speak a protocol version the host speaks; ``prop_version`` is
+    the highest it does."""
+
+    def __init__(self, message: str, *, prop_version: int) -> None:
+        super().__init__(message)
+        self.prop_version = prop_version
 
 
 class LinkError(HardwareError):

@@ -20,7 +20,8 @@ It is reachable three ways:
 URL options (all optional): ``script=DECK,HAND1,PILE,...`` (buttons ``DECK``, ``PILE``,
 ``HAND1``-``HAND3`` or ``1``-``3``, and fault steps ``reset``, ``corrupt``, ``drop``,
 ``garbage``), ``corrupt=P`` and ``drop=P`` (chance per line / per event), ``seed=N``
-(for those chances), ``boot_delay=N`` (lines swallowed after a restart),
+(for those chances), ``boot_delay=N`` (lines swallowed after a restart), ``version=1``
+(a prop that speaks only protocol version 1; default: versions 1 and 2),
 ``reset_on_open=0|1`` (default 1, like an Arduino's auto-reset), ``mute=1`` (never
 answers) and ``usb_serial=TEXT``.
 """
@@ -52,19 +53,30 @@ from hardware.protocol import (
     Button,
     ButtonPressed,
     Command,
+    Cue,
     Err,
     ErrorCode,
+    GameState,
     Hello,
     Hi,
     Ok,
     Ping,
+    PlaySound,
     Pong,
     Resend,
     ShowBatteries,
+    ShowGame,
     ShowHand,
+    ShowHolders,
+    ShowIndicator,
+    ShowIndicatorCount,
+    ShowLimit,
+    ShowPlate,
+    ShowPlateCount,
     ShowSerial,
     ShowSolved,
     ShowStrikes,
+    ShowTimer,
     ShowTop,
     decode_command,
     is_newer,
@@ -75,7 +87,7 @@ from hardware.transport import PortInfo
 #: The USB identity simulated props report: the pid.codes test vendor and product.
 SIM_VID: Final = 0x1209
 SIM_PID: Final = 0x0001
-FIRMWARE: Final = "propsim-1"
+FIRMWARE: Final = "propsim-2"
 SCHEME: Final = "propsim"
 
 #: Bytes a board may spit out while it resets (bootloader noise, a half-sent line).
@@ -147,8 +159,35 @@ class Display:
     hand: tuple[Card | None, Card | None, Card | None] = (None, None, None)
     strikes: int = 0
     solved: bool = False
+    #: Version 2: AA and D holders, indicators and plates by number with their counts,
+    #: the strike limit, the timer (ms left when set, rate), how the game stands.
+    aa: int | None = None
+    d: int | None = None
+    indicator_count: int = 0
+    indicators: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    plate_count: int = 0
+    plates: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    limit: int = 0
+    timer: tuple[int, int] | None = None
+    game: GameState = GameState.PLAYING
+    #: Sounds played, in order.
+    sounds: list[Cue] = field(default_factory=list)
     #: False from a restart until the first display command ("waiting for host").
     shown: bool = False
+
+    def edge(self) -> str:
+        """The version-2 edge as Twitch Plays notation (shown entries only)."""
+        inds = [
+            ("*" if lit else "") + label
+            for index, (label, lit) in sorted(self.indicators.items())
+            if index <= self.indicator_count
+        ]
+        plates = [
+            "[" + (", ".join(ports) or "Empty") + "]"
+            for index, ports in sorted(self.plates.items())
+            if index <= self.plate_count
+        ]
+        return " // ".join(part for part in (", ".join(inds), " ".join(plates)) if part)
 
     def render(self) -> str:
         """A one-line picture of the display."""
@@ -157,10 +196,20 @@ class Display:
         hand = " ".join("--" if card is None else card.code for card in self.hand)
         top = "--" if self.top is None else self.top.code
         holders = "" if self.holders is None else f" {self.holders}H"
+        cells = "" if self.aa is None else f" ({self.aa}xAA {self.d}xD)"
+        limit = f"/{self.limit}" if self.limit else ""
+        timer = ""
+        if self.timer is not None:
+            seconds = self.timer[0] // 1000
+            timer = f" | timer {seconds // 60:02d}:{seconds % 60:02d} x{self.timer[1] / 1000:g}"
+        game = "" if self.game is GameState.PLAYING else f" | {self.game.value}"
+        edge = self.edge()
         return (
-            f"hand {hand} | pile {top} | strikes {self.strikes}"
-            f"{' | SOLVED' if self.solved else ''} | serial {self.serial or '------'} | "
-            f"{self.batteries if self.batteries is not None else '-'}B{holders}"
+            f"hand {hand} | pile {top} | strikes {self.strikes}{limit}"
+            f"{' | SOLVED' if self.solved else ''}{timer}{game} | serial "
+            f"{self.serial or '------'} | "
+            f"{self.batteries if self.batteries is not None else '-'}B{holders}{cells}"
+            f"{' | ' + edge if edge else ''}"
         )
 
 
@@ -173,19 +222,25 @@ class PropSim:
     faults: Faults = field(default_factory=Faults)
     usb_serial: str = "PROPSIM"
     event_store: int = MIN_EVENT_STORE
+    #: The newest protocol version it speaks (it speaks every one from 1 up).
+    max_version: int = VERSIONS[-1]
 
     def __post_init__(self) -> None:
         self._cond = threading.Condition()
         self._framer = LineFramer()
         self._rng = random.Random(self.faults.seed)
         self._out = bytearray()
-        self._store: deque[ButtonPressed] = deque(maxlen=self.event_store)
+        #: Stored events with the session each was pressed in.
+        self._store: deque[tuple[ButtonPressed, int]] = deque(maxlen=self.event_store)
         self._corrupt_next = 0
         self._drop_next = 0
         self._swallow = 0
         self._script_at = 0
         self._awaiting_ack: int | None = None
         self._state_complete = False
+        self._last_sound: int | None = None
+        #: The version of the current session (0: none).
+        self.version = 0
         #: What is shown now.
         self.display = Display()
         #: The session from the newest successful HELLO (0: none since the restart).
@@ -194,8 +249,6 @@ class PropSim:
         self.seq = 0
         #: Bad lines dropped since the restart.
         self.bad_lines = 0
-        #: How many times the prop has started (power-up included).
-        self.boots = 0
         #: True while the USB cable is in.
         self.plugged = True
         #: Bumped by every unplug; a port opened before it is dead.
@@ -331,8 +384,8 @@ class PropSim:
             raise SimError(f"simulated prop {self.name!r} was unplugged")
 
     def _restart(self) -> None:
-        self.boots += 1
         self.session = 0
+        self.version = 0
         self.seq = 0
         self.bad_lines = 0
         self.display = Display()
@@ -350,7 +403,7 @@ class PropSim:
     def _announce(self) -> None:
         # A lone LF first ends any noise, so the BOOT line itself arrives intact.
         self._out += b"\n"
-        self._emit(Boot(VERSIONS[0]).encode())
+        self._emit(Boot(self.max_version).encode())
 
     def _emit(self, body: str, *, event: bool = False) -> None:
         if event and (self._drop_next or self._rng.random() < self.faults.drop):
@@ -364,12 +417,20 @@ class PropSim:
         self._out += line
         self._cond.notify_all()
 
+    def _in_use(self) -> int:
+        """The version of the session, or the newest one spoken before any session."""
+        return self.version or self.max_version
+
+    def _event_line(self, event: ButtonPressed, session: int) -> str:
+        form = ButtonPressed(event.seq, event.button, session if self._in_use() >= 2 else None)
+        return form.encode()
+
     def _press(self, button: Button) -> ButtonPressed:
         self.seq = next_seq(self.seq)
         event = ButtonPressed(self.seq, button)
-        self._store.append(event)
+        self._store.append((event, self.session))
         self.presses.append(event)
-        self._emit(event.encode(), event=True)
+        self._emit(self._event_line(event, self.session), event=True)
         return event
 
     def _handle(self, body: str) -> None:
@@ -382,7 +443,7 @@ class PropSim:
         if self.faults.mute:
             return
         try:
-            tag_text, command = decode_command(body, VERSIONS[0])
+            tag_text, command = decode_command(body, self._in_use())
         except CommandRejected as exc:
             tag = None if exc.tag is None else int(exc.tag)
             self._emit(Err(tag, ErrorCode(exc.code)).encode())
@@ -397,19 +458,30 @@ class PropSim:
     def _answer(self, tag: int, command: Command) -> str:
         shown = self.display
         if isinstance(command, Hello):
-            if command.version != VERSIONS[0]:
-                return Err(tag, ErrorCode.VERSION, VERSIONS[0]).encode()
-            self.session = command.session
+            if not 1 <= command.version <= self.max_version:
+                return Err(tag, ErrorCode.VERSION, self.max_version).encode()
+            prior, self.session = self.session, command.session
+            self.version = command.version
             self._awaiting_ack = None
             self._state_complete = False
-            return Hi(tag, VERSIONS[0], self.seq, FIRMWARE).encode()
+            self._last_sound = None
+            firmware = FIRMWARE if self.max_version >= 2 else "propsim-1"
+            return Hi(
+                tag, command.version, self.seq, firmware, prior if command.version >= 2 else None
+            ).encode()
         if isinstance(command, Ping):
             return Pong(tag, self.session, self.seq, self.bad_lines).encode()
         if isinstance(command, Resend):
             span = (self.seq - command.seq) % SEQ_MODULUS
-            for event in self._store:
-                if (event.seq - command.seq) % SEQ_MODULUS <= span:
-                    self._emit(event.encode())
+            if span < SEQ_MODULUS // 2:
+                for event, session in self._store:
+                    if (event.seq - command.seq) % SEQ_MODULUS <= span:
+                        self._emit(self._event_line(event, session))
+            return Ok(tag).encode()
+        if isinstance(command, PlaySound):
+            if command.number != self._last_sound:
+                self._last_sound = command.number
+                self.display.sounds.append(command.cue)
             return Ok(tag).encode()
         if isinstance(command, Ack):
             self.acked.append(command.seq)
@@ -428,6 +500,22 @@ class PropSim:
             shown.hand = command.slots
         elif isinstance(command, ShowStrikes):
             shown.strikes = command.count
+        elif isinstance(command, ShowHolders):
+            shown.aa, shown.d = command.aa, command.d
+        elif isinstance(command, ShowIndicatorCount):
+            shown.indicator_count = command.count
+        elif isinstance(command, ShowIndicator):
+            shown.indicators[command.index] = (command.label, command.lit)
+        elif isinstance(command, ShowPlateCount):
+            shown.plate_count = command.count
+        elif isinstance(command, ShowPlate):
+            shown.plates[command.index] = command.ports
+        elif isinstance(command, ShowLimit):
+            shown.limit = command.limit
+        elif isinstance(command, ShowTimer):
+            shown.timer = None if command.ms is None else (command.ms, command.rate)
+        elif isinstance(command, ShowGame):
+            shown.game = command.state
         elif isinstance(command, ShowSolved):
             shown.solved = command.solved
             # SOLVED ends a full re-send: the host has shown the whole state.
@@ -479,12 +567,19 @@ def create(
     script: Sequence[Step] = (),
     faults: Faults | None = None,
     usb_serial: str | None = None,
+    max_version: int = VERSIONS[-1],
 ) -> PropSim:
     """A new simulated prop in the registry (named ``sim-N`` when no name is given).
 
     Its USB serial number defaults to one derived from the name it is created with, and
-    stays when it is later plugged in under another name.
+    stays when it is later plugged in under another name. ``max_version`` 1 makes a
+    version-1 prop.
     """
+    if max_version not in VERSIONS:
+        raise SimError(
+            f"protocol version {max_version} is not known, expected one of "
+            f"{', '.join(map(str, VERSIONS))}"
+        )
     with _REGISTRY_LOCK:
         if name is None:
             name = f"sim-{next(_NAMES)}"
@@ -497,6 +592,7 @@ def create(
             script=tuple(script),
             faults=faults or Faults(),
             usb_serial=usb_serial or f"PROPSIM-{name.upper()}",
+            max_version=max_version,
         )
         _REGISTRY[name] = sim
         return sim
@@ -578,7 +674,7 @@ def open_url(url: str) -> PropSim:
     for key, values in urllib.parse.parse_qs(parts.query, keep_blank_values=True).items():
         fields[key] = values[-1]
     known = {"script", "corrupt", "drop", "seed", "boot_delay", "reset_on_open", "mute",
-             "usb_serial"}
+             "usb_serial", "version"}
     for key in fields:
         if key not in known:
             raise SimError(
@@ -598,6 +694,7 @@ def open_url(url: str) -> PropSim:
         script=parse_script(fields.get("script", "")),
         faults=faults,
         usb_serial=fields.get("usb_serial") or None,
+        max_version=_count("version", fields.get("version", str(VERSIONS[-1]))),
     )
 
 
@@ -656,7 +753,12 @@ def _pty_main(args: argparse.Namespace) -> int:
         corrupt=args.corrupt, drop=args.drop, seed=args.seed, boot_delay=args.boot_delay,
         reset_on_open=False,
     )
-    sim = create(args.name, script=parse_script(args.script or ""), faults=faults)
+    sim = create(
+        args.name,
+        script=parse_script(args.script or ""),
+        faults=faults,
+        max_version=args.version,
+    )
     twin = PtyTwin(sim, args.link)
     path = twin.plug()
     print(path, flush=True)
@@ -743,6 +845,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seed", type=int, default=0, help="seed for the fault chances (or the game)"
     )
     parser.add_argument("--boot-delay", type=int, default=0, help="lines lost at start-up")
+    parser.add_argument(
+        "--version",
+        type=int,
+        default=VERSIONS[-1],
+        choices=VERSIONS,
+        help="newest protocol version it speaks (1: a version-1 prop)",
+    )
     parser.add_argument("--no-stdin", action="store_true", help="do not read commands")
     args = parser.parse_args(argv)
     try:
@@ -757,5 +866,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+class SimActor:
+    """Presses and resets a simulated prop for the conformance checker."""
+
+    def __init__(self, sim: PropSim) -> None:
+        self.sim = sim
+
+    def press(self, button: Button) -> None:
+        """Press ``button`` on the simulated prop."""
+        self.sim.press(button)
+
+    def reset(self) -> None:
+        """Restart the simulated prop (it sends BOOT)."""
+        self.sim.restart()
+
+
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -23,7 +23,6 @@ FAST = Timing(
     attempts=4,
     heartbeat=0.05,
     handshake_timeout=2.0,
-    hello_interval=0.1,
     reconnect_interval=0.02,
     reconnect_timeout=5.0,
 )

@@ -36,12 +36,22 @@ from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.protocol import (
     Button,
     ButtonPressed,
+    Cue,
     DisplayCommand,
+    GameState,
     ShowBatteries,
+    ShowGame,
     ShowHand,
+    ShowHolders,
+    ShowIndicator,
+    ShowIndicatorCount,
+    ShowLimit,
+    ShowPlate,
+    ShowPlateCount,
     ShowSerial,
     ShowSolved,
     ShowStrikes,
+    ShowTimer,
     ShowTop,
 )
 
@@ -62,15 +72,50 @@ def test_display_commands_mirror_the_module() -> None:
     assert commands == [
         ShowSerial("AB3CD4"),
         ShowBatteries(3, 2),
+        ShowHolders(1, 1),
+        ShowIndicatorCount(0),
+        ShowPlateCount(0),
         ShowTop(module.discard_top),
         ShowHand.of(module.hand),
         ShowStrikes(0),
+        ShowLimit(0),
+        ShowTimer(None, 0),
+        ShowGame(GameState.PLAYING),
         ShowSolved(False),
     ]
     no_batteries = display_commands(module, Edgework(serial=edge.serial))
-    assert no_batteries[1] == ShowBatteries(0, None)
+    assert no_batteries[1:3] == [ShowBatteries(0, None), ShowHolders(None, None)]
     seven = display_commands(module, Edgework(edge.serial, Batteries(7)))
     assert seven[1] == ShowBatteries(7, None)
+
+
+def test_everything_the_edgework_notation_says_reaches_the_prop() -> None:
+    edge = Edgework.parse("5B 3H // *FRK, CAR, *BOB // [Parallel, Serial] [Empty] [DVI] // AB3CD4")
+    module = Module.from_edgework(edge, 5)
+    commands = display_commands(module, edge)
+    assert commands[:12] == [
+        ShowSerial("AB3CD4"),
+        ShowBatteries(5, 3),
+        ShowHolders(2, 1),
+        ShowIndicatorCount(3),
+        ShowIndicator(1, "FRK", True),
+        ShowIndicator(2, "CAR", False),
+        ShowIndicator(3, "BOB", True),
+        ShowPlateCount(3),
+        ShowPlate(1, ("Parallel", "Serial")),
+        ShowPlate(2, ()),
+        ShowPlate(3, ("DVI",)),
+        ShowTop(module.discard_top),
+    ]
+    with simulated_prop() as sim:
+        device = make_device(propsim.url_of(sim))
+        device.connect()
+        try:
+            Bridge(module, edge, device).start()
+        finally:
+            device.close()
+        assert sim.display.edge() == "*FRK, CAR, *BOB // [Parallel, Serial] [Empty] [DVI]"
+        assert (sim.display.aa, sim.display.d, sim.display.batteries) == (2, 1, 5)
 
 
 class FakeProp:
@@ -80,12 +125,21 @@ class FakeProp:
         self.presses = presses
         self.sent: list[DisplayCommand] = []
         self.acked: list[int] = []
+        self.sounds: list[Cue] = []
+        self.synced = 0
 
-    def show(self, command: DisplayCommand) -> None:
+    def post(self, command: DisplayCommand) -> None:
         self.sent.append(command)
+
+    def sound(self, cue: Cue) -> None:
+        self.sounds.append(cue)
 
     def ack(self, press: ButtonPressed) -> None:
         self.acked.append(press.seq)
+
+    def sync(self, timeout: float | None = None) -> bool:
+        self.synced += 1
+        return True
 
     def next_press(self, timeout: float | None) -> ButtonPressed | None:
         return self.presses.pop(0) if self.presses else None
@@ -97,8 +151,12 @@ def test_bridge_sends_only_what_changed_and_acknowledges() -> None:
     presses = [ButtonPressed(1, Button.PILE), ButtonPressed(2, Button.HAND3)]
     prop = FakeProp(presses)
     bridge = Bridge(module, edge, prop)
-    bridge.start()
-    assert len(prop.sent) == 6
+    full = bridge.start()
+    assert prop.sent == full and prop.synced == 1
+    assert [type(c).WORD for c in full] == [
+        "SERIAL", "BATT", "HOLDERS", "INDS", "PLATES", "TOP", "HAND", "STRIKES", "LIMIT",
+        "TIMER", "GAME", "SOLVED",
+    ]
     first = bridge.step(0)
     assert first is not None
     if first.result.outcome is Outcome.STRIKE:
@@ -106,14 +164,17 @@ def test_bridge_sends_only_what_changed_and_acknowledges() -> None:
     second = bridge.step(0)
     assert second is not None and bridge.step(0) is None
     assert prop.acked == [1, 2]
-    assert prop.sent[6:] == [*first.shown, *second.shown]
+    assert prop.sent[len(full):] == [*first.shown, *second.shown]
     assert_consistent(bridge, 11, [Button.PILE, Button.HAND3])
 
 
 def test_winning_actions_solve_without_strikes() -> None:
     rng = random.Random(2024)
-    for _ in range(60):
-        edge = random_edgework(rng)
+    # The oracle's solution takes about a second per configuration to compute, so the
+    # 60 games share three edgeworks (each a configuration) and differ in their decks.
+    edges = [random_edgework(rng) for _ in range(3)]
+    for game in range(60):
+        edge = edges[game % 3]
         seed = rng.randrange(10**6)
         module = Module.from_edgework(edge, seed)
         actions = winning_actions(module)
@@ -158,6 +219,8 @@ class BridgeWithFaults(RuleBasedStateMachine):
         while len(self.bridge.steps) < len(self.pressed):
             step = self.bridge.step(5.0)
             assert step is not None, "a press never reached the host"
+        assert self.device is not None
+        assert self.device.sync(5.0), "the display never reached the prop"
 
     def press(self, button: Button) -> None:
         self.sim.press(button)
@@ -260,6 +323,7 @@ def golden_game() -> tuple[list[str], Module]:
             bridge.start()
             while not bridge.solved:
                 assert bridge.step(5.0) is not None
+            assert device.sync(5.0)
         finally:
             device.close()
         assert sim.display.solved and sim.script_done

@@ -62,6 +62,8 @@ def test_demo_plays_a_whole_game_as_json(
     assert start["prop"] == {
         "serial": "AB3CD4", "batteries": 3, "holders": 2, "top": "GH",
         "hand": ["GC", "RT", "RS"], "strikes": 0, "solved": False,
+        "aa_holders": 1, "d_holders": 1, "indicators": [], "plates": [],
+        "strike_limit": 3, "timer_ms": None, "timer_rate": 0, "game": "PLAYING",
     }
     presses = [e for e in stream if e["event"] == "press"]
     assert [p["seq"] for p in presses] == list(range(1, len(presses) + 1))
@@ -74,7 +76,9 @@ def test_demo_plays_a_whole_game_as_json(
     assert lines[: len(module.log)] == module.log
     reported = [line for p in presses for line in p["log"]]  # type: ignore[attr-defined]
     assert lines[len(module.log) :] == reported
-    assert trace.read_text(encoding="ascii").startswith("> HELLO 0 1 ")
+    assert trace.read_text(encoding="ascii").startswith("> HELLO 0 2 ")
+    # The prop was told how the game ended before the port closed.
+    assert "> SOLVED " in trace.read_text(encoding="ascii").split("< BTN")[-1]
 
 
 def test_full_game_through_a_propsim_url_with_a_script(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,7 +99,7 @@ def test_full_game_through_a_propsim_url_with_a_script(monkeypatch: pytest.Monke
     assert "Edge:    serial AB3CD4 · 3 batteries in 2 holders (1 AA, 1 D)" in out
     assert "Prop:    pile GH ♥ green heart | hand 1: GC ●  2: RT ▲  3: RS ■ | strikes 0" in out
     assert "#1 PILE -> discard: STRIKE 1 (discard-blocked)." in out
-    assert "| strikes 1 | SOLVED" in out
+    assert "| strikes 1 of 3 | SOLVED" in out
     assert "Module solved!" in out
     assert "prop: connected to the prop on propsim://" in run.err
 

@@ -19,7 +19,6 @@ from edgework import Card
 from hardware import propsim
 from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.errors import (
-    DeviceProtocolError,
     HostProtocolError,
     LinkError,
     NoAnswerError,
@@ -28,7 +27,6 @@ from hardware.errors import (
 from hardware.framing import LineFramer, seal
 from hardware.protocol import (
     Button,
-    Ping,
     ShowHand,
     ShowSerial,
     ShowSolved,
@@ -68,12 +66,13 @@ def test_handshake_then_state_and_presses() -> None:
             press = device.next_press(2.0)
             assert press is not None and press.button is Button.HAND2 and press.seq == 1
             device.ack(press)
+            assert device.sync(2.0)
             assert sim.acked == [1]
             assert device.next_press(0.0) is None
         finally:
             device.close()
-        assert trace[0].startswith("> HELLO 0 1 ")
-        assert trace[1] == f"< HI 0 1 0 {propsim.FIRMWARE}"
+        assert trace[0].startswith("> HELLO 0 2 ")
+        assert trace[1] == f"< HI 0 2 0 {propsim.FIRMWARE} 0"
 
 
 def test_bootloader_swallows_hello_and_boot_prompts_a_new_one() -> None:
@@ -84,16 +83,16 @@ def test_bootloader_swallows_hello_and_boot_prompts_a_new_one() -> None:
         device.close()
     hellos = [line for line in trace if line.startswith("> HELLO")]
     assert len(hellos) == 3
-    assert "< BOOT 1" in trace
+    assert "< BOOT 2" in trace
     # The answer to the third HELLO comes right after BOOT, no timeout in between.
-    boot = trace.index("< BOOT 1")
+    boot = trace.index("< BOOT 2")
     assert trace[boot + 1].startswith("> HELLO 2 ")
 
 
 def test_a_prop_that_never_answers_gives_a_clear_error() -> None:
     with simulated_prop(faults=propsim.Faults(mute=True)) as sim:
         device = make_device(
-            propsim.url_of(sim), timing=Timing(handshake_timeout=0.4, hello_interval=0.1)
+            propsim.url_of(sim), timing=Timing(handshake_timeout=0.4, reply_timeout=0.1)
         )
         with pytest.raises(NoAnswerError) as caught:
             device.connect()
@@ -307,31 +306,42 @@ def scripted(answer: Callable[[str, str], list[str]]) -> Device:
 
 
 def test_version_mismatch_names_both_versions() -> None:
-    device = scripted(lambda tag, body: [f"ERR {tag} VERSION 2"])
+    device = scripted(lambda tag, body: [f"ERR {tag} VERSION 3"])
     with pytest.raises(VersionMismatchError) as caught:
         device.connect()
-    assert "speaks protocol version 2, this host speaks version 1" in str(caught.value)
+    assert "speaks protocol version 3 at most, this host speaks versions 1 and 2" in str(
+        caught.value
+    )
+    assert caught.value.prop_version == 3
 
 
-def test_refused_command_is_our_fault_and_wrong_reply_is_theirs() -> None:
+def test_refused_command_is_our_fault_and_wrong_reply_is_reported() -> None:
+    pings = []
+
     def answer(tag: str, body: str) -> list[str]:
         if body.startswith("HELLO"):
-            return [f"HI {tag} 1 0 fake-1"]
+            return [f"HI {tag} 2 0 fake-2 0"]
         if body.startswith("TOP"):
             return [f"ERR {tag} ARGS"]
         if body.startswith("PING"):
-            return [f"OK {tag}"]
+            pings.append(tag)
+            # The first PING gets an OK (the wrong kind), then the right answer.
+            return [f"OK {tag}"] if len(pings) == 1 else [f"OK {tag}", f"PONG {tag} 0 0 0"]
         return [f"OK {tag}"]
 
-    device = scripted(answer)
+    notices: list[Notice] = []
+    device = Device(
+        "scripted://", timing=FAST, opener=lambda url: ScriptedPort(answer),
+        on_notice=notices.append, session_seed=5,
+    )
     device.connect()
     try:
+        device.heartbeat()
+        wrong = [n for n in notices if n.kind is NoticeKind.DEVICE_ERROR]
+        assert wrong and "with 'OK" in wrong[0].message and "expected PONG" in wrong[0].message
         with pytest.raises(HostProtocolError) as ours:
             device.show(ShowTop(Card.RED_CIRCLE))
-        assert "the prop refused TOP with 'ERR" in str(ours.value)
-        with pytest.raises(DeviceProtocolError) as theirs:
-            device.request(Ping())
-        assert "answered PING with 'OK" in str(theirs.value)
+        assert "the prop refused 'TOP " in str(ours.value) and " RC' with 'ERR" in str(ours.value)
     finally:
         device.close()
 
@@ -340,6 +350,8 @@ def test_stale_replies_and_invalid_lines_are_dropped() -> None:
     notices: list[Notice] = []
 
     def answer(tag: str, body: str) -> list[str]:
+        if body.startswith("HELLO") and body.split()[2] == "2":
+            return [f"ERR {tag} VERSION 1"]
         if body.startswith("HELLO"):
             return ["OK 999", "WHAT is this", f"HI {tag} 1 0 fake-1"]
         return [f"OK {int(tag) - 1}", f"OK {tag}"]

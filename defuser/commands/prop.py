@@ -33,16 +33,26 @@ from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headli
 from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
-from hardware.bridge import Bridge, Step, button_for, winning_actions
-from hardware.device import Device, Notice, Timing
+from hardware.bridge import BombDisplay, Bridge, PressStep, button_for, winning_actions
+from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.errors import HardwareError
 from hardware.protocol import (
+    Cue,
     DisplayCommand,
+    GameState,
     ShowBatteries,
+    ShowGame,
     ShowHand,
+    ShowHolders,
+    ShowIndicator,
+    ShowIndicatorCount,
+    ShowLimit,
+    ShowPlate,
+    ShowPlateCount,
     ShowSerial,
     ShowSolved,
     ShowStrikes,
+    ShowTimer,
     ShowTop,
 )
 from hardware.transport import PortInfo, candidate_ports, discover, system_ports
@@ -74,8 +84,24 @@ def all_ports() -> list[PortInfo]:
     return system_ports() + propsim.sim_ports()
 
 
+def setting_hint(setting: str | None) -> str:
+    """Words naming the option that changes a timing limit, or nothing."""
+    if setting == "reconnect_timeout":
+        return " (to stop waiting after a while, give --reconnect-timeout SECONDS)"
+    if setting == "handshake_timeout":
+        return " (a prop that is slow to start needs a longer --handshake-timeout)"
+    if setting == "reply_timeout":
+        return " (a slow prop works better with a longer --timeout)"
+    return ""
+
+
+def hardware_error(exc: HardwareError) -> click.ClickException:
+    """A hardware error in words, naming the option to change when there is one."""
+    return click.ClickException(f"{exc}{setting_hint(exc.setting)}")
+
+
 def prop_state(commands: list[DisplayCommand]) -> dict[str, Any]:
-    """What the prop was told to show, as JSON-ready values."""
+    """What the prop was told to show, as JSON-ready values (version-2 parts included)."""
     state: dict[str, Any] = {}
     for command in commands:
         if isinstance(command, ShowSerial):
@@ -83,6 +109,22 @@ def prop_state(commands: list[DisplayCommand]) -> dict[str, Any]:
         elif isinstance(command, ShowBatteries):
             state["batteries"] = command.count
             state["holders"] = command.holders
+        elif isinstance(command, ShowHolders):
+            state["aa_holders"], state["d_holders"] = command.aa, command.d
+        elif isinstance(command, ShowIndicatorCount):
+            state["indicators"] = [None] * command.count
+        elif isinstance(command, ShowIndicator):
+            state["indicators"][command.index - 1] = ("*" if command.lit else "") + command.label
+        elif isinstance(command, ShowPlateCount):
+            state["plates"] = [None] * command.count
+        elif isinstance(command, ShowPlate):
+            state["plates"][command.index - 1] = list(command.ports)
+        elif isinstance(command, ShowLimit):
+            state["strike_limit"] = command.limit
+        elif isinstance(command, ShowTimer):
+            state["timer_ms"], state["timer_rate"] = command.ms, command.rate
+        elif isinstance(command, ShowGame):
+            state["game"] = command.state.value
         elif isinstance(command, ShowTop):
             state["top"] = None if command.card is None else command.card.code
         elif isinstance(command, ShowHand):
@@ -121,8 +163,11 @@ class PropGame:
         """Link trouble, in words on stderr (or as a JSON event)."""
         if self.json_mode:
             self.out.json({"event": "link", **notice.as_dict()})
-        else:
-            self.out.note(f"prop: {notice.message}")
+            return
+        hint = ""
+        if notice.kind in (NoticeKind.WAITING, NoticeKind.SLOW):
+            hint = setting_hint(notice.setting)
+        self.out.note(f"prop: {notice.message}{hint}")
 
     def trace(self, direction: str, text: str) -> None:
         """Write one protocol line to the trace file (called from two threads)."""
@@ -140,8 +185,11 @@ class PropGame:
             return Text("--")
         return card_text(card, words=words, colour=self.colour)
 
-    def show_prop(self, commands: list[DisplayCommand]) -> None:
-        """One line with what the prop shows now."""
+    def show_prop(self, commands: list[DisplayCommand], *, edge: bool = False) -> None:
+        """What the prop shows now: its edge (when ``edge``) and its state, a line each."""
+        widgets = [text for text in map(edge_text, commands) if text] if edge else []
+        if widgets:
+            self.out.print(Text("Prop:    " + " | ".join(widgets)))
         line = Text("Prop:    ")
         for command in commands:
             if isinstance(command, ShowTop):
@@ -152,11 +200,19 @@ class PropGame:
                     line.append("  " if slot < 3 else "")
             elif isinstance(command, ShowStrikes):
                 line.append(f" | strikes {command.count}")
+            elif isinstance(command, ShowLimit) and command.limit:
+                line.append(f" of {command.limit}")
+            elif isinstance(command, ShowTimer) and command.ms is not None:
+                line.append(f" | timer {timer_text(command.ms)}")
+            elif isinstance(command, ShowGame) and command.state in (
+                GameState.EXPLODED, GameState.TIMEOUT
+            ):
+                line.append(f" | {command.state.value}")
             elif isinstance(command, ShowSolved) and command.solved:
                 line.append(" | SOLVED", style="bold green" if self.colour else "")
         self.out.print(line)
 
-    def report(self, step: Step, module: Module) -> None:
+    def report(self, step: PressStep, module: Module) -> None:
         """Say what one press did."""
         result: Result = step.result
         head = f"#{step.press.seq} {step.press.button.value} -> {step.action}: "
@@ -181,7 +237,7 @@ class PropGame:
         """Play until solved or exploded; return how it ended."""
         module = self.bomb.module
         device.connect()
-        bridge = Bridge(module, edge, device)
+        bridge = Bridge(module, edge, device, BombDisplay(limit=self.bomb.strike_limit))
         bridge.start()
         shown = device.display_state()
         if self.json_mode:
@@ -205,10 +261,13 @@ class PropGame:
             self.out.print(
                 f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}"
             )
-            self.show_prop(shown)
+            self.show_prop(shown, edge=True)
         scripted = _scripted_sim(device.current_url)
         while True:
-            step = bridge.step(0.5)
+            # Apply without waiting for the display, so a press is reported even when
+            # the link fails right after it; the next wait delivers the display.
+            press = device.next_press(0.5)
+            step = None if press is None else bridge.apply(press)
             if step is None:
                 if scripted is not None and scripted.script_finished:
                     # A simulated prop that has made all its scripted presses: no more come.
@@ -216,6 +275,7 @@ class PropGame:
                     return End.SCRIPT_ENDED
                 continue
             self.bomb.record(step.result)
+            self.bomb_after(step, bridge)
             shown = device.display_state()
             if self.json_mode:
                 self.out.json(self.step_json(step, shown))
@@ -223,9 +283,21 @@ class PropGame:
                 self.report(step, module)
                 self.show_prop(shown)
             if self.bomb.end is not None:
+                # Let the prop show the end before the port closes.
+                device.sync(device.timing.handshake_timeout)
                 return self.bomb.end
 
-    def step_json(self, step: Step, shown: list[DisplayCommand]) -> dict[str, Any]:
+    def bomb_after(self, step: PressStep, bridge: Bridge) -> None:
+        """Tell the prop what a press did to the bomb: the end, and the sound for it."""
+        shown = bridge.bomb
+        if self.bomb.end is End.SOLVED:
+            bridge.set_bomb(BombDisplay(shown.limit, state=GameState.SOLVED), Cue.SOLVE)
+        elif self.bomb.end is End.EXPLODED:
+            bridge.set_bomb(BombDisplay(shown.limit, state=GameState.EXPLODED), Cue.BOOM)
+        elif step.result.outcome is Outcome.STRIKE:
+            bridge.set_bomb(shown, Cue.STRIKE)
+
+    def step_json(self, step: PressStep, shown: list[DisplayCommand]) -> dict[str, Any]:
         """One press as a JSON event."""
         result = step.result
         return {
@@ -266,6 +338,30 @@ class PropGame:
             f"{device.bad_lines} bad line(s) dropped here and {device.prop_bad_lines} on the "
             f"prop, {device.recoveries} reconnection(s), time {elapsed_words(elapsed)}."
         )
+
+
+def edge_text(command: DisplayCommand) -> str:
+    """One edge widget as the ``Prop:`` line shows it, or '' for a state command."""
+    if isinstance(command, ShowSerial):
+        return f"serial {command.serial or '------'}"
+    if isinstance(command, ShowBatteries):
+        holders = "" if command.holders is None else f" {command.holders}H"
+        return f"{command.count}B{holders}"
+    if isinstance(command, ShowHolders) and command.aa is not None:
+        return f"{command.aa}xAA {command.d}xD"
+    if isinstance(command, ShowIndicator):
+        return ("*" if command.lit else "") + command.label
+    if isinstance(command, ShowPlate):
+        return "[" + (", ".join(command.ports) or "Empty") + "]"
+    return ""
+
+
+def timer_text(ms: int) -> str:
+    """The bomb timer as the game shows it: 04:59 from a minute up, 59.43 below."""
+    if ms >= 60_000:
+        seconds = ms // 1000
+        return f"{seconds // 60:02d}:{seconds % 60:02d}"
+    return f"{ms // 1000:02d}.{ms % 1000 // 10:02d}"
 
 
 def list_ports(out: Output, json_mode: bool) -> None:
@@ -369,7 +465,7 @@ def prop(
         try:
             port = discover(system_ports())
         except HardwareError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise hardware_error(exc) from exc
     files: list[IO[str]] = []
     try:
         log_file = _open_for_writing(log_path, "log file", files)
@@ -400,9 +496,12 @@ def prop(
                 end = game.run(device, edge, seed)
             except KeyboardInterrupt:
                 end = End.STOPPED
+            except HardwareError as exc:
+                if device.firmware is not None:
+                    # The game had started: its summary is not lost with the link.
+                    game.finish(End.STOPPED, device, len(module.history))
+                raise hardware_error(exc) from exc
             game.finish(end, device, len(module.history))
-        except HardwareError as exc:
-            raise click.ClickException(str(exc)) from exc
         finally:
             device.close()
     finally:
