@@ -456,7 +456,6 @@ class PropSim:
         self._emit(self._answer(tag, command))
 
     def _answer(self, tag: int, command: Command) -> str:
-        shown = self.display
         if isinstance(command, Hello):
             if not 1 <= command.version <= self.max_version:
                 return Err(tag, ErrorCode.VERSION, self.max_version).encode()
@@ -489,6 +488,12 @@ class PropSim:
             if waiting is not None and not is_newer(waiting, command.seq):
                 self._awaiting_ack = None
             return Ok(tag).encode()
+        self._show(command)
+        return Ok(tag).encode()
+
+    def _show(self, command: Command) -> None:
+        """A display command: change what is shown."""
+        shown = self.display
         shown.shown = True
         if isinstance(command, ShowSerial):
             shown.serial = command.serial
@@ -520,7 +525,6 @@ class PropSim:
             shown.solved = command.solved
             # SOLVED ends a full re-send: the host has shown the whole state.
             self._state_complete = True
-        return Ok(tag).encode()
 
     def _run_script(self) -> None:
         """Make the next script steps once the host has caught up with the last press."""
