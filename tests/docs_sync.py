@@ -13,7 +13,8 @@ import os
 import re
 import shlex
 import sys
-from contextlib import redirect_stderr, redirect_stdout, suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout, suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,16 +28,35 @@ def run_mittens(args: list[str]) -> str:
     """What ``mittens ARGS`` prints on stdout, run in this process without colour."""
     from defuser.cli import main
 
-    os.environ["NO_COLOR"] = "1"
-    os.environ["COLUMNS"] = "100"
     out = io.StringIO()
     saved_stdout = sys.stdout
     try:
-        with redirect_stdout(out), redirect_stderr(io.StringIO()), suppress(SystemExit):
+        with (
+            _environment(NO_COLOR="1", COLUMNS="100"),
+            redirect_stdout(out),
+            redirect_stderr(io.StringIO()),
+            suppress(SystemExit),
+        ):
             main(args)
     finally:
         sys.stdout = saved_stdout
     return out.getvalue()
+
+
+@contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    """Set environment variables for the block only, restoring them afterwards (the
+    caller's own output, e.g. pytest's, keeps its width and colour)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
 
 
 def render_block(args: str, raw: bool) -> str:
