@@ -18,8 +18,8 @@ import pytest
 from defuser.engine.deck import DealKind
 from defuser.engine.simulator import ActionKind, HiddenState, Module, Outcome
 from defuser.strategy import cache, dp
-from defuser.strategy import policy as policy_module
 from defuser.strategy.belief import CycleBelief, Observation
+from defuser.strategy.cache import DiskCache
 from defuser.strategy.policy import (
     OptimalPolicy,
     SafePolicy,
@@ -31,6 +31,7 @@ from defuser.strategy.policy import (
     recommend,
     solution_for,
 )
+from defuser.strategy.solutions import SolutionStore
 from edgework import Card, CardType, Ruleset
 
 SMALL = (Ruleset("B", 7), 9)
@@ -326,26 +327,37 @@ def test_opening_distribution_is_exact() -> None:
 # ---------------------------------------------------------------- cache
 
 
-def test_cache_survives_corrupt_and_foreign_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+def test_cache_survives_corrupt_and_foreign_files(tmp_path: Path) -> None:
     rules, n = Ruleset("B", 2), 9
     name = f"policy-v1-player-{rules.table}{rules.last_digit}-n{n}.json"
     folder = tmp_path / "exploding-mittens"
     folder.mkdir()
+    # Without the shipped solutions, so the disk cache is what is read.
+    store = SolutionStore(DiskCache(folder), shipped=False)
     exact = dp.solve(rules, n).cycle_value
-    for junk in ("{not json", '{"version": 1, "cycle_value": [1, 2]}', "[]", "", "\x00\xff"):
+    junks = (
+        "{not json",
+        '{"version": 1, "cycle_value": [1, 2]}',
+        "[]",
+        "",
+        "\x00\xff",
+        "[" * 100_000 + "]" * 100_000,
+        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400] * dp.HAND_COUNT) + "]}",
+        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400 + ".5"] * dp.HAND_COUNT)
+        + "]}",
+        '{"version": 1, "cycle_value": [' + ",".join(["1" * 5000] * dp.HAND_COUNT) + "]}",
+    )
+    for junk in junks:
         (folder / name).write_text(junk, encoding="utf-8")
-        policy_module._SOLUTIONS.clear()
-        assert solution_for(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
+        store.clear()
+        assert store.solution(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
         data = json.loads((folder / name).read_text(encoding="utf-8"))
         assert len(data["cycle_value"]) == dp.HAND_COUNT  # rewritten whole
     # A wrong but well-formed entry only costs sweeps; the answer stays exact.
     data["cycle_value"] = [None if v is None else 50.0 for v in data["cycle_value"]]
     (folder / name).write_text(json.dumps(data), encoding="utf-8")
-    policy_module._SOLUTIONS.clear()
-    assert solution_for(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
+    store.clear()
+    assert store.solution(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
 
 
 def test_concurrent_writers_leave_a_complete_file(

@@ -7,8 +7,9 @@ protocol documents. It records the wall time from starting the process to the fi
 answer (interpreter start-up, imports and the policy's computation included) and the
 time of every later answer (line written to reply read), and checks the games: no
 strike, every module solved. With ``cold=True`` every process gets an empty cache
-directory, so the first answer includes the whole DP; otherwise the configuration's
-solution is put in the shared cache directory first, as after an earlier session.
+directory; otherwise the configuration's solution is put in the shared cache directory
+first, as after an earlier session. (Solutions ship with the package, so the cache is
+only read when the shipped ones cannot be used: both modes time the same path.)
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any
 
 from defuser.apps.benchmark import CONFIGS, game_seed
 from defuser.engine.simulator import Action, Module, Outcome
-from defuser.strategy.policy import solution_for
+from defuser.strategy.cache import APP_DIR, DiskCache
+from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset
 
 
@@ -161,15 +164,8 @@ def measure(
 
 def _prime(cache_home: str, rules: Ruleset, interval: int) -> None:
     """Put this configuration's solution in the cache directory the process will use."""
-    saved = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = cache_home
-    try:
-        solution_for(rules, interval)
-    finally:
-        if saved is None:
-            del os.environ["XDG_CACHE_HOME"]
-        else:
-            os.environ["XDG_CACHE_HOME"] = saved
+    store = SolutionStore(DiskCache(Path(cache_home) / APP_DIR), shipped=False)
+    store.solution(rules, interval)
 
 
 def _serial_for(table: str, last_digit: int) -> str:

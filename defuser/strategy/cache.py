@@ -1,14 +1,18 @@
-"""A small on-disk JSON cache in the user's cache directory, safe to share and to lose.
+"""A small on-disk JSON cache, safe to share and to lose.
 
-Contract: a read never fails (a missing, unreadable, truncated or corrupt file is a
-miss, returned as ``None``), and a write never leaves a partial file where a reader
+Contract: a read never fails (a missing, unreadable, oversized, truncated, too deeply
+nested or otherwise corrupt file is a miss, returned as ``None``; no ``RecursionError``
+or ``OverflowError`` escapes), and a write never leaves a partial file where a reader
 can see it: each writer writes its own temporary file in the cache directory and
 renames it over the target with :func:`os.replace`, which is atomic, so concurrent
 writers of the same entry simply race to put a complete file in place. A write that
 cannot happen (read-only home, full disk) is skipped; the cache only saves time.
 
-The directory is ``$XDG_CACHE_HOME/exploding-mittens`` (``~/.cache/exploding-mittens``
-when ``XDG_CACHE_HOME`` is unset or empty).
+:class:`DiskCache` is one such directory, passed to whatever needs a cache (tests and
+the live benchmark give each run its own). :func:`default_directory` is
+``$XDG_CACHE_HOME/exploding-mittens``, else ``~/.cache/exploding-mittens``; when
+neither can be determined (no ``HOME`` and a user unknown to the system) there is no
+default directory and the cache is skipped.
 """
 
 from __future__ import annotations
@@ -22,40 +26,100 @@ from typing import Any, Final
 
 APP_DIR: Final = "exploding-mittens"
 
+#: Entries larger than this are not read (ours are about 20 KB).
+MAX_ENTRY_BYTES: Final = 1 << 20
 
-def cache_dir() -> Path:
-    """The project's cache directory (not created here)."""
+
+def default_directory() -> Path | None:
+    """The user's cache directory for the project (not created here), or ``None``."""
     base = os.environ.get("XDG_CACHE_HOME") or ""
-    root = Path(base) if base else Path.home() / ".cache"
-    return root / APP_DIR
+    if base:
+        return Path(base) / APP_DIR
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
+    return home / ".cache" / APP_DIR
+
+
+def cache_dir() -> Path | None:
+    """The project's default cache directory (see :func:`default_directory`)."""
+    return default_directory()
+
+
+class DiskCache:
+    """JSON entries in one directory; ``None`` for a cache that stores nothing."""
+
+    def __init__(self, directory: Path | str | None) -> None:
+        self._directory = None if directory is None else Path(directory)
+
+    @property
+    def directory(self) -> Path | None:
+        """The directory, or ``None`` when nothing is stored."""
+        return self._directory
+
+    def __repr__(self) -> str:
+        return f"DiskCache({self.directory!s})"
+
+    def read_json(self, name: str) -> Any | None:
+        """The JSON stored under ``name``, or ``None`` when there is no usable entry."""
+        if self.directory is None:
+            return None
+        try:
+            with open(self.directory / name, "rb") as f:
+                raw = f.read(MAX_ENTRY_BYTES + 1)
+            if len(raw) > MAX_ENTRY_BYTES:
+                return None
+            return json.loads(raw.decode("utf-8"))
+        except (OSError, ValueError, RecursionError, OverflowError):
+            return None
+
+    def write_json(self, name: str, obj: Any) -> bool:
+        """Store ``obj`` under ``name`` atomically; return whether it was written."""
+        folder = self.directory
+        if folder is None:
+            return False
+        tmp: str | None = None
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(obj, f, separators=(",", ":"), allow_nan=False)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, folder / name)
+            tmp = None
+            return True
+        except (OSError, ValueError, RecursionError, OverflowError):
+            return False
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+class _UserCache(DiskCache):
+    """The cache in :func:`default_directory`, looked up again at every use."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+
+    @property
+    def directory(self) -> Path | None:
+        """:func:`default_directory`, as the environment says now."""
+        return default_directory()
+
+
+def default_cache() -> DiskCache:
+    """The user's cache (:func:`default_directory`, read from the environment at each use)."""
+    return _UserCache()
 
 
 def read_json(name: str) -> Any | None:
-    """The JSON stored under ``name``, or ``None`` when there is no usable entry."""
-    try:
-        with open(cache_dir() / name, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    """Read ``name`` from the default cache (see :meth:`DiskCache.read_json`)."""
+    return default_cache().read_json(name)
 
 
 def write_json(name: str, obj: Any) -> bool:
-    """Store ``obj`` under ``name`` atomically; return whether it was written."""
-    folder = cache_dir()
-    tmp: str | None = None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(obj, f, separators=(",", ":"), allow_nan=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, folder / name)
-        tmp = None
-        return True
-    except (OSError, ValueError):
-        return False
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    """Write ``name`` to the default cache (see :meth:`DiskCache.write_json`)."""
+    return default_cache().write_json(name, obj)

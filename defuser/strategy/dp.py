@@ -25,11 +25,12 @@ values at a cycle's start (discard top = the mitten face) are the fixed point of
 sweep over the cycle, found by value iteration (with Aitken extrapolation) until a sweep
 changes no value by more than 1e-11; the first, partial cycle is then solved on demand.
 
-Speed. One phase is one list of 15,504 values, computed in four slices (hands of 0, 1, 2,
-3 cards: a play only leads to a smaller hand of the same phase) by a comprehension over
-precomputed candidate indices into one flat list of "what each action is worth", so the
-inner loop runs in C. Per (table, last digit, N) a full solve takes well under a second
-in pure Python.
+Speed. One phase is one array of 15,504 values, computed in four slices (hands of 0, 1,
+2, 3 cards: a play only leads to a smaller hand of the same phase) by numpy, gathering
+precomputed candidate indices from one flat vector of "what each action is worth" and
+taking each row's minimum. numpy is imported only when a phase is evaluated in full, so
+a process that answers from a stored fixed point (:meth:`Solution.from_cycle_value`)
+never loads it.
 """
 
 from __future__ import annotations
@@ -41,13 +42,20 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy.belief import CycleBelief
 from edgework import Card, CardType, Ruleset
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    FloatArray = NDArray[np.float64]
+    IndexArray = NDArray[np.intp]
 
 FACES: Final = 16
 
@@ -78,6 +86,10 @@ _PROBE_OFF: Final = _ZERO_CELL + 1
 
 #: Convergence threshold of the cycle's value iteration, in clicks.
 TOLERANCE: Final = 1e-11
+
+#: Bumped whenever the model changes; stored solutions (shipped or cached) of another
+#: version are ignored.
+MODEL_VERSION: Final = 1
 
 
 def hand_index(cards: Sequence[Card | int]) -> int:
@@ -228,8 +240,11 @@ class PhaseGraph:
         return self.index[belief.key]
 
 
+@functools.cache
 def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
     """Explore every belief reachable from start-up, for the player or for an oracle.
+
+    The graph is built once per (N, player or oracle) and shared: nothing changes it.
 
     The player's beliefs come from every possible event: deals of each kind, a probe
     that fails (the mitten is not on top), a draw strike (it is). The oracle's beliefs
@@ -322,7 +337,12 @@ def _mark_recurrent(phases: list[Phase], cycle_starts: list[int]) -> None:
 
 
 class _Tables:
-    """Per rule set: candidate-action index lists for every state, in each mode."""
+    """Per rule set: the faces' kinds and legality, and (built on first use) the
+    candidate-action index arrays of every state in each mode for :meth:`evaluate`.
+
+    The light part is all that the on-demand first-cycle values need, so answering a
+    first question from a known cycle fixed point never pays for the arrays.
+    """
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -332,8 +352,6 @@ class _Tables:
         self.defuses = [c for c in range(FACES) if self.is_defuse[c]]
         self.mitten = int(rules.mitten)
         self.legal = [rules.legal_mask(Card(d)) for d in range(FACES)]
-        add = _add_table()
-        remove = _remove_table()
         self.hand_has_defuse = [any(self.is_defuse[c] for c in h) for h in HANDS]
         # A face no discard top ever admits can never leave the hand; three of them and no
         # Defuse can never be solved (no room to draw, nothing to play). The module never
@@ -349,20 +367,55 @@ class _Tables:
             for i, h in enumerate(HANDS)
         ]
 
-        safe: list[tuple[int, ...]] = []
-        unsafe: list[tuple[int, ...]] = []
-        zero: list[tuple[int, ...]] = []
-        #: Per room state: (weight of one plain face, plain draw targets, Defuse targets).
-        self.draw_plain: list[tuple[int, ...]] = []
-        self.draw_weight: list[float] = []
-        self.draw_defuse: list[tuple[int, ...]] = []
+    @functools.cached_property
+    def arrays(self) -> _Arrays:
+        """The index arrays of :meth:`evaluate` (built once per rule set)."""
+        return _Arrays(self)
+
+    def evaluate(
+        self,
+        phase: Phase,
+        values: Sequence[FloatArray | None],
+        cycle_value: Sequence[float],
+    ) -> FloatArray:
+        """The value of every state of ``phase``, its successors being known.
+
+        ``values[i]`` is phase ``i``'s value list (or None while unknown) and
+        ``cycle_value[h]`` the expected value at the start of a new cycle with hand ``h``
+        (discard top = the mitten face), averaged over where the cycle starts.
+        """
+        return self.arrays.evaluate(phase, values, cycle_value)
+
+
+class _Arrays:
+    """numpy index arrays of one rule set: the vectorised form of the DP's recurrence.
+
+    The flat "candidate values" vector X of a phase holds, in this order: the state
+    values (filled hand size by hand size: a play only leads to a smaller hand), the
+    value after a draw per room state, after a discard per hand, a zero (the solve),
+    after a failed probe per state, and one infinity that pads ragged candidate rows.
+    """
+
+    def __init__(self, tabs: _Tables) -> None:
+        import numpy as np
+
+        self.np = np
+        add = _add_table()
+        remove = _remove_table()
+        inf_cell = _PROBE_OFF + STATES
+        safe: list[list[int]] = []
+        unsafe: list[list[int]] = []
+        zero: list[list[int]] = []
+        draw_plain: list[list[int]] = []
+        draw_weight: list[float] = []
+        draw_defuse: list[list[int]] = []
         for h, hand in enumerate(HANDS):
             room = len(hand) < HAND_SIZE
             for d in range(FACES):
                 s = h * FACES + d
-                mask = self.legal[d]
+                mask = tabs.legal[d]
                 legal_cards = [c for c in hand if mask >> c & 1]
-                lone_defuse = len(legal_cards) == 1 and self.is_defuse[legal_cards[0]]
+                lone_defuse = len(legal_cards) == 1 and tabs.is_defuse[legal_cards[0]]
                 allowed = not legal_cards or lone_defuse
                 plays = []
                 probes = []
@@ -370,102 +423,110 @@ class _Tables:
                     if mask >> c & 1:
                         target = rest * FACES + c
                         plays.append(target)
-                        probes.append(
-                            _PROBE_OFF + target if self.is_defuse[c] else target
-                        )
+                        probes.append(_PROBE_OFF + target if tabs.is_defuse[c] else target)
                 disc = [_DISC_OFF + h] if allowed else []
-                safe.append(tuple(([_DRAW_OFF + s] if room else []) + disc + plays))
-                unsafe.append(tuple(disc + probes))
-                zero.append((_ZERO_CELL,) if self.hand_has_defuse[h] else tuple(disc + plays))
+                safe.append(([_DRAW_OFF + s] if room else []) + disc + plays)
+                unsafe.append(disc + probes)
+                zero.append([_ZERO_CELL] if tabs.hand_has_defuse[h] else disc + plays)
                 if room:
-                    faces = self.plain
+                    faces = tabs.plain
                     if len(hand) == 2 and not legal_cards:
-                        faces = [c for c in self.plain if mask >> c & 1] or self.plain
-                    self.draw_plain.append(tuple(add[h][c] * FACES + d for c in faces))
-                    self.draw_weight.append(1.0 / len(faces))
-                    self.draw_defuse.append(tuple(add[h][f] * FACES + d for f in self.defuses))
-        self.cands = {Mode.SAFE: safe, Mode.UNSAFE: unsafe, Mode.ZERO: zero}
-        self.disc_plain = [tuple(h * FACES + c for c in self.plain) for h in range(HAND_COUNT)]
-        self.disc_defuse = [
-            tuple(h * FACES + f for f in self.defuses) for h in range(HAND_COUNT)
-        ]
-        self.slices = [
-            (SIZE_START[k] * FACES, SIZE_START[k + 1] * FACES) for k in range(HAND_SIZE + 1)
-        ]
+                        faces = [c for c in tabs.plain if mask >> c & 1] or tabs.plain
+                    draw_plain.append([add[h][c] * FACES + d for c in faces])
+                    draw_weight.append(1.0 / len(faces))
+                    draw_defuse.append([add[h][f] * FACES + d for f in tabs.defuses])
+
+        def matrix(rows: list[list[int]], pad: int) -> IndexArray:
+            # Ragged rows into one padded array, stored column by column: numpy reduces
+            # a few long columns much faster than many short rows.
+            lengths = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))
+            flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp)
+            out = np.full((int(lengths.max()), len(rows)), pad, dtype=np.intp)
+            starts = np.cumsum(lengths) - lengths
+            row = np.repeat(np.arange(len(rows)), lengths)
+            out[np.arange(len(flat)) - np.repeat(starts, lengths), row] = flat
+            return out
+
+        slices = [(SIZE_START[k] * FACES, SIZE_START[k + 1] * FACES) for k in range(HAND_SIZE + 1)]
+        self.slices = slices
+        self.cands = {
+            mode: [matrix(rows[a:b], inf_cell) for a, b in slices]
+            for mode, rows in ((Mode.SAFE, safe), (Mode.UNSAFE, unsafe), (Mode.ZERO, zero))
+        }
+        # Padding of the draw rows points at a zero appended to the successor's values.
+        self.draw_plain = matrix(draw_plain, STATES)
+        self.draw_weight = np.array(draw_weight)
+        self.draw_defuse = matrix(draw_defuse, STATES)
+        self.n_plain = 1.0 / len(tabs.plain)
+        self.n_defuse = 1.0 / len(tabs.defuses)
+        # Discard: per hand, the successor's states with each plain (Defuse) face on top.
+        hands = np.arange(HAND_COUNT, dtype=np.intp) * FACES
+        self.disc_plain = np.array([hands + c for c in tabs.plain], dtype=np.intp)
+        self.disc_defuse = np.array([hands + c for c in tabs.defuses], dtype=np.intp)
+
+    def _column_sum(self, values: FloatArray, columns: IndexArray) -> FloatArray:
+        total: FloatArray = values.take(columns[0])
+        for column in columns[1:]:
+            total += values.take(column)
+        return total
+
+    def _column_min(self, values: FloatArray, columns: IndexArray) -> FloatArray:
+        low: FloatArray = values.take(columns[0])
+        for column in columns[1:]:
+            self.np.minimum(low, values.take(column), out=low)
+        return low
 
     def evaluate(
         self,
         phase: Phase,
-        values: Sequence[list[float] | None],
-        cycle_value: list[float],
-    ) -> list[float]:
-        """The value of every state of ``phase``, its successors being known.
-
-        ``values[i]`` is phase ``i``'s value list (or None while unknown) and
-        ``cycle_value[h]`` the expected value at the start of a new cycle with hand ``h``
-        (discard top = the mitten face), averaged over where the cycle starts.
-        """
-        plain_out = [
-            (o.probability, values[o.phase]) for o in phase.outcomes if o.kind is DealKind.PLAIN
-        ]
-        defuse_out = [
-            (o.probability, values[o.phase]) for o in phase.outcomes if o.kind is DealKind.DEFUSE
-        ]
-        p_mitten = sum(o.probability for o in phase.outcomes if o.kind is DealKind.MITTEN)
-        n_plain = 1.0 / len(self.plain)
-        n_defuse = 1.0 / len(self.defuses)
-
-        # Discard: worth the same whatever the discard top (it is replaced).
-        disc = [0.0] * HAND_COUNT
-        for outcomes, share, slots in (
-            (plain_out, n_plain, self.disc_plain),
-            (defuse_out, n_defuse, self.disc_defuse),
-        ):
-            for p, vals in outcomes:
-                assert vals is not None
-                get = vals.__getitem__
-                w = p * share
-                disc = [a + w * sum(map(get, idx)) for a, idx in zip(disc, slots, strict=True)]
+        values: Sequence[FloatArray | None],
+        cycle_value: Sequence[float],
+    ) -> FloatArray:
+        """See :meth:`_Tables.evaluate`."""
+        np = self.np
+        disc = np.zeros(HAND_COUNT)
+        draw = np.zeros(ROOM_STATES) if phase.mode is Mode.SAFE else np.full(ROOM_STATES, np.inf)
+        p_mitten = 0.0
+        for o in phase.outcomes:
+            if o.kind is DealKind.MITTEN:
+                p_mitten += o.probability
+                continue
+            vals = values[o.phase]
+            assert vals is not None
+            flat = np.asarray(vals, dtype=float)
+            if o.kind is DealKind.PLAIN:
+                disc += (o.probability * self.n_plain) * self._column_sum(flat, self.disc_plain)
+                if phase.mode is Mode.SAFE:
+                    padded = np.append(flat, 0.0)
+                    sums = self._column_sum(padded, self.draw_plain)
+                    draw += o.probability * self.draw_weight * sums
+            else:
+                disc += (o.probability * self.n_defuse) * self._column_sum(
+                    flat, self.disc_defuse
+                )
+                if phase.mode is Mode.SAFE:
+                    padded = np.append(flat, 0.0)
+                    sums = self._column_sum(padded, self.draw_defuse)
+                    draw += (o.probability * self.n_defuse) * sums
         if p_mitten:
-            disc = [a + p_mitten * v for a, v in zip(disc, cycle_value, strict=True)]
-
-        draw: list[float]
-        if phase.mode is Mode.SAFE:
-            draw = [0.0] * ROOM_STATES
-            for p, vals in plain_out:
-                assert vals is not None
-                get = vals.__getitem__
-                draw = [
-                    a + p * w * sum(map(get, idx))
-                    for a, w, idx in zip(draw, self.draw_weight, self.draw_plain, strict=True)
-                ]
-            for p, vals in defuse_out:
-                assert vals is not None
-                get = vals.__getitem__
-                w = p * n_defuse
-                draw = [
-                    a + w * sum(map(get, idx))
-                    for a, idx in zip(draw, self.draw_defuse, strict=True)
-                ]
-        else:
-            draw = [math.inf] * ROOM_STATES
-
-        x = [0.0] * STATES + draw + disc + [0.0]
+            disc += p_mitten * np.asarray(cycle_value, dtype=float)
         if phase.mode is Mode.UNSAFE:
             fail = values[phase.probe_fail]
             assert fail is not None
-            q = 1.0 - phase.on_top
-            x += [q * v for v in fail]
-        get_x = x.__getitem__
-        cands = self.cands[phase.mode]
-        for a, b in self.slices:
-            x[a:b] = [1.0 + min(map(get_x, c)) for c in cands[a:b]]
-        return x[:STATES]
+            probe = (1.0 - phase.on_top) * np.asarray(fail, dtype=float)
+        else:
+            probe = np.full(STATES, np.inf)
+        x = np.concatenate((np.zeros(STATES), draw, disc, [0.0], probe, [np.inf]))
+        for (a, b), cands in zip(self.slices, self.cands[phase.mode], strict=True):
+            x[a:b] = self._column_min(x, cands)
+            x[a:b] += 1.0
+        out: FloatArray = x[:STATES].copy()
+        return out
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)
 def tables_for(table: str, last_digit: int) -> _Tables:
-    """The precomputed candidate lists of one rule set (shared by every N)."""
+    """The precomputed tables of one rule set (shared by every N; the last few kept)."""
     return _Tables(Ruleset(table, last_digit))
 
 
@@ -485,7 +546,7 @@ class Solution:
         rules: Ruleset,
         interval: int,
         graph: PhaseGraph,
-        values: list[list[float] | None],
+        values: list[FloatArray | None],
         cycle_value: list[float],
         sweeps: int,
     ) -> None:
@@ -499,8 +560,33 @@ class Solution:
         self.sweeps = sweeps
         self._memo: dict[int, dict[int, float]] = {}
 
+    def _fill_recurrent(self) -> None:
+        """Evaluate every recurring phase in full from the cycle's start values (one
+        sweep): a solution built from known start values (:meth:`from_cycle_value`)
+        does this the first time a later cycle's value is asked for."""
+        for i in self.graph.order:
+            if self.graph.phases[i].recurrent and self.full[i] is None:
+                self.full[i] = self.tables.evaluate(
+                    self.graph.phases[i], self.full, self.cycle_value
+                )
+
+    @classmethod
+    def from_cycle_value(
+        cls, rules: Ruleset, interval: int, cycle_value: list[float], *, oracle: bool = False
+    ) -> Solution:
+        """A solution from its cycle-start values alone (a stored fixed point), no sweep.
+
+        Every value follows from them: first-cycle ones on demand, later cycles' phases in
+        one vectorised sweep the first time one is needed.
+        """
+        if len(cycle_value) != HAND_COUNT:
+            raise ValueError(f"expected {HAND_COUNT} cycle-start values, got {len(cycle_value)}")
+        graph = build_graph(interval, oracle=oracle)
+        return cls(rules, interval, graph, [None] * len(graph.phases), list(cycle_value), 0)
+
     def complete(self) -> None:
         """Solve every first-cycle phase in full too (for bulk use: expectations, tests)."""
+        self._fill_recurrent()
         for i in self.graph.order:
             if self.full[i] is None:
                 self.full[i] = self.tables.evaluate(
@@ -511,8 +597,11 @@ class Solution:
     def value(self, phase: int, state: int) -> float:
         """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
         full = self.full[phase]
+        if full is None and self.graph.phases[phase].recurrent:
+            self._fill_recurrent()
+            full = self.full[phase]
         if full is not None:
-            return full[state]
+            return float(full[state])
         memo = self._memo.setdefault(phase, {})
         found = memo.get(state)
         if found is None:
@@ -605,7 +694,7 @@ def solve(
     """
     graph = build_graph(interval, oracle=oracle)
     tabs = tables_for(rules.table, rules.last_digit)
-    values: list[list[float] | None] = [None] * len(graph.phases)
+    values: list[FloatArray | None] = [None] * len(graph.phases)
     if start is not None and len(start) == HAND_COUNT:
         cycle_value = list(start)
     else:
@@ -622,7 +711,8 @@ def solve(
         for c, w in graph.cycle_mix.items():
             vals = values[c]
             assert vals is not None
-            new = [a + w * v for a, v in zip(new, vals[mitten::FACES], strict=True)]
+            start_values: list[float] = vals[mitten::FACES].tolist()
+            new = [a + w * v for a, v in zip(new, start_values, strict=True)]
         delta = [a - b if a != b else 0.0 for a, b in zip(new, cycle_value, strict=True)]
         change = max(map(abs, delta))
         if last is not None:

@@ -15,15 +15,14 @@ action (strike-risking ones flagged with their chance of a strike)::
     for av in action_values(obs): # ActionValue(action, expected_clicks, strike_probability)
         print(av.action, av.expected_clicks, av.strike_probability)
 
-Solutions are computed once per (table, last digit, N) by :mod:`defuser.strategy.dp`, kept in
-memory, and their cycle-start values are cached on disk (:mod:`defuser.strategy.cache`), so a
-later process confirms them in one sweep instead of iterating.
+Solutions come from :mod:`defuser.strategy.solutions` (shipped with the package, else
+cached or solved by :mod:`defuser.strategy.dp`); ``expected_clicks`` and
+``opening_distribution`` are re-exported here for the policies' callers.
 """
 
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,74 +31,17 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
-from defuser.strategy import cache
 from defuser.strategy.belief import CycleBelief, Observation, odds
-from defuser.strategy.dp import FACES, HAND_COUNT, Choice, Solution, solve, state_index
-from edgework import Card, CardType, Ruleset
+from defuser.strategy.dp import Choice, Solution, state_index
+from defuser.strategy.openings import opening_distribution
+from defuser.strategy.solutions import expected_clicks, solution_for
+from edgework import Card, CardType
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState
 
-#: Bumped whenever the model or the cache format changes; old cache files are ignored.
-CACHE_VERSION: Final = 1
-
-#: How many solutions stay in memory (a bench walks all 200 (table, digit, N)).
-MEMORY_SLOTS: Final = 4
-
 #: Two action values closer than this are a tie (broken by a fixed preference).
 TIE: Final = 1e-9
-
-_SOLUTIONS: OrderedDict[tuple[str, int, int, bool], Solution] = OrderedDict()
-
-
-def _cache_name(rules: Ruleset, interval: int, oracle: bool) -> str:
-    who = "oracle" if oracle else "player"
-    return f"policy-v{CACHE_VERSION}-{who}-{rules.table}{rules.last_digit}-n{interval}.json"
-
-
-def _load_start(rules: Ruleset, interval: int, oracle: bool) -> list[float] | None:
-    data = cache.read_json(_cache_name(rules, interval, oracle))
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
-        return None
-    raw = data.get("cycle_value")
-    if not isinstance(raw, list) or len(raw) != HAND_COUNT:
-        return None
-    vals = [math.inf if v is None else v for v in raw]
-    if not all(isinstance(v, float | int) and not isinstance(v, bool) and v >= 1 for v in vals):
-        return None
-    return [float(v) for v in vals]
-
-
-def solution_for(rules: Ruleset, interval: int, *, oracle: bool = False) -> Solution:
-    """The exact solution for a rule set and N: from memory, the disk cache, or computed.
-
-    A cached fixed point is only a starting point: one sweep confirms it (and a stale or
-    damaged entry just costs a few more sweeps), so a bad cache cannot give a wrong
-    answer.
-    """
-    key = (rules.table, rules.last_digit, interval, oracle)
-    found = _SOLUTIONS.get(key)
-    if found is not None:
-        _SOLUTIONS.move_to_end(key)
-        return found
-    start = _load_start(rules, interval, oracle)
-    sol = solve(rules, interval, oracle=oracle, start=start)
-    if start is None or sol.sweeps > 1:
-        cache.write_json(
-            _cache_name(rules, interval, oracle),
-            {
-                "version": CACHE_VERSION,
-                "table": rules.table,
-                "last_digit": rules.last_digit,
-                "interval": interval,
-                "oracle": oracle,
-                "cycle_value": [None if math.isinf(v) else v for v in sol.cycle_value],
-            },
-        )
-    _SOLUTIONS[key] = sol
-    while len(_SOLUTIONS) > MEMORY_SLOTS:
-        _SOLUTIONS.popitem(last=False)
-    return sol
 
 
 # ---------------------------------------------------------------------- values
@@ -451,69 +393,21 @@ def make_policy(name: str, reveal: Callable[[], HiddenState] | None = None) -> P
     raise DefuserError(f"policy {name!r} is not known, expected one of {', '.join(POLICY_NAMES)}")
 
 
-# ---------------------------------------------------------------------- openings
-
-
-def opening_distribution(rules: Ruleset) -> dict[tuple[Card, tuple[Card, ...]], float]:
-    """Every opening state (discard top, hand in slot order) with its exact probability.
-
-    The spec's start-up: the discard top uniform over the 15 faces that are not the
-    mitten; three plain cards; while none is legal and plain, slot 1 or 2 re-rolled
-    over all 16 faces. The re-roll loop has a closed form: the slot re-rolled last holds
-    a uniform legal plain face, and the other slot still holds its first card with
-    probability ``2g/(1+g)`` (g: the chance that one re-roll succeeds), else a uniform
-    face that is not legal-and-plain.
-    """
-    plain = rules.plain_faces
-    discards = [c for c in Card if c != rules.mitten]
-    dist: dict[tuple[Card, tuple[Card, ...]], float] = {}
-
-    def add(discard: Card, hand: tuple[Card, ...], w: float) -> None:
-        dist[discard, hand] = dist.get((discard, hand), 0.0) + w
-
-    for discard in discards:
-        good = [c for c in plain if rules.is_legal(c, discard)]
-        bad = [c for c in Card if c not in good]
-        stuck = [c for c in plain if c not in good]
-        g = len(good) / FACES
-        keep = 2 * g / (1 + g)
-        base = 1.0 / len(discards) / len(plain) ** 3
-        for a in plain:
-            for b in plain:
-                for c in plain:
-                    if a in good or b in good or c in good:
-                        add(discard, (a, b, c), base)
-        # Bad openings: (a, b, c) all stuck. Slot 1 or 2 ends holding a good face; the
-        # other slot keeps its first card or holds a bad face; the first card of the
-        # re-rolled slot no longer matters, so sum it out.
-        for c in stuck:
-            for new in good:
-                w = base * len(stuck) * 0.5 / len(good)
-                for other in stuck:
-                    add(discard, (new, other, c), w * keep)
-                    add(discard, (other, new, c), w * keep)
-                for x in bad:
-                    w_x = w * len(stuck) * (1 - keep) / len(bad)
-                    add(discard, (new, x, c), w_x)
-                    add(discard, (x, new, c), w_x)
-    return dist
-
-
-def expected_clicks(rules: Ruleset, interval: int, *, oracle: bool = False) -> float:
-    """The exact expected clicks to the solve of the optimal (or oracle) policy,
-    averaged over the module's random opening state and deck."""
-    sol = solution_for(rules, interval, oracle=oracle)
-    sol.complete()
-    weights: dict[int, float] = {}
-    for (discard, hand), w in opening_distribution(rules).items():
-        s = state_index(discard, hand)
-        weights[s] = weights.get(s, 0.0) + w
-    belief = CycleBelief.initial(interval)
-    if not oracle:
-        phase = sol.graph.find(belief)
-        return math.fsum(w * sol.value(phase, s) for s, w in weights.items())
-    total: list[float] = []
-    for pw, point in belief.split():
-        phase = sol.graph.find(point)
-        total.extend(float(pw) * w * sol.value(phase, s) for s, w in weights.items())
-    return math.fsum(total)
+__all__ = [
+    "POLICY_NAMES",
+    "TIE",
+    "ActionValue",
+    "OptimalPolicy",
+    "OraclePolicy",
+    "Policy",
+    "Recommendation",
+    "SafePolicy",
+    "action_values",
+    "best_action",
+    "expected_clicks",
+    "explain",
+    "make_policy",
+    "opening_distribution",
+    "recommend",
+    "solution_for",
+]

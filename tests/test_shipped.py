@@ -1,0 +1,132 @@
+"""The solutions shipped with the package: complete, intact, equal to a fresh DP solve,
+and ignored (the DP takes over) when they do not fit the model."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from defuser.apps.benchmark import CONFIGS
+from defuser.strategy import dp, shipped
+from defuser.strategy.belief import CycleBelief
+from defuser.strategy.cache import DiskCache
+from defuser.strategy.openings import exact_expected_clicks
+from defuser.strategy.solutions import SolutionStore
+from edgework import Ruleset
+
+#: Configurations re-solved from scratch: every table, both ends of N, player and oracle.
+SAMPLE = (
+    ("A", 0, 9, False),
+    ("B", 4, 13, False),
+    ("C", 7, 11, False),
+    ("D", 9, 12, False),
+    ("B", 1, 10, True),
+    ("D", 3, 9, True),
+)
+
+
+def test_every_configuration_is_shipped_and_passes_its_checksum() -> None:
+    for oracle in (False, True):
+        for config in CONFIGS:
+            stored = shipped.load(config.rules, config.interval, oracle=oracle)
+            assert stored is not None, (config, oracle)
+            assert len(stored.cycle_value) == dp.HAND_COUNT
+            assert all(v >= 1.0 for v in stored.cycle_value)
+            assert math.isfinite(stored.expected_clicks) and stored.expected_clicks > 1.0
+
+
+def test_the_file_is_exactly_what_its_header_lists() -> None:
+    raw = shipped.DATA_FILE.read_bytes()
+    found = shipped._header(shipped.DATA_FILE)
+    assert found is not None
+    header, base = found
+    entries = header["entries"]
+    assert len(entries) == 2 * len(CONFIGS)
+    ends = sorted((e["offset"], e["offset"] + e["length"]) for e in entries.values())
+    assert ends[0][0] == 0 and ends[-1][1] == len(raw) - base  # no gap, nothing extra
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))
+
+
+@pytest.mark.parametrize(("table", "digit", "interval", "oracle"), SAMPLE)
+def test_a_fresh_solve_gives_the_shipped_values(
+    table: str, digit: int, interval: int, oracle: bool
+) -> None:
+    rules = Ruleset(table, digit)
+    stored = shipped.load(rules, interval, oracle=oracle)
+    assert stored is not None
+    fresh = dp.solve(rules, interval, oracle=oracle)
+    assert fresh.cycle_value == pytest.approx(stored.cycle_value, rel=0, abs=1e-9)
+    assert exact_expected_clicks(fresh, oracle=oracle) == pytest.approx(
+        stored.expected_clicks, rel=1e-12
+    )
+
+
+def test_a_solution_from_shipped_values_matches_a_solved_one() -> None:
+    rules, n = Ruleset("C", 5), 10
+    store = SolutionStore(None)
+    loaded = store.solution(rules, n)
+    assert loaded.sweeps == 0  # nothing was solved
+    solved = dp.solve(rules, n)
+    solved.complete()
+    rng = random.Random(3)
+    start = solved.graph.find(CycleBelief.initial(n))
+    phases = [start, *solved.graph.cycle_starts, *rng.sample(range(len(solved.graph.phases)), 8)]
+    for phase in phases:
+        for _ in range(30):
+            size = rng.randint(0, 3)
+            s = dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
+            want = solved.value(phase, s)
+            got = loaded.value(phase, s)
+            assert got == want or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def test_another_model_version_falls_back_to_the_dp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules, n = Ruleset("A", 3), 9
+    stored = shipped.load(rules, n)
+    assert stored is not None
+    monkeypatch.setattr(shipped, "MODEL_VERSION", dp.MODEL_VERSION + 1)
+    shipped._header.cache_clear()
+    try:
+        assert shipped.load(rules, n) is None
+        store = SolutionStore(DiskCache(tmp_path))
+        sol = store.solution(rules, n)
+        assert sol.sweeps > 1  # solved from scratch
+        assert sol.cycle_value == pytest.approx(stored.cycle_value, abs=1e-9)
+        assert store.expected_clicks(rules, n) == pytest.approx(stored.expected_clicks)
+    finally:
+        shipped._header.cache_clear()
+
+
+def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
+    rules, n = Ruleset("B", 4), 12
+    raw = bytearray(shipped.DATA_FILE.read_bytes())
+    copy = tmp_path / "solutions.bin"
+    copy.write_bytes(bytes(raw))
+    assert shipped.load(rules, n, path=copy) is not None
+    found = shipped._header(copy)
+    assert found is not None
+    header, base = found
+    entry = header["entries"][shipped.entry_name("B", 4, 12, False)]
+    damaged = tmp_path / "damaged.bin"
+    raw[base + entry["offset"] + entry["length"] // 2] ^= 0xFF
+    damaged.write_bytes(bytes(raw))
+    assert shipped.load(rules, n, path=damaged) is None
+    # Intact blocks, but a checksum that does not match the values: refused too.
+    digest = entry["sha256"].encode("ascii")
+    wrong = bytes(reversed(digest))
+    relabelled = tmp_path / "relabelled.bin"
+    relabelled.write_bytes(shipped.DATA_FILE.read_bytes().replace(digest, wrong, 1))
+    assert wrong != digest and shipped.load(rules, n, path=relabelled) is None
+    truncated = tmp_path / "truncated.bin"
+    truncated.write_bytes(bytes(raw[: base + entry["offset"]]))
+    assert shipped.load(rules, n, path=truncated) is None
+    for junk in (b"", b"not ours", shipped.MAGIC + b"00000005\n[1,2]"):
+        (tmp_path / "junk.bin").write_bytes(junk)
+        shipped._header.cache_clear()
+        assert shipped.load(rules, n, path=tmp_path / "junk.bin") is None
