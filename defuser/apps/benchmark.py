@@ -14,18 +14,22 @@ so the two can be compared.
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import math
+import multiprocessing
+import multiprocessing.pool
+import os
 import random
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from defuser.engine.simulator import Module
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
-from defuser.strategy.policy import POLICY_NAMES, expected_clicks, make_policy
+from defuser.strategy.policy import POLICY_NAMES, make_policy
+from defuser.strategy.solutions import expected_clicks, solution_for
 from edgework import MAX_INTERVAL, MIN_INTERVAL, TABLE_LETTERS, Ruleset
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.
@@ -209,12 +213,67 @@ def play_config(
     for name in names:
         exact: float | None = None
         if name in ("optimal", "oracle"):
-            exact = expected_clicks(rules, config.interval, oracle=name == "oracle")
+            oracle = name == "oracle"
+            exact = expected_clicks(rules, config.interval, oracle=oracle)
+            # Many games of one configuration: every value in full at once is cheaper
+            # than value by value.
+            solution_for(rules, config.interval, oracle=oracle).complete()
         for g in range(count):
             module = Module(rules, config.interval, random.Random(game_seed(seed, index, g)))
             module.seed = game_seed(seed, index, g)
             games.append((play(module, name), exact))
     return games
+
+
+class WorkerStartError(DefuserError):
+    """The worker processes could not be started (e.g. a limit on processes)."""
+
+    def __init__(self, workers: int, reason: str) -> None:
+        super().__init__(f"could not start {workers} worker processes: {reason}")
+        self.workers = workers
+        self.reason = reason
+
+
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_count(jobs: int | None, tasks: int) -> int:
+    """Worker processes for ``tasks`` pieces of work: ``jobs`` (``None``: one per usable
+    CPU), never more than there is work for."""
+    wanted = usable_cpus() if jobs is None else jobs
+    return max(1, min(wanted, tasks))
+
+
+def _play_group(
+    task: tuple[list[tuple[int, int]], int, Sequence[str]],
+) -> list[tuple[int, list[tuple[Game, float | None]]]]:
+    group, seed, names = task
+    return [(index, play_config(index, count, seed, names)) for index, count in group]
+
+
+@contextlib.contextmanager
+def _worker_pool(workers: int) -> Iterator[multiprocessing.pool.Pool]:
+    """A pool of ``workers`` processes, all started up front, and all ended on exit.
+
+    A failed start (a process limit) ends the workers already started and raises
+    :class:`WorkerStartError`; leaving the block, normally or by an exception (Ctrl-C
+    included), terminates every worker, so none is left behind.
+    """
+    try:
+        pool = multiprocessing.Pool(workers)
+    except OSError as exc:
+        raise WorkerStartError(workers, exc.strerror or str(exc)) from None
+    try:
+        yield pool
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def run(
@@ -224,13 +283,14 @@ def run(
     *,
     progress: Callable[[int], None] | None = None,
     configs: Iterable[int] | None = None,
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> Report:
     """Play ``games`` modules with each policy; ``progress(n)`` after every n games.
 
     ``configs`` restricts the run to some configuration indices (the allocation of
     games stays that of the full run). ``jobs`` > 1 plays configurations in that many
-    worker processes; the results do not depend on it.
+    worker processes (``None``: one per usable CPU; never more than there are
+    configurations to play); the results do not depend on it.
     """
     names = tuple(dict.fromkeys(policies))
     for name in names:
@@ -251,20 +311,27 @@ def run(
         if progress is not None:
             progress(len(results))
 
-    if jobs <= 1:
+    # A worker takes every configuration of one rule set (its N = 9..13), which share
+    # the DP's per-rule-set index arrays.
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for index, count in work:
+        config = CONFIGS[index]
+        groups.setdefault((config.table, config.last_digit), []).append((index, count))
+    workers = worker_count(jobs, len(groups))
+    if workers <= 1:
         for index, count in work:
             collect(play_config(index, count, seed, names))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_config, i, c, seed, names) for i, c in work]
-            results: dict[int, list[tuple[Game, float | None]]] = {}
-            pending = dict(zip(futures, (i for i, _ in work), strict=True))
-            for future in concurrent.futures.as_completed(futures):
-                results[pending[future]] = future.result()
-                if progress is not None:
-                    progress(len(results[pending[future]]))
-            saved, progress = progress, None
-            for index, _ in work:
-                collect(results[index])
-            progress = saved
+        results: dict[int, list[tuple[Game, float | None]]] = {}
+        tasks = [(group, seed, names) for group in groups.values()]
+        with _worker_pool(workers) as pool:
+            for done in pool.imap_unordered(_play_group, tasks):
+                for index, played in done:
+                    results[index] = played
+                    if progress is not None:
+                        progress(len(played))
+        saved, progress = progress, None
+        for index, _ in work:
+            collect(results[index])
+        progress = saved
     return Report(games, seed, names, by_n, overall)

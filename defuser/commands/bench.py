@@ -10,35 +10,72 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import click
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from defuser.commands.common import Output, colour_enabled
+from defuser.errors import DefuserError
 from defuser.strategy.policy import POLICY_NAMES
+
+#: Off a terminal, a progress line at most this often (seconds).
+PIPED_EVERY = 5.0
 
 
 @contextmanager
 def _progress(out: Output, total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr when it is a terminal; a no-op otherwise."""
-    if not colour_enabled(sys.stderr) and not sys.stderr.isatty():
-        yield lambda n: None
+    """Progress on stderr: a bar with the time left on a terminal; off a terminal (a
+    pipe, a file, CI logs) a plain line now and then, with the same estimate."""
+    if colour_enabled(sys.stderr) or sys.stderr.isatty():
+        with Progress(
+            TextColumn(label),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=out.err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda n: bar.advance(task, n)
         return
-    with Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out.err,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+    start = time.monotonic()
+    done = 0
+    last = start
+
+    def step(n: int) -> None:
+        nonlocal done, last
+        done += n
+        now = time.monotonic()
+        if done < total and now - last < PIPED_EVERY:
+            return
+        last = now
+        print(progress_line(label, done, total, now - start), file=sys.stderr, flush=True)
+
+    yield step
+
+
+def progress_line(label: str, done: int, total: int, elapsed: float) -> str:
+    """``games 1200/6000 (20%), 6 s elapsed, about 24 s left``."""
+    share = done / total if total else 1.0
+    line = f"{label} {done}/{total} ({share:.0%}), {elapsed:.0f} s elapsed"
+    if 0 < done < total:
+        line += f", about {elapsed * (total - done) / done:.0f} s left"
+    return line
 
 
 def _fmt(x: Any, digits: int = 2) -> str:
@@ -84,8 +121,9 @@ def _policy_table(name: str, data: dict[str, Any]) -> Table:
               help="Time 'mittens live --json' answers instead (--games processes).")
 @click.option("--warm", is_flag=True,
               help="With --live: each module's solution is cached before its session starts.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results do not depend on it).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: one per CPU; never more than the "
+              "configurations to play; results do not depend on it).")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object.")
 def bench(
     games: int,
@@ -93,13 +131,15 @@ def bench(
     policies: tuple[str, ...],
     live_mode: bool,
     warm: bool,
-    jobs: int,
+    jobs: int | None,
     json_mode: bool,
 ) -> None:
     """Play simulated modules with each policy: strikes, solves and clicks.
 
     The optimal policy's measured mean is shown next to its exact expectation and the
-    95% interval of the mean.
+    95% interval of the mean. Run time grows with --games: the defaults need about
+    30 s of CPU time, shared by one worker per CPU; --live takes well under a second
+    per game. Progress, with an estimate of the time left, goes to stderr.
     """
     out = Output(json_mode=json_mode)
     if live_mode:
@@ -131,11 +171,16 @@ def bench(
             out.note(f"error: {error}")
         return
 
-    from defuser.apps.benchmark import run
+    from defuser.apps.benchmark import WorkerStartError, run
 
     names = policies or POLICY_NAMES
     with _progress(out, games * len(names), "games") as step:
-        report = run(games, seed, names, progress=step, jobs=jobs)
+        try:
+            report = run(games, seed, names, progress=step, jobs=jobs)
+        except WorkerStartError as exc:
+            raise DefuserError(
+                f"{exc}; ask for fewer with --jobs (or --jobs 1 for none)"
+            ) from None
     data = report.to_json()
     if json_mode:
         out.json(data)

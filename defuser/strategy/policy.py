@@ -35,7 +35,7 @@ from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.dp import Choice, Solution, state_index
 from defuser.strategy.openings import opening_distribution
 from defuser.strategy.solutions import expected_clicks, solution_for
-from edgework import Card, CardType
+from edgework import CardType
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState
