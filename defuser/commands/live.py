@@ -42,7 +42,8 @@ def _terminal_lines(out: Output) -> Iterator[str]:
         import readline as _readline
 
         readline = _readline
-        history = cache_dir() / HISTORY_FILE
+        folder = cache_dir()
+        history = None if folder is None else folder / HISTORY_FILE
         with contextlib.suppress(OSError):
             readline.read_history_file(history)
         readline.set_history_length(1000)

@@ -108,8 +108,17 @@ def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3``, or under ``~/.local/share``."""
     env = os.environ if environ is None else environ
     base = env.get("XDG_DATA_HOME") or ""
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
-    return root / APP_DIR / DB_FILENAME
+    if base and Path(base).is_absolute():
+        return Path(base) / APP_DIR / DB_FILENAME
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        raise StatsDatabaseError(
+            "the stats database has no default place: the home directory is unknown "
+            "(HOME is unset and this user has no password entry); set HOME or "
+            "XDG_DATA_HOME, or name a database file"
+        ) from None
+    return home / ".local" / "share" / APP_DIR / DB_FILENAME
 
 
 @dataclass(frozen=True, slots=True)
