@@ -4,6 +4,9 @@ and the live-session timing harness."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import multiprocessing.pool
+from typing import Any
 
 import pytest
 from cli_helpers import run_cli
@@ -73,3 +76,48 @@ def test_live_timing_harness_plays_through_the_protocol() -> None:
     assert data["first_answer_ms"]["count"] == 1
     assert data["later_answers_ms"]["count"] == data["clicks_mean"]
     assert not data["errors"]
+
+
+def test_workers_are_capped_at_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    real_pool = multiprocessing.Pool
+
+    def counting_pool(processes: int) -> multiprocessing.pool.Pool:
+        started.append(processes)
+        return real_pool(processes)
+
+    monkeypatch.setattr(multiprocessing, "Pool", counting_pool)
+    # Three configurations of one rule set are one piece of work: no pool at all.
+    bench.run(600, 3, ["safe"], configs=[1, 2, 3], jobs=150)
+    assert started == []
+    # Two rule sets: two workers, not 150.
+    bench.run(600, 3, ["safe"], configs=[1, 7], jobs=150)
+    assert started == [2]
+    assert bench.worker_count(None, 1) == 1
+    assert 1 <= bench.worker_count(None, 1000) <= bench.usable_cpus()
+
+
+def test_a_process_limit_fails_cleanly_and_leaves_no_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The third worker cannot be started (as under a limit on processes): the two
+    already started are ended, and the command says so in one line."""
+    real_process = multiprocessing.pool.Pool.Process
+    count = 0
+
+    def limited(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        if count > 2:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real_process(ctx, *args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "Process", staticmethod(limited))
+    with pytest.raises(bench.WorkerStartError, match="could not start 5 worker processes"):
+        bench.run(600, 3, ["safe"], configs=[0, 5, 10, 15, 20], jobs=5)
+    assert multiprocessing.active_children() == []
+    count = 0
+    run = run_cli(["bench", "--games", "1000", "--policy", "safe", "--jobs", "5"], monkeypatch)
+    assert run.code != 0 and "Traceback" not in run.err
+    assert run.err.strip().splitlines()[-1].startswith("mittens: error: could not start 5")
+    assert multiprocessing.active_children() == []
