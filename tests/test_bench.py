@@ -74,6 +74,7 @@ def test_live_timing_harness_plays_through_the_protocol() -> None:
     data = timings.to_json()
     assert data["games"] == data["solved"] == 1 and data["strikes"] == 0
     assert data["first_answer_ms"]["count"] == 1
+    assert data["process_start_ms"]["count"] == 1 and data["first_answer_vs_start"] > 0
     assert data["later_answers_ms"]["count"] == data["clicks_mean"]
     assert not data["errors"]
 

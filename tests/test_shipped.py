@@ -118,11 +118,13 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     damaged.write_bytes(bytes(raw))
     assert shipped.load(rules, n, path=damaged) is None
     # Intact blocks, but a checksum that does not match the values: refused too.
-    digest = entry["sha256"].encode("ascii")
-    wrong = bytes(reversed(digest))
+    label = f'"crc32":{entry["crc32"]},'.encode("ascii")
+    wrong = f'"crc32":{entry["crc32"] ^ 1},'.encode("ascii")
     relabelled = tmp_path / "relabelled.bin"
-    relabelled.write_bytes(shipped.DATA_FILE.read_bytes().replace(digest, wrong, 1))
-    assert wrong != digest and shipped.load(rules, n, path=relabelled) is None
+    data = shipped.DATA_FILE.read_bytes()
+    assert data.count(label) == 1 and len(wrong) == len(label)
+    relabelled.write_bytes(data.replace(label, wrong))
+    assert shipped.load(rules, n, path=relabelled) is None
     truncated = tmp_path / "truncated.bin"
     truncated.write_bytes(bytes(raw[: base + entry["offset"]]))
     assert shipped.load(rules, n, path=truncated) is None

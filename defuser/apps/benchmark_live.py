@@ -1,5 +1,8 @@
 """Measure ``mittens live --json`` from the outside, as a program driving it would.
 
+Before each game, ``mittens --help`` is run and timed as a whole process: the cost of
+starting the program at all, which the first answer is compared with.
+
 Contract: each game starts a fresh ``mittens live --json`` process for a seeded
 simulated module, sends the opening state at once, then after every answer performs
 the recommended click on the simulator and reports what happened, exactly as the
@@ -45,6 +48,9 @@ class LiveTimings:
     clicks: list[int] = field(default_factory=list)
     first: list[float] = field(default_factory=list)
     later: list[float] = field(default_factory=list)
+    #: ``mittens --help`` as a whole process, once before each game: the start-up cost
+    #: the first answer is compared with.
+    start: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -56,6 +62,12 @@ class LiveTimings:
             "clicks_mean": round(statistics.fmean(self.clicks), 3) if self.clicks else None,
             "first_answer_ms": _stats(self.first),
             "later_answers_ms": _stats(self.later),
+            "process_start_ms": _stats(self.start),
+            "first_answer_vs_start": (
+                round(statistics.median(self.first) / statistics.median(self.start), 3)
+                if self.first and self.start
+                else None
+            ),
             "errors": self.errors,
         }
 
@@ -126,6 +138,9 @@ def measure(
             serial = _serial_for(config.table, config.last_digit)
             args = [*base, "live", "--json", "--lenient-serial", "--serial", serial,
                     "--batteries", str(config.interval - 9)]
+            begin = time.perf_counter()
+            subprocess.run([*base, "--help"], env=env, stdout=subprocess.DEVNULL, check=False)
+            timings.start.append(time.perf_counter() - begin)
             begin = time.perf_counter()
             proc = subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,

@@ -167,6 +167,11 @@ def bench(
             f"later answers ({later['count']}): median {later['median']} ms, "
             f"p95 {later['p95']} ms, max {later['max']} ms"
         )
+        start = data["process_start_ms"]
+        out.print(
+            f"'mittens --help' as a whole process: median {start['median']} ms; first "
+            f"answer / that: {_fmt(data['first_answer_vs_start'], 2)}"
+        )
         for error in data["errors"]:
             out.note(f"error: {error}")
         return

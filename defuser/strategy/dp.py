@@ -87,6 +87,10 @@ _PROBE_OFF: Final = _ZERO_CELL + 1
 #: Convergence threshold of the cycle's value iteration, in clicks.
 TOLERANCE: Final = 1e-11
 
+#: A solution from stored start values computes this many later-cycle values one by one
+#: (a first answer needs a few hundred) before it evaluates the later cycle in full.
+LAZY_LATER_VALUES: Final = 20_000
+
 #: Bumped whenever the model changes; stored solutions (shipped or cached) of another
 #: version are ignored.
 MODEL_VERSION: Final = 1
@@ -559,11 +563,14 @@ class Solution:
         self.cycle_value = cycle_value
         self.sweeps = sweeps
         self._memo: dict[int, dict[int, float]] = {}
+        #: Later-cycle values still to compute one by one before a sweep is cheaper.
+        self._lazy_left = LAZY_LATER_VALUES
 
     def _fill_recurrent(self) -> None:
         """Evaluate every recurring phase in full from the cycle's start values (one
         sweep): a solution built from known start values (:meth:`from_cycle_value`)
-        does this the first time a later cycle's value is asked for."""
+        computes later-cycle values one by one at first (a first answer needs a few
+        hundred) and does this once it has asked for :data:`LAZY_LATER_VALUES`."""
         for i in self.graph.order:
             if self.graph.phases[i].recurrent and self.full[i] is None:
                 self.full[i] = self.tables.evaluate(
@@ -576,8 +583,8 @@ class Solution:
     ) -> Solution:
         """A solution from its cycle-start values alone (a stored fixed point), no sweep.
 
-        Every value follows from them: first-cycle ones on demand, later cycles' phases in
-        one vectorised sweep the first time one is needed.
+        Every value follows from them: first-cycle ones on demand, later cycles' too at
+        first, then all at once in one vectorised sweep when many are needed.
         """
         if len(cycle_value) != HAND_COUNT:
             raise ValueError(f"expected {HAND_COUNT} cycle-start values, got {len(cycle_value)}")
@@ -598,8 +605,11 @@ class Solution:
         """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
         full = self.full[phase]
         if full is None and self.graph.phases[phase].recurrent:
-            self._fill_recurrent()
-            full = self.full[phase]
+            if self._lazy_left <= 0:
+                self._fill_recurrent()
+                full = self.full[phase]
+            else:
+                self._lazy_left -= 1
         if full is not None:
             return float(full[state])
         memo = self._memo.setdefault(phase, {})

@@ -2,16 +2,17 @@
 
 Contract: :func:`load` returns the stored cycle-start values and exact expected clicks
 of one (table, last digit, N, player or oracle), or ``None`` when the shipped file is
-missing, was written for another model version, or the entry fails its SHA-256
-checksum; it never raises. Callers then fall back to the DP, which stays the source of
-truth: these are its own results, written by the command below, and a stored fixed
-point gives exactly the values a fresh solve gives (to the DP's 1e-11 tolerance).
+missing, was written for another model version, or the entry fails its checksum
+(CRC-32 of the values, on top of zlib's own check of each block); it never raises.
+Callers then fall back to the DP, which stays the source of truth: these are its own
+results, written by the command below, and a stored fixed point gives exactly the
+values a fresh solve gives (to the DP's 1e-11 tolerance).
 
 File layout (``data/solutions.bin``): a magic line, the length of a JSON header as
 eight ASCII digits and a newline, the header, then one zlib-compressed block per entry
 holding its 969 cycle-start values as little-endian IEEE doubles (``inf`` for a hand
 that can never be solved). The header maps an entry name such as ``player-B4-n12`` to
-its offset (from the end of the header), length, the SHA-256 of the uncompressed block
+its offset (from the end of the header), length, the CRC-32 of the uncompressed block
 and the exact expected clicks. Only the header and the requested block are read, so a
 process pays for the one configuration it plays.
 
@@ -22,11 +23,8 @@ Regenerate it (about two minutes on two cores) after any change to the model::
 
 from __future__ import annotations
 
-import argparse
 import array
-import concurrent.futures
 import functools
-import hashlib
 import json
 import sys
 import zlib
@@ -105,15 +103,15 @@ def load(
     header, base = found
     entry = header["entries"].get(entry_name(rules.table, rules.last_digit, interval, oracle))
     try:
-        offset, length, digest, expected = (
-            entry["offset"], entry["length"], entry["sha256"], entry["expected_clicks"]
+        offset, length, checksum, expected = (
+            entry["offset"], entry["length"], entry["crc32"], entry["expected_clicks"]
         )
         with open(path, "rb") as f:
             f.seek(base + int(offset))
             raw = zlib.decompress(f.read(int(length)))
     except (OSError, ValueError, TypeError, KeyError, zlib.error):
         return None
-    if hashlib.sha256(raw).hexdigest() != digest or len(raw) != 8 * HAND_COUNT:
+    if zlib.crc32(raw) != checksum or len(raw) != 8 * HAND_COUNT:
         return None
     if not isinstance(expected, float):
         return None
@@ -140,6 +138,8 @@ def build(jobs: int = 2) -> bytes:
     work = [
         (c.table, c.last_digit, c.interval, oracle) for oracle in (False, True) for c in CONFIGS
     ]
+    import concurrent.futures
+
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(_solve_one, work, chunksize=4))
     entries: dict[str, dict[str, Any]] = {}
@@ -151,7 +151,7 @@ def build(jobs: int = 2) -> bytes:
         entries[name] = {
             "offset": offset,
             "length": len(block),
-            "sha256": hashlib.sha256(raw).hexdigest(),
+            "crc32": zlib.crc32(raw),
             "expected_clicks": expected,
         }
         blocks.append(block)
@@ -168,6 +168,8 @@ def build(jobs: int = 2) -> bytes:
 
 def main(argv: list[str] | None = None) -> None:
     """Write the shipped solutions file (``--output`` elsewhere, ``--jobs`` workers)."""
+    import argparse
+
     parser = argparse.ArgumentParser(description="Solve every configuration and ship it.")
     parser.add_argument("--output", type=Path, default=DATA_FILE, help="file to write")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
