@@ -1,8 +1,10 @@
 // Exploding Mittens prop firmware for an Arduino Uno or Nano (ATmega328P).
 //
-// The prop shows what the host tells it (discard top, hand, strikes, solve, serial
-// number, batteries) and reports debounced button presses; the host runs the game.
-// Protocol: docs/protocol.md. Wiring and parts: docs/hardware.md.
+// The prop shows what the host tells it (discard top, hand, strikes, solve; the bomb's
+// edge: serial number, batteries and holders, indicators, port plates; the bomb timer,
+// the strike limit and the end of the game), plays the sound cues it is sent, and
+// reports debounced button presses; the host runs the game. It speaks protocol
+// versions 1 and 2. Protocol: docs/protocol.md. Wiring and parts: docs/hardware.md.
 //
 // Builds in the Arduino IDE or with arduino-cli (board "Arduino Uno" or "Arduino Nano"),
 // and with the Makefile next to this folder. Needs no libraries beyond the Arduino core.

@@ -13,7 +13,6 @@
 // Segment bits of one digit: a (top) is bit 0 through g (middle) bit 6; bit 7 of digit
 // 2 (index 1) is the colon.
 #define DIGITS_COLON 0x80
-#define DIGITS_MINUS 0x40
 #define DIGITS_BLANK 0x00
 
 // The segments of a decimal digit 0-9.

@@ -39,7 +39,8 @@ static void fold(uint32_t now_ms) {
   }
 }
 
-uint32_t timer_left_ms(uint32_t now_ms) {
+// The time left now, in milliseconds (0 without a timer).
+static uint32_t timer_left_ms(uint32_t now_ms) {
   if (!known) return 0;
   fold(now_ms);
   // Under a real second: at most 999 * 9999, no overflow.

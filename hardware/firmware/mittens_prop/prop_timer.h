@@ -25,11 +25,8 @@ void timer_set(uint32_t left_ms, uint16_t rate, uint32_t now_ms);
 // Whether each second passed plays the tick cue (PROP_TICK turns ticks off for good).
 void timer_set_ticking(bool ticking);
 
-// Forgets the timer and blanks the display (no session).
+// Forgets the timer and blanks the display ("TIMER - 0": the game has no timer).
 void timer_clear();
-
-// The time left now, in milliseconds (0 without a timer).
-uint32_t timer_left_ms(uint32_t now_ms);
 
 // Counts down and redraws the display; call it from every loop.
 void timer_tick(uint32_t now_ms);
