@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from defuser.engine.simulator import Action, ActionKind, Module, Outcome, Result
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import Module, Outcome, Result
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import make_policy
 from edgework import Batteries, Edgework

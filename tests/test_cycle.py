@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from defuser.engine.actions import ALL_ACTIONS, Action
 from defuser.engine.deck import DealKind
-from defuser.engine.simulator import ALL_ACTIONS, Action, Module, Outcome
+from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidObservationError
 from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.policy import make_policy

@@ -23,7 +23,8 @@ from gamelog_builder import BombSpec, game_log
 from defuser.apps import follow as follow_mod
 from defuser.apps.follow import Advice, Follower, LogTail, follow
 from defuser.engine import modlog
-from defuser.engine.simulator import Action, Module, Outcome
+from defuser.engine.actions import Action
+from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import recommend
 from edgework import Batteries, Edgework, SerialNumber

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from defuser.apps.live_session import LiveSession
-from defuser.engine.simulator import Action, Module, Outcome, Result
+from defuser.engine.actions import Action
+from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework, SerialNumber
 
 KEYS = {

@@ -21,7 +21,8 @@ from gamelog_builder import (
     sample_names,
 )
 
-from defuser.engine.simulator import ALL_ACTIONS, Action, Module
+from defuser.engine.actions import ALL_ACTIONS, Action
+from defuser.engine.simulator import Module
 from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check import ModuleCheck, check_module
 from defuser.logs.reader import read_log

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from defuser.commands.play import batteries_words, build_edgework
-from defuser.engine.simulator import ALL_ACTIONS, Action, ActionKind, Module
+from defuser.engine.actions import ALL_ACTIONS, Action, ActionKind
+from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError
 from edgework import Edgework
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from defuser.engine.actions import ActionKind
 from defuser.engine.deck import DealKind
-from defuser.engine.simulator import ActionKind, HiddenState, Module, Outcome
+from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.strategy import cache, dp
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.cache import DiskCache

@@ -20,8 +20,9 @@ from prop_helpers import (
     unique_name,
 )
 
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.generate import random_edgework
-from defuser.engine.simulator import Action, ActionKind, Module, Outcome
+from defuser.engine.simulator import Module, Outcome
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import (

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
 from edgework import Card, Edgework, EdgeworkError, Ruleset
 

@@ -25,7 +25,8 @@ from hypothesis.stateful import (
 from oracle_manual import Face
 from oracle_module import NaiveModule
 
-from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome, Result
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import HiddenState, Module, Outcome, Result
 from defuser.errors import InvalidCommandError
 from edgework import Card, Ruleset, interval_for
 

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
 
 from defuser.engine import modlog
-from defuser.engine.simulator import Action, ActionKind, HiddenState, Module, Outcome
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import HiddenState, Module, Outcome
 from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
 SAMPLES = Path("/work/shared/samples/real-module-logs")

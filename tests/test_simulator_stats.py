@@ -15,7 +15,8 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from defuser.engine.simulator import Action, ActionKind, HiddenState, Module
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import HiddenState, Module
 from edgework import Card, CardType, Ruleset
 
 SIGMAS = 5.0

@@ -9,8 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+from defuser.engine.actions import Action
 from defuser.engine.rules import HAND_SIZE, discard_allowed
-from defuser.engine.simulator import Action, HiddenState, Module
+from defuser.engine.simulator import HiddenState, Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import action_values, best_action
 from defuser.trainer.grading import (

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from defuser.apps.benchmark import CONFIGS, game_seed
-from defuser.engine.simulator import Action, Module, Outcome
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.cache import APP_DIR, DiskCache
 from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset
@@ -92,9 +93,9 @@ def _event(result: Any) -> str:
         return f"solved {action.slot}"
     if result.outcome is Outcome.STRIKE:
         return f"strike {action}"
-    if action.kind.value == "draw":
+    if action.kind is ActionKind.DRAW:
         return f"drew {result.card.code}"
-    if action.kind.value == "discard":
+    if action.kind is ActionKind.DISCARD:
         return f"discarded {result.card.code}"
     return f"played {action.slot}"
 

@@ -19,7 +19,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES
-from defuser.engine.simulator import Action
+from defuser.engine.actions import Action
 from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.policy import Recommendation
 from edgework import SHAPE_GLYPHS, Card

@@ -18,13 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from defuser.engine import deck, modlog
-
-# The vocabulary lives in defuser.engine.actions; these names stay importable from here.
-from defuser.engine.actions import ALL_ACTIONS as ALL_ACTIONS
-from defuser.engine.actions import Action as Action
-from defuser.engine.actions import ActionKind as ActionKind
-from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
-from defuser.engine.actions import StrikeKind as StrikeKind
+from defuser.engine.actions import (
+    Action,
+    ActionKind,
+    Discarded,
+    Drew,
+    Event,
+    Played,
+    Solved,
+    StrikeKind,
+    Struck,
+)
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import (
     DefuserError,

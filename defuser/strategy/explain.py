@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from defuser.engine.actions import StrikeKind
 from defuser.engine.rules import legal_slots
-from defuser.engine.simulator import Result, StrikeKind
+from defuser.engine.simulator import Result
 from edgework import RULE_TEXTS, Card, Ruleset
 
 #: The rules of Table F that compare with the table's Exploding Mitten face.
