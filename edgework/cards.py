@@ -75,6 +75,12 @@ class CardType(enum.Enum):
         return f"CardType.{self.name}"
 
     @property
+    def card_words(self) -> str:
+        """The type with its article, for prose: ``a Yep card``, ``an Attack card``."""
+        article = "an" if self.value[0] in "AEIOU" else "a"
+        return f"{article} {self.value} card"
+
+    @property
     def is_plain(self) -> bool:
         """True for the four types the deck deals at random (not Defuse, not mitten)."""
         return self not in (CardType.DEFUSE, CardType.EXPLODING_MITTEN)

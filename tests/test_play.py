@@ -18,6 +18,7 @@ from defuser.commands.play import batteries_words, build_edgework
 from defuser.engine.actions import ALL_ACTIONS, Action, ActionKind
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError
+from defuser.logs.reader import bomb_lines
 from edgework import Edgework
 
 GOLDEN_EDGE = "3B 2H // *FRK // KT4RE7"
@@ -126,7 +127,11 @@ def test_golden_game_log_and_transcript(
     assert "Module solved!" in run.out
     text = log.read_text(encoding="utf-8")
     assert text.endswith("Module solved!\n")
-    assert text.splitlines() == expected_log(GOLDEN_EDGE, 2, script.splitlines())
+    # The bomb's edgework lines, as the game writes them, then the module's own lines.
+    edge = build_edgework(Edgework.parse(GOLDEN_EDGE), 2, whole_edge=True)
+    header = bomb_lines(2, edge)
+    assert text.splitlines()[: len(header)] == header
+    assert text.splitlines()[len(header) :] == expected_log(GOLDEN_EDGE, 2, script.splitlines())
 
 
 def test_brief_example_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,6 +141,8 @@ def test_brief_example_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "seed 7" in run.out
     assert "serial " in run.out and "batter" in run.out
     lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "[BombGenerator] Generating bomb with seed 7"
+    lines = [line for line in lines if line.startswith("[Exploding Mittens #1]")]
     assert lines[0].startswith("[Exploding Mittens #1] You should use Table ")
     assert len(lines) >= 7
     # The same seed and commands give the same game again.

@@ -314,9 +314,10 @@ class Output:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
-    def print(self, *items: Any) -> None:
-        """Print a result to stdout."""
-        self.out.print(*(_safe_item(item) for item in items))
+    def print(self, *items: Any, wrap: bool = False) -> None:
+        """Print a result to stdout. With ``wrap`` (a person's terminal) long lines break
+        at word boundaries to the terminal's width; otherwise a line is never broken."""
+        self.out.print(*(_safe_item(item) for item in items), soft_wrap=not wrap)
 
     def note(self, message: str) -> None:
         """Print a diagnostic to stderr."""

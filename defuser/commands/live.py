@@ -105,9 +105,9 @@ def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) 
             return
         header = follow_header(advice)
         if drawn:
-            out.out.print(Text(header, style="bold"), soft_wrap=False)
+            out.print(Text(header, style="bold"), wrap=True)
             for item in screen_reply(advice.reply):
-                out.out.print(item, soft_wrap=False)
+                out.print(item, wrap=True)
         else:
             out.print(header)
             for text in advice.reply.lines():
@@ -192,7 +192,7 @@ def live(
                     out.note(reply.help)
             elif drawn:
                 for item in screen_reply(reply):
-                    out.out.print(item, soft_wrap=False)
+                    out.print(item, wrap=True)
                 sys.stdout.flush()
             else:
                 for text in reply.lines():

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 import click
+from rich.padding import Padding
 from rich.text import Text
 
 from defuser.commands.common import (
@@ -31,16 +32,20 @@ from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headli
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
+from defuser.logs.reader import bomb_lines
 from defuser.strategy import explain
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.trainer.answers import read_action
 from edgework import Batteries, Card, Edgework
 
 HELP_TEXT = """\
 Commands (Twitch Plays style, any case, optional '!1 ' prefix):
   draw          click the deck: take its top card into the first empty slot
   discard       click the discard pile: the deck's top card goes onto the pile
-                (only allowed when no card in your hand is legal)
+                (only allowed when no card in your hand is legal; a Defuse that is
+                the only legal card does not count, so you may still discard)
   play <1-3>    click a hand slot: play that card onto the discard pile
+                (also p1, 1, play1, as in mittens drill)
   help          show this help
   quit          stop the game
 Goal: draw a Defuse and play it while the Exploding Mitten is on top of the deck.
@@ -111,6 +116,20 @@ def result_json(command: str, result: Result, module: Module) -> dict[str, Any]:
     }
 
 
+def read_click(text: str) -> Action:
+    """A click as typed: the Twitch Plays command, or the short forms ``mittens drill``
+    reads (``p2``, ``2``, ``play2``, ``dr``, ``disc``), so one syntax works everywhere a
+    click is typed. A line neither reads raises the Twitch Plays parser's error."""
+    try:
+        return Action.parse(text)
+    except DefuserError:
+        try:
+            return Action.parse(read_action(text))
+        except DefuserError:
+            pass
+        raise
+
+
 class TerminalGame:
     """One game in the terminal: the bomb (module, strikes, log file, clock), rendered."""
 
@@ -131,6 +150,8 @@ class TerminalGame:
         self.out = out
         self.colour = colour
         self.json_mode = json_mode
+        #: A person's terminal: long lines break at word boundaries, never mid-word.
+        self.wrap = colour or (sys.stdout.isatty() and not json_mode)
 
     # --------------------------------------------------------------- rendering
 
@@ -141,8 +162,14 @@ class TerminalGame:
     def say(self, text: str | Text, style: str = "") -> None:
         """Print one line, styled only when colour is on."""
         if isinstance(text, str):
-            text = Text(text, style=style if self.colour else "")
-        self.out.print(text)
+            indent = len(text) - len(text.lstrip(" "))
+            text = Text(text.lstrip(" "), style=style if self.colour else "")
+            if indent and self.wrap:
+                # An explanation line keeps its indent on every line it wraps to.
+                self.out.print(Padding(text, (0, 0, 0, indent), expand=False), wrap=True)
+                return
+            text = Text(" " * indent).append_text(text)
+        self.out.print(text, wrap=self.wrap)
 
     def show_edge(self) -> None:
         """The bomb's edge: serial number, batteries as holders, other widgets."""
@@ -212,7 +239,7 @@ class TerminalGame:
                 self.say(HELP_TEXT)
             return True
         try:
-            action = Action.parse(text)
+            action = read_click(text)
         except DefuserError as exc:
             if self.json_mode:
                 self.out.json({"command": text, "error": str(exc)})
@@ -248,7 +275,7 @@ class TerminalGame:
             assert result.card is not None
             kind = result.action.kind
             line = Text(f"{action}: you {kind.past_tense} ").append_text(self.card(result.card))
-            line.append(f", a(n) {m.rules.type_of(result.card).value} card.")
+            line.append(f", {m.rules.type_of(result.card).card_words}.")
             if result.card == m.rules.mitten and kind is ActionKind.DISCARD:
                 line.append(" That was the Exploding Mitten.")
             self.say(line)
@@ -340,6 +367,11 @@ def play(
     out = Output(json_mode=json_mode)
     colour = interactive and colour_enabled(sys.stdout)
     log_file: IO[str] | None = open_output(log_path, "log file") if log_path else None
+    if log_file is not None:
+        # The bomb's edgework lines first, as the game writes them, so 'mittens log
+        # analyze' knows the serial number and batteries without being told.
+        log_file.write("".join(line + "\n" for line in bomb_lines(seed, edge)))
+        log_file.flush()
     try:
         game = TerminalGame(
             module,

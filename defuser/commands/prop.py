@@ -226,7 +226,7 @@ class PropGame:
             assert result.card is not None
             line = Text(head + f"{step.action.kind.past_tense} ")
             line.append_text(self.card(result.card))
-            line.append(f", a(n) {module.rules.type_of(result.card).value} card.")
+            line.append(f", {module.rules.type_of(result.card).card_words}.")
             if result.outcome is Outcome.SOLVED:
                 line.append(" The Exploding Mitten was on top of the deck.")
             self.out.print(line)

@@ -42,7 +42,7 @@ def render(report: SolveReport, out: Output) -> None:
     out.print(
         Text("Discard top: ")
         .append_text(card_text(report.discard))
-        .append(f", a(n) {report.discard_type.value} card")
+        .append(f", {report.discard_type.card_words}")
     )
     out.print(f"Rule {report.rule_letter} ({report.rule_reason}):")
     out.print(f"  {report.rule_text}")

@@ -40,6 +40,7 @@ from typing import Final
 
 from defuser.engine import modlog
 from defuser.streams import printable
+from edgework import Edgework
 
 _BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
 _SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")
@@ -353,6 +354,32 @@ def game_line(text: str) -> tuple[str | None, str]:
     if match is not None:
         return "bomb", match.group("seed")
     return _edgework_line(text)
+
+
+def bomb_lines(seed: int | str, edge: Edgework) -> list[str]:
+    """The lines the game writes when it generates a bomb with this edgework, in its
+    order: the generator line, one battery widget per holder (AA holders first), the
+    indicators, the port plates, the serial number. :func:`read_log` reads them back.
+
+    A battery count without holders is laid out as AA holders plus one D holder for an
+    odd count (the count is what the log's readers use).
+    """
+    lines = [f"[BombGenerator] Generating bomb with seed {seed}"]
+    batteries = edge.batteries
+    if batteries is not None:
+        aa, d = batteries.aa_holders, batteries.d_holders
+        if aa is None or d is None:
+            aa, d = divmod(batteries.count, 2)
+        for holder in [2] * aa + [1] * d:
+            lines.append(f"[BatteryWidget] Randomizing Battery Widget: {holder}")
+    for indicator in edge.indicators:
+        state = "lit" if indicator.lit else "unlit"
+        lines.append(f"[IndicatorWidget] Randomizing Indicator Widget: {state} {indicator.label}")
+    for plate in edge.port_plates:
+        lines.append(f"[PortWidget] Randomizing Port Widget: {', '.join(plate.ports)}")
+    if edge.serial is not None:
+        lines.append(f"[SerialNumber] Randomizing Serial Number: {edge.serial}")
+    return lines
 
 
 def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,

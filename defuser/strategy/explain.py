@@ -32,8 +32,8 @@ def rule_in_force(rules: Ruleset, discard: Card) -> str:
     """Which rule is in force on ``discard`` and why, in one sentence."""
     letter = rules.rule(discard)
     text = (
-        f"rule {letter} is in force ({card_words(discard)} on the discard pile is a(n) "
-        f"{rules.type_of(discard).value} card, last digit {rules.last_digit}, Table "
+        f"rule {letter} is in force ({card_words(discard)} on the discard pile is "
+        f"{rules.type_of(discard).card_words}, last digit {rules.last_digit}, Table "
         f"{rules.table}): {RULE_TEXTS[letter]}"
     )
     if letter in MITTEN_RULES:

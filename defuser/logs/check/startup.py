@@ -70,7 +70,7 @@ def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
         kind = rules.type_of(s.discard)
         problems.append(
             f"the line says rule {letter}, expected rule {expected}: Table E gives "
-            f"{expected} for a(n) {kind.value} card ({s.discard.words}) on the discard "
+            f"{expected} for {kind.card_words} ({s.discard.words}) on the discard "
             f"pile with {ctx.digit_reason(s.digit)}"
         )
     return s, problems
@@ -95,7 +95,7 @@ def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> lis
         if HAND_SIZE not in deck.REROLL_SLOTS and not rules.type_of(card).is_plain:
             problems.append(
                 f"card #3 is never re-rolled at start-up, so it is always a plain card, "
-                f"not a(n) {rules.type_of(card).value} card"
+                f"not {rules.type_of(card).card_words}"
             )
         elif not deck.opening_has_legal_plain(rules, s.discard, hand):
             problems.append(

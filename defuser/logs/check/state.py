@@ -149,8 +149,8 @@ def rule_why(rules: Ruleset, discard: Card) -> str:
     """The rule in force on ``discard``, with its text and the discard's type."""
     letter = rules.rule(discard)
     return (
-        f"rule {letter} ({RULE_TEXTS[letter]}) with {discard.words}, a(n) "
-        f"{rules.type_of(discard).value} card, on the discard pile"
+        f"rule {letter} ({RULE_TEXTS[letter]}) with {discard.words}, "
+        f"{rules.type_of(discard).card_words}, on the discard pile"
     )
 
 
@@ -160,8 +160,8 @@ def type_problem(rules: Ruleset, card: Card, claimed: CardType) -> str | None:
     if actual is claimed:
         return None
     return (
-        f"{card.words} is a(n) {actual.value} card in Table {rules.table}, "
-        f"but the line calls it a(n) {claimed.value} card"
+        f"{card.words} is {actual.card_words} in Table {rules.table}, "
+        f"but the line calls it {claimed.card_words}"
     )
 
 
