@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from hardware.errors import DeviceProtocolError, LinkError
+from hardware.errors import DeviceProtocolError, LinkError, NoAnswerError
 from hardware.framing import BadLine, LineFramer, seal
 from hardware.protocol import (
     MIN_EVENT_STORE,
@@ -253,16 +253,18 @@ def check_prop(
     wait: float = ANSWER_WAIT,
     press_wait: float = 2.0,
     deadline: float = REPLY_DEADLINE,
+    startup: float = 3.0,
 ) -> list[CheckResult]:
     """Run every requirement of docs/protocol.md against the prop on ``link``.
 
-    ``wait`` bounds each answer, ``press_wait`` each press or reset the actor makes, and
-    ``deadline`` is the reply time the prop must keep.
+    ``wait`` bounds each answer, ``press_wait`` each press or reset the actor makes,
+    ``deadline`` is the reply time the prop must keep, and ``startup`` how long the
+    prop may take to answer at all (a board may reset when its port opens). Raises
+    :class:`~hardware.errors.NoAnswerError` when it never answers.
     """
     probe = _Probe(link, wait, press_wait)
     checker = _Checker(probe, actor)
-    probe.send_raw(b"\n")
-    probe.lines(lambda g: False, 0.2)  # whatever the prop says at start
+    _await_start(probe, startup)
     _framing_checks(checker)
     _handshake_checks(checker)
     for version in checker.versions:
@@ -281,6 +283,28 @@ def check_prop(
     return checker.results
 
 
+def _await_start(probe: _Probe, startup: float) -> None:
+    """Send ``PING`` until the prop answers (it may be starting up), then drain."""
+    probe.send_raw(b"\n")
+    deadline = time.monotonic() + startup
+    tag = 0
+    while time.monotonic() < deadline:
+        tag += 1
+        probe.send_raw(seal(f"PING {tag}"))
+        pong = f"PONG {tag} "
+
+        def answered(got: list[str | BadLine], pong: str = pong) -> bool:
+            return any(isinstance(x, str) and x.startswith(pong) for x in got)
+
+        if answered(probe.lines(answered, 0.25)):
+            probe.lines(lambda g: False, 0.1)
+            return
+    raise NoAnswerError(
+        f"no answer to PING within {startup:g} s: is this a prop, running firmware that "
+        "speaks the Exploding Mittens protocol?"
+    )
+
+
 def _framing_checks(c: _Checker) -> None:
     probe = c.probe
 
@@ -296,19 +320,21 @@ def _framing_checks(c: _Checker) -> None:
 
     body = "PING 7"
     good = seal(body)[:-1]
+    wrong = good[:-1] + (b"0" if good[-1:] != b"0" else b"1")
+    lower = body.encode() + b"*" + good[-4:].lower()
     cases = [
-        ("bad-crc", "a wrong checksum", good[:-1] + (b"0" if good[-1:] != b"0" else b"1")),
-        ("bad-hex", "lower-case checksum digits", body.encode() + b"*" + good[-4:].lower()),
-        ("bad-empty-body", "an empty body (*0000)", b"*0000"),
-        ("bad-two-stars", "two '*'", good + b"*" + good[-4:]),
-        ("bad-cr", "a CR inside the line", b"PING 7\r*" + good[-4:]),
-        ("bad-high-byte", "a byte >= 0x80", b"PING \xb7*" + good[-4:]),
+        ("bad-crc", "a line with a wrong checksum", wrong),
+        ("bad-hex", "a line with lower-case checksum digits", lower),
+        ("bad-empty-body", "a line with an empty body (*0000)", b"*0000"),
+        ("bad-two-stars", "a line with two '*'", good + b"*" + good[-4:]),
+        ("bad-cr", "a line with a CR inside", b"PING 7\r*" + good[-4:]),
+        ("bad-high-byte", "a line with a byte >= 0x80", b"PING \xb7*" + good[-4:]),
         ("bad-overlong", "a line longer than 63 bytes", b"PING 7 " + b"X" * 70 + b"*0000"),
-        ("bad-no-star", "no '*'", b"PING 7"),
+        ("bad-no-star", "a line with no '*'", b"PING 7"),
     ]
     for name, what, raw in cases:
         c.check(
-            name, "2.1", f"a line with {what} is dropped, counted, never answered",
+            name, "2.1", f"{what} is dropped, counted, never answered",
             counted(raw + b"\n", what),
         )
 

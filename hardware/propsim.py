@@ -602,6 +602,15 @@ def create(
         return sim
 
 
+def register(sim: PropSim) -> PropSim:
+    """Put a prop made elsewhere (a test's deliberately broken one) in the registry."""
+    with _REGISTRY_LOCK:
+        if sim.name in _REGISTRY:
+            raise SimError(f"a simulated prop called {sim.name!r} already exists")
+        _REGISTRY[sim.name] = sim
+        return sim
+
+
 def lookup(name: str) -> PropSim | None:
     """The simulated prop called ``name``, if any."""
     with _REGISTRY_LOCK:

@@ -34,9 +34,11 @@ from defuser.engine.simulator import Module, Outcome, Result
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import BombDisplay, Bridge, PressStep, button_for, winning_actions
+from hardware.conformance import Actor, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.errors import HardwareError
 from hardware.protocol import (
+    Button,
     Cue,
     DisplayCommand,
     GameState,
@@ -55,7 +57,7 @@ from hardware.protocol import (
     ShowTimer,
     ShowTop,
 )
-from hardware.transport import PortInfo, candidate_ports, discover, system_ports
+from hardware.transport import Link, PortInfo, candidate_ports, discover, system_ports
 
 
 class PortParam(click.ParamType[str]):
@@ -388,7 +390,7 @@ def list_ports(out: Output, json_mode: bool) -> None:
     out.print("* = USB serial port that could be the prop")
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @click.option("--port", type=PORT, help="Port or URL: /dev/ttyACM0, COM3, socket://h:p, ...")
 @click.option("--list", "list_only", is_flag=True, help="List candidate ports and exit.")
 @click.option("--demo", is_flag=True, help="Play on a simulated prop that presses by itself.")
@@ -420,7 +422,9 @@ def list_ports(out: Output, json_mode: bool) -> None:
     help="Give up when a lost prop is not back after this many seconds (default: wait).",
 )
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per event.")
+@click.pass_context
 def prop(
+    ctx: click.Context,
     port: str | None,
     list_only: bool,
     demo: bool,
@@ -443,8 +447,11 @@ def prop(
     solve, the serial number and the batteries, and reports button presses. Without
     --port the one USB board that looks like a prop is used; --list shows the choices.
     For a try without hardware: mittens prop --demo, or python -m hardware.propsim --pty
-    in another terminal and --port with the path it prints.
+    in another terminal and --port with the path it prints. mittens prop check PORT
+    tests a prop against every requirement of the protocol.
     """
+    if ctx.invoked_subcommand is not None:
+        return
     out = Output(json_mode=json_mode)
     if list_only:
         list_ports(out, json_mode)
@@ -524,3 +531,110 @@ def _open_for_writing(path: str | None, what: str, files: list[IO[str]]) -> IO[s
     file = open_output(path, what)
     files.append(file)
     return file
+
+
+class PromptActor:
+    """Asks the person at the prop to press a button or reset it (on stderr)."""
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+
+    def press(self, button: Button) -> None:
+        """Ask for one press."""
+        self.out.note(f"check: press {button.value} on the prop once")
+
+    def reset(self) -> None:
+        """Ask for a reset."""
+        self.out.note("check: reset the prop now (its reset button, or power it off and on)")
+
+
+@prop.command("check")
+@click.argument("port_or_url", type=PORT)
+@click.option("--json", "json_mode", is_flag=True, help="Print the results as one JSON object.")
+@click.option(
+    "--timeout",
+    type=seconds(0.01),
+    default=0.5,
+    show_default=True,
+    help="Seconds to wait for each answer.",
+)
+@click.option(
+    "--deadline",
+    type=seconds(0.001),
+    default=0.05,
+    show_default=True,
+    help="Seconds the prop may take to reply (the protocol asks 0.05).",
+)
+@click.option(
+    "--press-timeout",
+    type=seconds(0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for each press or reset you are asked for.",
+)
+@click.option(
+    "--no-presses",
+    is_flag=True,
+    help="Skip the checks that need presses and a reset (they then count as not passed).",
+)
+def check(
+    port_or_url: str,
+    json_mode: bool,
+    timeout: float,
+    deadline: float,
+    press_timeout: float,
+    no_presses: bool,
+) -> None:
+    """Check a prop against every requirement of docs/protocol.md.
+
+    Prints one row per requirement (grammar edge cases, every message of every version
+    the prop speaks, handshake and version negotiation, event numbering, RESEND, a
+    reset), pass or fail with the line that failed. It asks you to press buttons and to
+    reset the prop when it needs to (a simulated propsim:// prop does that by itself).
+    Exit code 0 only when every requirement passed.
+    """
+    out = Output(json_mode=json_mode)
+    try:
+        link = Link.open(port_or_url)
+    except HardwareError as exc:
+        raise hardware_error(exc) from exc
+    try:
+        sim = _sim_behind(link.url)
+        actor: Actor | None = None
+        if not no_presses:
+            actor = propsim.SimActor(sim) if sim is not None else PromptActor(out)
+        wait = press_timeout if sim is None else 2.0
+        results = check_prop(link, actor, wait=timeout, press_wait=wait, deadline=deadline)
+    except HardwareError as exc:
+        raise hardware_error(exc) from exc
+    finally:
+        link.close()
+    ok = passed(results)
+    if json_mode:
+        out.json(
+            {
+                "port": link.url,
+                "passed": ok,
+                "results": [result.as_dict() for result in results],
+            }
+        )
+    else:
+        for result in results:
+            mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result.status]
+            style = {"pass": "green", "fail": "bold red", "skip": "yellow"}[result.status]
+            line = Text(f"{mark}  ", style=style if colour_enabled(sys.stdout) else "")
+            line.append(f"§{result.section:<8} {result.name}: {result.requirement}")
+            out.print(line)
+            if result.detail:
+                out.print(Text(f"      {result.detail}"))
+        good = sum(result.status == "pass" for result in results)
+        out.print(f"{good} of {len(results)} requirements passed on {link.url}.")
+    if not ok:
+        sys.exit(1)
+
+
+def _sim_behind(url: str) -> propsim.PropSim | None:
+    """The simulated prop behind ``url``, if it is one."""
+    if not url.startswith(f"{propsim.SCHEME}://"):
+        return None
+    return propsim.lookup(url.split("://", 1)[1].split("?", 1)[0])

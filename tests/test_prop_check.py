@@ -1,0 +1,98 @@
+"""``mittens prop check``: the conformance checker against good and broken props."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import run_cli
+from prop_helpers import unique_name
+
+from hardware import propsim
+from hardware.protocol import Resend
+
+
+class BrokenProp(propsim.PropSim):
+    """A prop with two mistakes a builder could make from the doc.
+
+    It answers ``RESEND`` from a number newer than its newest with every stored event
+    (the C range test without the newer-than check), and it counts empty lines as bad.
+    """
+
+    def receive(self, data: bytes) -> None:
+        with self._cond:
+            self.bad_lines += data.count(b"\n\n")
+        super().receive(data)
+
+    def _answer(self, tag: int, command: object) -> str:
+        if isinstance(command, Resend):
+            for event, session in self._store:
+                self._emit(self._event_line(event, session))
+            return f"OK {tag}"
+        return super()._answer(tag, command)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_simulated_prop_passes_every_requirement(
+    version: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = unique_name("check")
+    try:
+        run = run_cli(["prop", "check", f"propsim://{name}?version={version}", "--json"],
+                      monkeypatch)
+    finally:
+        propsim.forget(name)
+    assert run.code == 0, run.out + run.err
+    report = json.loads(run.out)
+    assert report["passed"] is True
+    names = {r["name"] for r in report["results"]}
+    assert {r["status"] for r in report["results"]} == {"pass"}
+    # Every part of the doc is covered: grammar, handshake, messages, events, a reset.
+    for expected in ("bad-crc", "bad-empty-body", "err-double-space", "hello-1", "hello-2",
+                     "v1 HAND", "resend", "resend-newer", "btn-numbering", "event-store",
+                     "reset", "btn-without-session", "reply-deadline"):
+        assert expected in names
+    assert ("v2 TIMER" in names) == (version == 2)
+    assert "v1 TIMER unknown" in names  # a version-2 command in a version-1 session
+
+
+def test_a_broken_prop_fails_with_the_lines_that_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = propsim.register(BrokenProp(unique_name("broken")))
+    try:
+        run = run_cli(["prop", "check", propsim.url_of(sim)], monkeypatch)
+    finally:
+        propsim.forget(sim.name)
+    assert run.code == 1
+    failed = [line for line in run.out.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 2, run.out
+    assert "empty-lines" in failed[0] and "resend-newer" in failed[1]
+    assert "expected only OK" in run.out and "'RESEND " in run.out
+    assert "bad-line count" in run.out
+    total = sum(line[:4] in ("PASS", "FAIL") for line in run.out.splitlines())
+    assert f"{total - 2} of {total} requirements passed on propsim://" in run.out
+
+
+def test_without_presses_the_checks_that_need_them_are_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = unique_name("check")
+    try:
+        run = run_cli(["prop", "check", f"propsim://{name}", "--no-presses", "--json"],
+                      monkeypatch)
+    finally:
+        propsim.forget(name)
+    assert run.code == 1
+    report = json.loads(run.out)
+    skipped = {r["name"] for r in report["results"] if r["status"] == "skip"}
+    assert {"btn-numbering", "resend", "reset"} <= skipped
+    assert report["passed"] is False
+
+
+def test_a_silent_port_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = unique_name("mute")
+    try:
+        run = run_cli(["prop", "check", f"propsim://{name}?mute=1"], monkeypatch)
+    finally:
+        propsim.forget(name)
+    assert run.code == 1
+    assert "no answer to PING" in run.err and "Traceback" not in run.err
