@@ -153,7 +153,8 @@ def test_a_new_session_in_the_same_file_starts_over() -> None:
 def test_a_log_of_module_lines_only_uses_the_given_edgework() -> None:
     lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
     blind = Follower().feed_all(lines)
-    assert not blind[0].reply.ok and "--serial" in (blind[0].reply.error or "")
+    assert not blind[0].reply.ok and blind[0].needs == ("serial", "batteries")
+    assert blind[0].reply.error == "the log has not shown this bomb's serial number and batteries"
     given = Follower(serial=SerialNumber.parse("AB3CD4"), batteries=3).feed_all(lines)
     assert all(a.reply.ok for a in given) and given[-1].solved
 
@@ -303,3 +304,26 @@ def test_live_follow_without_a_log_uses_the_games_default_place(
     assert "p.log (it does not exist yet: waiting for the game)" in run.err
     run = run_cli(["live", "--follow", str(tmp_path)], monkeypatch)
     assert run.code == 2 and "is a directory" in run.err
+
+
+def test_live_follow_says_which_options_give_missing_edgework(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "module.log"
+    lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    real = follow_mod.follow
+    monkeypatch.setattr(
+        "defuser.commands.live.follow",
+        lambda *a, **k: real(*a, **{**k, "stop": lambda: True, "catch_up": False}),
+    )
+    run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
+    first = json.loads(run.out.splitlines()[0])
+    assert first["error"] == (
+        "the log has not shown this bomb's serial number and batteries; give --serial and "
+        "--batteries (or --edgework)"
+    )
+    run = run_cli(["live", "--follow", str(path), "--json", "--edgework", "3B 2H // AB3CD4"],
+                  monkeypatch)
+    objects = [json.loads(line) for line in run.out.splitlines()]
+    assert all(o["ok"] for o in objects) and objects[-1]["solved"]

@@ -68,7 +68,9 @@ def test_edgework_the_log_shows_overrules_the_options() -> None:
     analysis = analyse_bytes(log, serial="BC1DF2", batteries=4, judge_decisions=False)
     assert analysis.inconsistency_count == 0
     assert analysis.bombs[0].notes == [
-        "--serial BC1DF2 is not used for this bomb: the log shows its serial number, AB3CD4",
-        "--batteries 4 is not used for this bomb: the log shows its 3 batteries",
+        "the serial number given (BC1DF2) is not used for this bomb: the log shows its "
+        "serial number, AB3CD4",
+        "the battery count given (4) is not used for this bomb: the log shows its 3 "
+        "batteries",
     ]
     assert to_json([analysis])["files"][0]["bombs"][0]["notes"] == analysis.bombs[0].notes

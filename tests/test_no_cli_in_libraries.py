@@ -24,9 +24,7 @@ OWN_COMMAND_LINES = {
 #: Options still named by library messages that other work owns; each is a known defect
 #: to move into the commands, listed so that no new one can appear.
 KNOWN: dict[str, set[str]] = {
-    "defuser/logs/analysis.py": {"--serial", "--batteries"},
-    "defuser/apps/follow.py": {"--serial", "--batteries"},
-    "defuser/apps/table_io.py": {"--format", "--language"},
+    "defuser/apps/table_io.py": {"--format"},
     "defuser/trainer/store.py": {"--db"},
 }
 

@@ -44,7 +44,8 @@ def test_log_analyze_judges_a_play_log_without_being_told_the_edgework(
     run = run_cli(["log", "analyze", "--json", "--serial", "BC1DF2", str(log)], monkeypatch)
     bomb = json.loads(run.out)["files"][0]["bombs"][0]
     assert bomb["notes"] == [
-        "--serial BC1DF2 is not used for this bomb: the log shows its serial number, KT4RE7"
+        "the serial number given (BC1DF2) is not used for this bomb: the log shows its "
+        "serial number, KT4RE7"
     ]
     assert bomb["modules"][0]["inconsistencies"] == []
 

@@ -138,6 +138,9 @@ class _Module:
     views: dict[int, Observation] = field(default_factory=dict)
     started: bool = False
     lost: str = ""
+    #: What edgework the log did not show and the module needs (``serial``,
+    #: ``batteries``); a front end says how to give it.
+    needs: tuple[str, ...] = ()
     advised: Recommendation | None = None
     lines: int = 0
 
@@ -154,6 +157,8 @@ class Advice:
     reply: SessionReply
     #: Whether the module's bomb is certain (several bombs of a mission may fit).
     bomb_certain: bool = True
+    #: The edgework the log did not show and the advice needs (``serial``, ``batteries``).
+    needs: tuple[str, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -313,11 +318,11 @@ class Follower:
         for index in module.candidates:
             serial, batteries = self._edge(self.bombs[index])
             if serial is None or batteries is None:
-                missing = (
-                    "the log has not shown this bomb's "
-                    + " and ".join(w for w, v in (("serial number", serial),
-                                                  ("batteries", batteries)) if v is None)
-                    + "; give --serial and --batteries"
+                module.needs = tuple(
+                    w for w, v in (("serial", serial), ("batteries", batteries)) if v is None
+                )
+                missing = "the log has not shown this bomb's " + " and ".join(
+                    {"serial": "serial number"}.get(w, w) for w in module.needs
                 )
                 continue
             rules = Ruleset(serial.table, serial.last_digit)
@@ -406,7 +411,9 @@ class Follower:
         module.advised = rec
         certain = len({(o.rules.table, o.rules.last_digit, o.interval)
                        for o in module.views.values()}) <= 1
-        return Advice(self.line, self.session, bomb, module.module_id, event, reply, certain)
+        needs = module.needs if chosen is None else ()
+        return Advice(self.line, self.session, bomb, module.module_id, event, reply, certain,
+                      needs)
 
 
 # --------------------------------------------------------------------------- the loop

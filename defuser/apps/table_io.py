@@ -57,6 +57,8 @@ class Difference:
     fails: bool = True
     #: Why the cell differs, in words, when the values alone do not say it.
     why: str = ""
+    #: A Table F condition that could not be read as English (a translation, perhaps).
+    unread: bool = False
 
     def __str__(self) -> str:
         text = f"{self.where}: expected {self.expected!r}, found {self.found!r}"
@@ -464,8 +466,8 @@ def _condition_difference(letter: str, canonical: str, text: str, language: str)
     if got is None:
         return Difference(
             where, canonical, text,
-            why="cannot be read as an English condition on colour or shape; if the file is "
-            "a translation, declare it with --language",
+            why="cannot be read as an English condition on colour or shape",
+            unread=True,
         )
     if got != want:
         return Difference(where, canonical, text,

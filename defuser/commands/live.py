@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -91,6 +92,17 @@ def follow_header(advice: Advice) -> str:
     return f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
 
 
+def with_option_hint(advice: Advice) -> Advice:
+    """Advice that needs edgework the log did not show says which options give it."""
+    if not advice.needs or advice.reply.error is None:
+        return advice
+    options = " and ".join(f"--{need}" for need in advice.needs)
+    error = f"{advice.reply.error}; give {options} (or --edgework)"
+    reply = replace(advice.reply, error=error,
+                    recommendation=replace(advice.reply.recommendation, reason=error))
+    return replace(advice, reply=reply)
+
+
 def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) -> None:
     """Follow the game's log at ``path`` hands-free until interrupted."""
     drawn = sys.stdout.isatty() and not json_mode
@@ -100,6 +112,7 @@ def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) 
     )
 
     def emit(advice: Advice) -> None:
+        advice = with_option_hint(advice)
         if json_mode:
             out.json(advice.to_json())
             return

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
 from defuser.apps.table_checks import run_checks
-from defuser.apps.table_io import MAX_TRANSCRIPTION_BYTES, compare, read_transcription
+from defuser.apps.table_io import (
+    MAX_TRANSCRIPTION_BYTES,
+    Difference,
+    compare,
+    read_transcription,
+)
 from defuser.commands.common import Output
 from defuser.commands.safeio import read_stdin, read_user_bytes
 
@@ -70,7 +76,7 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
         source = file
     if not language.strip():
         raise click.BadParameter("expected a language such as en or fr", param_hint="'--language'")
-    diffs = compare(read_transcription(text, source), language)
+    diffs = [_hinted(d) for d in compare(read_transcription(text, source), language)]
     failing = [d for d in diffs if d.fails]
     if json_mode:
         out.json({
@@ -93,3 +99,11 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
             out.print(f"{source}: every card type and rule letter matches{extra}")
     if failing:
         sys.exit(1)
+
+
+def _hinted(diff: Difference) -> Difference:
+    """A condition that is not English gets the option that declares a translation."""
+    if not diff.unread:
+        return diff
+    return replace(diff, why=f"{diff.why}; if the file is a translation, declare its "
+                   "language with --language")

@@ -146,13 +146,13 @@ def _overruled(bomb: LoggedBomb, serial: str | None, batteries: int | None) -> l
     notes = []
     if serial is not None and bomb.serial is not None and not _same_serial(serial, bomb.serial):
         notes.append(
-            f"--serial {serial} is not used for this bomb: the log shows its serial "
-            f"number, {bomb.serial}"
+            f"the serial number given ({serial}) is not used for this bomb: the log shows "
+            f"its serial number, {bomb.serial}"
         )
     if batteries is not None and bomb.batteries is not None and batteries != bomb.batteries:
         notes.append(
-            f"--batteries {batteries} is not used for this bomb: the log shows its "
-            f"{bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+            f"the battery count given ({batteries}) is not used for this bomb: the log "
+            f"shows its {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
         )
     return notes
 
