@@ -10,9 +10,9 @@ the benchmark, the trainer and the prop bridge can swap them; :func:`make_policy
 one by name. The strategy's other jobs live beside this module: action values and the
 recommendation in :mod:`defuser.strategy.values`, their reasons in
 :mod:`defuser.strategy.reasons`, where solutions come from in
-:mod:`defuser.strategy.solutions`, the opening states in
-:mod:`defuser.strategy.openings`. Their public names are re-exported here for callers
-that import them from this module.
+:mod:`defuser.strategy.solutions`, the opening states in :mod:`defuser.engine.deck`
+(their expectation in :mod:`defuser.strategy.openings`). Their public names are
+re-exported here for callers that import them from this module.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.deck import opening_distribution
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.dp import Choice, state_index
-from defuser.strategy.openings import opening_distribution
 from defuser.strategy.reasons import explain
 from defuser.strategy.solutions import SolutionStore, expected_clicks, solution_for
 from defuser.strategy.values import (
