@@ -134,10 +134,10 @@ class SessionReply:
             return out or [rec.reason]
         assert obs is not None and rec.expected_clicks is not None
         clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
-        first = f"{rec.action}: {rec.reason.partition(': ')[2] or rec.reason}"
+        first = f"{rec.action}: {rec.why or rec.reason}"
         if rec.action.slot is not None:
             card = obs.hand[rec.action.slot - 1]
-            first = f"{rec.action} ({card.code}): {rec.reason.partition(': ')[2]}"
+            first = f"{rec.action} ({card.code}): {rec.why}"
         second = f"  cycle: {obs.belief.describe()}; about {clicks} clicks to the solve"
         return [first, second] if not out else [out[0], first]
 

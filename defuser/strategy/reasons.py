@@ -20,11 +20,21 @@ if TYPE_CHECKING:
 
 
 def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]) -> str:
-    """A one-line reason for ``chosen`` that a player understands.
+    """A one-line reason for ``chosen`` that a player understands: the click, then why
+    (``Discard: the mitten may be on top (1 in 4); ...``).
 
     ``values`` are the situation's action values (from :func:`action_values`); a reason
     quotes them where a close alternative deserves a number.
     """
+    head, why = reason_parts(obs, chosen, values)
+    return f"{head}: {why}"
+
+
+def reason_parts(
+    obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]
+) -> tuple[str, str]:
+    """The reason for ``chosen`` in its two parts: the click as the player reads it
+    (``Play 2 (RC)``, ``Discard``) and why it is best."""
     belief = obs.belief
     p = belief.mitten_on_top
     action = chosen.action
@@ -37,10 +47,10 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
         name = f"Play {action.slot} ({card.code}"
         if obs.rules.type_of(card) is CardType.DEFUSE:
             if p == 1:
-                return f"{name}, a Defuse): the mitten is on top, so this solves the module."
+                return f"{name}, a Defuse)", "the mitten is on top, so this solves the module."
             if p > 0:
-                return (
-                    f"{name}, a Defuse): it is legal, so it cannot strike, and it solves "
+                return f"{name}, a Defuse)", (
+                    f"it is legal, so it cannot strike, and it solves "
                     f"the module if the mitten is on top ({odds(p)})."
                 )
         rule = obs.rules.rule(card)
@@ -55,57 +65,57 @@ def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ..
             )
         else:
             why = f"it is legal, and the rule it sets ({rule}) suits your hand best"
-        return f"{name}): {why}."
+        return f"{name})", f"{why}."
     if action.kind is ActionKind.DISCARD:
         if p == 1:
-            return (
-                "Discard: the mitten is on top and you hold no Defuse; discard it to start "
+            return "Discard", (
+                "the mitten is on top and you hold no Defuse; discard it to start "
                 "the next cycle."
             )
         if p > 0:
-            return (
-                f"Discard: the mitten may be on top ({odds(p)}); discarding is safe and "
+            return "Discard", (
+                f"the mitten may be on top ({odds(p)}); discarding is safe and "
                 "moves the deck."
             )
         if holds_defuse:
             where = "" if d is None else f" ({d} deal{'s' if d != 1 else ''} away)"
-            return (
-                f"Discard: you hold a Defuse; discarding moves the deck toward the "
+            return "Discard", (
+                f"you hold a Defuse; discarding moves the deck toward the "
                 f"mitten{where} and keeps your hand free."
             )
         if not belief.defuse_possible:
-            return (
-                "Discard: no Defuse can come before the mitten, so move the deck without "
+            return "Discard", (
+                "no Defuse can come before the mitten, so move the deck without "
                 "filling your hand."
             )
         if belief.defuse_next == 0:
-            return (
-                "Discard: the next card cannot be the Defuse, so deal it onto the pile and "
+            return "Discard", (
+                "the next card cannot be the Defuse, so deal it onto the pile and "
                 "keep your hand free."
             )
         if not room:
-            return (
-                "Discard: the hand is full and nothing is playable, so discarding is the "
+            return "Discard", (
+                "the hand is full and nothing is playable, so discarding is the "
                 f"only safe move (the Defuse comes next {odds(belief.defuse_next)})."
             )
         draw = next((av for av in values if av.action.kind is ActionKind.DRAW), None)
         extra = 0.0 if draw is None else draw.expected_clicks - chosen.expected_clicks
         cost = f" (drawing costs {extra:.2f} clicks more on average)" if extra >= 0.005 else ""
-        return (
-            f"Discard: the Defuse is unlikely next ({odds(belief.defuse_next)}), and a "
+        return "Discard", (
+            f"the Defuse is unlikely next ({odds(belief.defuse_next)}), and a "
             f"drawn card would cost a play later{cost}."
         )
     # draw
     if not holds_defuse and belief.defuse_next == 1:
-        return "Draw: the next card is the Defuse; draw it into your hand."
+        return "Draw", "the next card is the Defuse; draw it into your hand."
     if not holds_defuse and belief.defuse_next > 0:
-        return (
-            f"Draw: the mitten is not on top, and the Defuse may come next "
+        return "Draw", (
+            f"the mitten is not on top, and the Defuse may come next "
             f"({odds(belief.defuse_next)}); drawing catches it."
         )
     if obs.blocking_slots:
-        return (
-            "Draw: the mitten is not on top; the discard is blocked, and drawing is "
+        return "Draw", (
+            "the mitten is not on top; the discard is blocked, and drawing is "
             "cheaper than playing."
         )
-    return "Draw: the mitten is not on top; drawing is safe and moves the deck."
+    return "Draw", "the mitten is not on top; drawing is safe and moves the deck."

@@ -27,7 +27,7 @@ from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.dp import Solution, state_index
-from defuser.strategy.reasons import explain
+from defuser.strategy.reasons import reason_parts
 from defuser.strategy.solutions import SolutionStore, solution_for
 from edgework import CardType
 
@@ -72,6 +72,8 @@ class Recommendation:
     expected_clicks: float | None
     reason: str
     values: tuple[ActionValue, ...] = ()
+    #: Why ``action`` is best, without the click's own name (``reason`` gives both).
+    why: str = ""
 
 
 def _json_float(x: float) -> float | None:
@@ -174,4 +176,5 @@ def recommend(obs: Observation, store: SolutionStore | None = None) -> Recommend
         return Recommendation(None, None, "Solved: nothing more to do.")
     values = action_values(obs, store)
     best = best_action(values)
-    return Recommendation(best.action, best.expected_clicks, explain(obs, best, values), values)
+    head, why = reason_parts(obs, best, values)
+    return Recommendation(best.action, best.expected_clicks, f"{head}: {why}", values, why)
