@@ -220,11 +220,71 @@ def test_stats_json_numbers(db: Path, monkeypatch: pytest.MonkeyPatch, utc: None
     assert set(weakest[:3]) >= {"legal:J", "rule:Attack:3"}
 
 
+#: The stats goldens are computed as of this moment (recall and the due forecast
+#: depend on it): Monday 2023-11-20 12:00 UTC.
+STATS_NOW = MONDAY + 14 * DAY
+
+
 def test_stats_human_golden(db: Path, monkeypatch: pytest.MonkeyPatch, utc: None) -> None:
     fill(db)
+    monkeypatch.setattr(time, "time", lambda: STATS_NOW)
+    monkeypatch.setenv("COLUMNS", "100")
     run = run_cli(["stats", "--db", str(db)], monkeypatch)
     assert run.code == 0, run.err
     check_golden("trainer/stats.txt", run.out.replace(str(db), "STATS.sqlite3"))
+
+
+def test_stats_heatmaps_trends_retention_and_forecast(
+    db: Path, monkeypatch: pytest.MonkeyPatch, utc: None
+) -> None:
+    fill(db)
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        session = store.start_session("identify", None, at=MONDAY + 9 * DAY)
+        for n, (correct, seconds) in enumerate([(False, 7.0), (True, 3.0), (True, 9.0)]):
+            store.record(session, AnswerRecord(
+                at=MONDAY + 9 * DAY + n, kind="identify", skill="identify:B:RC", rule=None,
+                question={"text": "q"}, expected="Nope", given="Nope" if correct else "Yep",
+                grade="right" if correct else "wrong", correct=correct, seconds=seconds))
+    monkeypatch.setattr(time, "time", lambda: STATS_NOW)
+    report = json.loads(run_cli(["stats", "--json", "--db", str(db)], monkeypatch).out)
+    maps = {m["table"]: m for m in report["heatmaps"]}
+    assert list(maps) == ["A", "B", "C", "D", "E"]
+    assert maps["B"]["rows"][0] == "circle" and maps["B"]["columns"][0] == "red"
+    cell = maps["B"]["cells"][0][0]  # circle row, red column: RC
+    assert cell["answers"] == 3 and cell["right"] == 2 and cell["median_seconds"] == 7.0
+    assert maps["E"]["rows"][4] == "Attack" and maps["E"]["cells"][4][3]["answers"] == 2
+    assert maps["A"]["cells"][0][0]["answers"] == 0
+    trends = {t["kind"]: t for t in report["speed_trends"]}
+    assert trends["legal"]["weeks"] == ["2023-W45", "2023-W46"]
+    assert trends["legal"]["median_seconds"] == [None, 8.5]
+    retention = report["retention"]
+    assert retention["desired"] == 0.9 and retention["skills"] == 7
+    assert 0 < retention["predicted"] < 1
+    assert retention["reviews"] == 0  # no skill was answered again a day later
+    assert len(report["forecast"]) == 7 and report["forecast"][0] == report["due"]
+    # The human view: user data printed as text (no emoji for ':B:'), the heatmap drawn.
+    monkeypatch.setenv("COLUMNS", "100")
+    text = run_cli(["stats", "--db", str(db)], monkeypatch).out
+    assert "[identify:B:RC]" in text and "\N{NEGATIVE SQUARED LATIN CAPITAL LETTER B}" not in text
+    assert "Table E" in text and "Due in the coming days" in text
+    assert "due in now" not in text
+
+
+def test_stats_picture_svg_and_html(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill(db)
+    for suffix, marker in ((".svg", "<svg"), (".html", "<html")):
+        target = tmp_path / f"stats{suffix}"
+        run = run_cli(["stats", "--db", str(db), "--picture", str(target)], monkeypatch)
+        assert run.code == 0, run.err
+        document = target.read_text(encoding="utf-8")
+        assert marker in document and "Table" in document
+    run = run_cli(["stats", "--db", str(db), "--picture", str(tmp_path / "x.png")], monkeypatch)
+    assert run.code == 2 and "does not end in .svg or .html" in run.err
+    run = run_cli(["stats", "--db", str(db), "--picture", str(db.with_suffix(".svg"))],
+                  monkeypatch)
+    assert run.code == 0
 
 
 def test_stats_on_a_missing_database_creates_nothing(

@@ -291,6 +291,7 @@ class Output:
         self.out = _Console(
             file=sys.stdout,
             markup=False,
+            emoji=False,
             highlight=False,
             no_color=not colour_enabled(sys.stdout),
             soft_wrap=True,
@@ -298,6 +299,7 @@ class Output:
         self.err = _Console(
             file=sys.stderr,
             markup=False,
+            emoji=False,
             highlight=False,
             no_color=not colour_enabled(sys.stderr),
             soft_wrap=True,

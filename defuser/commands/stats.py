@@ -8,22 +8,51 @@ confirmation (``--yes`` skips it), and with ``--export`` writes the backup first
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import click
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import Output, colour_enabled
 from defuser.commands.safeio import confirm, write_user_file
+from defuser.commands.stats_view import (
+    forecast_table,
+    heatmaps_view,
+    picture,
+    retention_words,
+    trend_table,
+)
 from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
 
 #: Width of the longest bar of the answers-per-week chart.
 BAR_WIDTH = 30
+
+
+class PicturePath(click.ParamType[str]):
+    """A file name ending in .svg or .html."""
+
+    name = "FILE"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        """The name, if it ends in .svg or .html."""
+        text = str(value)
+        if Path(text).suffix.lower() not in (".svg", ".html"):
+            self.fail(f"{text!r} does not end in .svg or .html, expected a picture file name",
+                      param, ctx)
+        return text
+
+
+PICTURE_PATH = PicturePath()
 
 
 def _pct(value: float | None) -> str:
@@ -46,9 +75,9 @@ def tally_table(
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column(first)
     for column in ("answers", "accuracy", "median", "90th pct"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", no_wrap=True)
     if extra is not None:
-        table.add_column("best streak", justify="right")
+        table.add_column("best streak", justify="right", no_wrap=True)
     for row in rows:
         cells = [
             row.label,
@@ -68,11 +97,11 @@ def tally_table(
 def week_chart(report: StatsReport, colour: bool) -> Table:
     """One line per week: answers as a bar, accuracy and median time."""
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
-    table.add_column("week")
-    table.add_column("answers", justify="right")
-    table.add_column("accuracy", justify="right")
-    table.add_column("median", justify="right")
-    table.add_column("")
+    table.add_column("week", no_wrap=True)
+    table.add_column("answers", justify="right", no_wrap=True)
+    table.add_column("accuracy", justify="right", no_wrap=True)
+    table.add_column("median", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
     most = max((w.answers for w in report.weeks), default=1)
     for week in report.weeks:
         width = max(1, round(BAR_WIDTH * week.answers / most))
@@ -83,43 +112,72 @@ def week_chart(report: StatsReport, colour: bool) -> Table:
     return table
 
 
-def render(report: StatsReport, out: Output, colour: bool) -> None:
-    """The human report."""
+def render(report: StatsReport, console: Console, colour: bool, now: float) -> None:
+    """The human report, on ``console`` (the terminal, or a recording for a picture)."""
     total = report.total
     if not total.answers:
-        out.print(f"No answers yet in {report.database}. Run `mittens drill` to start.")
+        console.print(f"No answers yet in {report.database}. Run `mittens drill` to start.")
         return
     assert report.first is not None and report.last is not None
     bold = "bold" if colour else ""
-    out.print(
+
+    def head(title: str) -> None:
+        console.print(Text(f"\n{title}", style=bold))
+
+    console.print(
         f"Stats from {report.database}: {total.answers} answers in {report.sessions} "
         f"session{'s' if report.sessions != 1 else ''} over {report.days} "
         f"day{'s' if report.days != 1 else ''} ({iso_time(report.first)[:10]} to "
         f"{iso_time(report.last)[:10]})"
     )
-    out.print(
+    console.print(
         f"Overall: {_pct(total.accuracy)} right, median {_secs(total.median_seconds)}, "
         f"90th percentile {_secs(total.p90_seconds)}; best streak {report.streaks.best}, "
         f"current streak {report.streaks.current}"
     )
-    out.print(Text("\nBy drill kind", style=bold))
+    if report.retention is not None:
+        console.print(retention_words(report.retention))
+    head("By drill kind")
     streaks = {k: str(v) for k, v in report.streaks.best_by_kind.items()}
-    out.print(tally_table("kind", report.by_kind, streaks))
+    console.print(tally_table("kind", report.by_kind, streaks))
     if report.by_rule:
-        out.print(Text("\nBy rule letter (questions with that rule in force)", style=bold))
-        out.print(tally_table("rule", report.by_rule, losses=False))
-    out.print(Text("\nProgress per week", style=bold))
-    out.print(week_chart(report, colour))
-    out.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
-    out.print(Text("\nRecent sessions", style=bold))
-    out.print(tally_table("session", report.recent_sessions))
-    out.print(Text("\nWeakest skills (asked first when you drill without --seed)", style=bold))
+        head("By rule letter (questions with that rule in force)")
+        console.print(tally_table("rule", report.by_rule, losses=False))
+    head("Tables A-E, cell by cell")
+    console.print(heatmaps_view(report.heatmaps, colour))
+    head("Answer time per kind, week by week")
+    console.print(trend_table(report.speed_trends))
+    head("Progress per week")
+    console.print(week_chart(report, colour))
+    console.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
+    head("Recent sessions")
+    console.print(tally_table("session", report.recent_sessions))
+    head("Weakest skills (asked first when you drill without --seed)")
     if report.weakest:
         for n, weak in enumerate(report.weakest, start=1):
-            out.print(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}")
+            console.print(Text(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}"))
     else:
-        out.print("none yet")
-    out.print(f"\nSkills due for review now: {report.due}")
+        console.print("none yet")
+    console.print(f"\nSkills due for review now: {report.due}")
+    if report.forecast:
+        head("Due in the coming days")
+        console.print(forecast_table(report.forecast, colour, lambda n: _weekday(now, n)))
+
+
+def _write(stream: IO[str], text: str) -> None:
+    stream.write(text)
+
+
+def _weekday(now: float, offset: int) -> str:
+    return (dt.datetime.fromtimestamp(now) + dt.timedelta(days=offset)).strftime("%A")
+
+
+def _protected(database: Path) -> list[tuple[Path, str]]:
+    """The files a user-named output must never overwrite: the database and its own."""
+    return [(database, "the stats database itself")] + [
+        (Path(f"{database}-{extra}"), f"the stats database's {extra} file")
+        for extra in ("wal", "shm", "journal")
+    ]
 
 
 def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> None:
@@ -131,12 +189,8 @@ def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> N
     if target == "-":
         write_csv(rows, sys.stdout)
         return
-    protect = [(database, "the stats database itself")] + [
-        (Path(f"{database}-{extra}"), f"the stats database's {extra} file")
-        for extra in ("wal", "shm", "journal")
-    ]
     write_user_file(target, lambda stream: write_csv(rows, stream), what="export file",
-                    protect=protect)
+                    protect=_protected(database))
     out.note(f"Exported {len(rows)} answers to {target}")
 
 
@@ -144,6 +198,14 @@ def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> N
 @click.option("--json", "json_mode", is_flag=True, help="Print the numbers as one JSON object.")
 @click.option("--export", "export_to", metavar="CSV", default=None,
               help="Write every stored answer to this CSV file ('-' for stdout).")
+@click.option(
+    "--picture",
+    "picture_to",
+    metavar="FILE",
+    type=PICTURE_PATH,
+    default=None,
+    help="Also write the report as a picture to share: FILE.svg or FILE.html.",
+)
 @click.option("--reset", is_flag=True, help="Delete every stored answer (asks first).")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
 @click.option(
@@ -152,7 +214,14 @@ def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> N
     default=None,
     help="The stats database (default: the user data directory).",
 )
-def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Path | None) -> None:
+def stats(
+    json_mode: bool,
+    export_to: str | None,
+    picture_to: str | None,
+    reset: bool,
+    yes: bool,
+    db: Path | None,
+) -> None:
     """Show drill progress: accuracy and speed per kind and rule, weeks, streaks, weak spots."""
     out = Output(json_mode=json_mode)
     path = db if db is not None else default_db_path()
@@ -191,8 +260,17 @@ def stats(json_mode: bool, export_to: str | None, reset: bool, yes: bool, db: Pa
         export(rows, export_to, out, path)
         if export_to == "-" or not json_mode:
             return
-    report = build_report(rows, database=str(path), now=time.time(), settings=settings)
+    now = time.time()
+    report = build_report(rows, database=str(path), now=now, settings=settings)
+    if picture_to is not None:
+        suffix = Path(picture_to).suffix.lower()
+        document = picture(
+            lambda console: render(report, console, True, now), suffix, "mittens stats"
+        )
+        write_user_file(picture_to, lambda stream: _write(stream, document),
+                        what="picture file", protect=_protected(path))
+        out.note(f"Wrote the stats view to {picture_to}")
     if json_mode:
         out.json(report.to_json())
-    else:
-        render(report, out, colour_enabled(sys.stdout))
+    elif picture_to is None:
+        render(report, out.out, colour_enabled(sys.stdout), now)

@@ -2,8 +2,12 @@
 
 Everything is computed from stored answers: totals, accuracy and answer times (median
 and 90th percentile) per drill kind and per rule letter, progress per ISO week (in
-local time) and per session, best and current streaks of right answers, and the
-weakest skills as the scheduler ranks them (the same ranking that picks what to ask).
+local time) and per session, best and current streaks of right answers, the weakest
+skills as the scheduler ranks them (the same ranking that picks what to ask), a
+heatmap per table (accuracy and median time of every cell of Tables A-D and Table E),
+the median answer time per kind per week, the memory model's retention (predicted
+recall now, and the share right of reviews a day or more after the previous answer)
+and how many skills fall due on each of the next days.
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from fsrs import Rating
 
 from defuser.trainer.kinds import all_skills
 from defuser.trainer.model import KINDS
-from defuser.trainer.scheduler import Scheduler
+from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import Skill
+from defuser.trainer.skills import CellSkill, RuleSkill, Skill
 from defuser.trainer.store import AnswerRow, iso_time
-from edgework import RULE_LETTERS
+from edgework import RULE_LETTERS, TABLE_E_ROWS, TABLE_LETTERS, Card, Colour, Shape
 
 SPARK_BARS: Final = "▁▂▃▄▅▆▇█"
 
@@ -150,6 +154,180 @@ class WeakSkill:
 
 
 @dataclass(frozen=True, slots=True)
+class Cell:
+    """One table cell's record: answers, right answers, median time, current target."""
+
+    answers: int = 0
+    right: int = 0
+    median_seconds: float | None = None
+    target: float | None = None
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share of right answers, or ``None`` when never asked."""
+        return self.right / self.answers if self.answers else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The cell as a JSON object."""
+        return {
+            "answers": self.answers,
+            "right": self.right,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
+            "median_seconds": None if self.median_seconds is None
+            else round(self.median_seconds, 3),
+            "target_seconds": None if self.target is None else round(self.target, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Heatmap:
+    """One table as a grid of cells: ``cells[row][column]``."""
+
+    table: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    cells: tuple[tuple[Cell, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The grid as a JSON object."""
+        return {
+            "table": self.table,
+            "rows": list(self.rows),
+            "columns": list(self.columns),
+            "cells": [[c.to_json() for c in row] for row in self.cells],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedTrend:
+    """The median answer time of one kind per week (``None`` in weeks without answers)."""
+
+    kind: str
+    weeks: tuple[str, ...]
+    medians: tuple[float | None, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The trend as a JSON object."""
+        return {
+            "kind": self.kind,
+            "weeks": list(self.weeks),
+            "median_seconds": [None if m is None else round(m, 3) for m in self.medians],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """What the memory model says about recall."""
+
+    desired: float
+    #: Mean predicted chance of recall now over the skills seen (``None``: none seen).
+    predicted: float | None
+    skills: int
+    #: Answers given a day or more after the skill's previous answer, and how many of
+    #: them were right (the measured retention).
+    reviews: int
+    recalled: int
+
+    @property
+    def measured(self) -> float | None:
+        """Share right of the reviews a day or more apart."""
+        return self.recalled / self.reviews if self.reviews else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The retention as a JSON object."""
+        return {
+            "desired": self.desired,
+            "predicted": None if self.predicted is None else round(self.predicted, 4),
+            "skills": self.skills,
+            "reviews": self.reviews,
+            "recalled": self.recalled,
+            "measured": None if self.measured is None else round(self.measured, 4),
+        }
+
+
+def _cell(rows: Sequence[AnswerRow], target: float | None) -> Cell:
+    if not rows:
+        return Cell(target=target)
+    return Cell(
+        len(rows),
+        sum(r.correct for r in rows),
+        percentile([r.seconds for r in rows], 50),
+        target,
+    )
+
+
+def heatmaps(rows: Sequence[AnswerRow], scheduler: Scheduler) -> list[Heatmap]:
+    """Tables A-D (rows: shapes, columns: colours) and Table E (rows: the card type on
+    the pile, columns: the serial's last digit), one cell per skill."""
+    by_skill = _group(rows, lambda r: r.skill)
+
+    def cell(skill: Skill) -> Cell:
+        return _cell(by_skill.get(skill.key, []), scheduler.target(skill))
+
+    maps = [
+        Heatmap(
+            table,
+            tuple(shape.word for shape in Shape),
+            tuple(colour.word for colour in Colour),
+            tuple(
+                tuple(
+                    cell(CellSkill(table, Card.of(shape, colour))) for colour in Colour
+                )
+                for shape in Shape
+            ),
+        )
+        for table in TABLE_LETTERS
+    ]
+    maps.append(
+        Heatmap(
+            "E",
+            tuple(kind.value for kind in TABLE_E_ROWS),
+            tuple(str(d) for d in range(10)),
+            tuple(
+                tuple(cell(RuleSkill(kind, d)) for d in range(10)) for kind in TABLE_E_ROWS
+            ),
+        )
+    )
+    return maps
+
+
+def speed_trends(rows: Sequence[AnswerRow]) -> list[SpeedTrend]:
+    """The median answer time per kind per week, over the weeks with any answer."""
+    weeks = sorted({week_of(r.at) for r in rows})
+    result = []
+    for kind in KINDS:
+        mine = _group((r for r in rows if r.kind == kind.value), lambda r: week_of(r.at))
+        if mine:
+            medians = tuple(
+                percentile([r.seconds for r in mine[w]], 50) if w in mine else None
+                for w in weeks
+            )
+            result.append(SpeedTrend(kind.value, tuple(weeks), medians))
+    return result
+
+
+def retention(rows: Sequence[AnswerRow], scheduler: Scheduler, now: float) -> Retention:
+    """Predicted recall now (FSRS) and measured recall after a day or more."""
+    seen = [s for s in scheduler.skills.values() if s.seen]
+    recalls = [scheduler.recall(s, now) or 0.0 for s in seen]
+    last: dict[str, float] = {}
+    reviews = recalled = 0
+    for row in rows:
+        before = last.get(row.skill)
+        if before is not None and row.at - before >= DAY:
+            reviews += 1
+            recalled += row.correct
+        last[row.skill] = row.at
+    return Retention(
+        scheduler.retention,
+        sum(recalls) / len(recalls) if recalls else None,
+        len(seen),
+        reviews,
+        recalled,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class StatsReport:
     """Everything ``mittens stats`` shows."""
 
@@ -167,6 +345,11 @@ class StatsReport:
     weakest: list[WeakSkill]
     due: int = 0
     notes: list[str] = field(default_factory=list)
+    heatmaps: list[Heatmap] = field(default_factory=list)
+    speed_trends: list[SpeedTrend] = field(default_factory=list)
+    retention: Retention | None = None
+    #: Skills due today (overdue included) and on each of the following days.
+    forecast: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The whole report as one JSON object."""
@@ -189,11 +372,17 @@ class StatsReport:
             },
             "weakest": [w.to_json() for w in self.weakest],
             "due": self.due,
+            "heatmaps": [h.to_json() for h in self.heatmaps],
+            "speed_trends": [t.to_json() for t in self.speed_trends],
+            "retention": None if self.retention is None else self.retention.to_json(),
+            "forecast": self.forecast,
         }
 
 
 #: Sessions shown in the per-session progress list.
 RECENT_SESSIONS: Final = 10
+#: Days in the due forecast (today first).
+FORECAST_DAYS: Final = 7
 
 
 def build_scheduler(
@@ -262,4 +451,8 @@ def build_report(
         streaks=streaks(rows),
         weakest=weak,
         due=due,
+        heatmaps=heatmaps(rows, scheduler),
+        speed_trends=speed_trends(rows),
+        retention=retention(rows, scheduler, now),
+        forecast=scheduler.forecast(now, FORECAST_DAYS),
     )
