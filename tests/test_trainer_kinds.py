@@ -50,3 +50,26 @@ def test_generator_and_judge_agree(kind: Kind) -> None:
             assert question.skill == skill
         assert question.skill.kind is kind
         assert grade(question, question.expected, 1.0).correct
+
+
+def test_edge_questions_start_from_the_widgets() -> None:
+    """The battery count is never given as a number: it is 2 per AA holder drawn and 1
+    per D holder; N follows from it; the table from the drawn serial sticker."""
+    spec = KIND_SPECS[Kind.EDGE]
+    rng = random.Random("edge")
+    for _ in range(30):
+        for skill in spec.skills:
+            q = generate(rng, skill)
+            drawn = 2 * q.text.count("[AA AA]") + q.text.count("[D]")
+            assert drawn == q.facts["batteries"]
+            shown = q.text.split("edge: ", 1)[1].rsplit("]. ", 1)[0]
+            assert "batter" not in shown.lower()
+            if skill.key == "edge:batteries":
+                assert q.expected == str(drawn)
+            elif skill.key == "edge:interval":
+                assert q.expected == str(drawn % 5 + 9)
+            else:
+                serial = q.text.split("[SERIAL# ")[1][:6]
+                assert q.expected in "ABCD" and serial in q.text
+            assert grade(q, q.expected, 1.0).correct
+            assert not grade(q, "99", 1.0).correct

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,6 +24,8 @@ from defuser.commands.drill_clock import LiveClock, clock_text
 from defuser.engine.bomb import end_headline, outcome_fields
 from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.focus import answers_today
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
@@ -32,7 +35,7 @@ from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store, default_db_path
-from edgework import ALL_CARDS
+from edgework import ALL_CARDS, RULE_LETTERS
 
 #: Questions per drill session, and games per ``--mode game`` session, by default.
 DEFAULT_COUNT = 10
@@ -78,6 +81,14 @@ class DrillIO:
         else:
             self.out.print(text)
 
+    def say_renderable(self, renderable: Table) -> None:
+        """A table in the transcript, where :meth:`say` would print."""
+        if self.json_mode:
+            if self.interactive:
+                self.out.err.print(renderable)
+        else:
+            self.out.print(renderable)
+
     def note(self, text: str) -> None:
         """A diagnostic on stderr."""
         self.out.note(text)
@@ -111,6 +122,48 @@ class DrillIO:
                     [f"{card.words} ({card.code})"], style=COLOUR_STYLES[card.colour]
                 )
         return rich
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """How long a session runs and the day's goal: ``count`` questions (or games),
+    until the ``deadline`` (monotonic seconds), whichever comes first; ``daily``
+    answers per day, of which ``before`` were given earlier today."""
+
+    count: int | None
+    deadline: float | None
+    daily: int
+    before: int
+
+    def more(self, done: int) -> bool:
+        """Whether to ask another after ``done``."""
+        if self.count is not None and done >= self.count:
+            return False
+        return self.deadline is None or time.monotonic() < self.deadline
+
+    def progress(self, number: int) -> str:
+        """``3/10``, or ``3, 4:10 left`` in a timed session."""
+        if self.deadline is None:
+            return f"{number}/{self.count}"
+        left = max(self.deadline - time.monotonic(), 0.0)
+        head = f"{number}/{self.count}" if self.count is not None else str(number)
+        return f"{head}, {int(left) // 60}:{int(left) % 60:02d} left"
+
+    def plan_words(self, unit: str) -> str:
+        """``10 questions``, ``5 minutes`` or both."""
+        parts = []
+        if self.count is not None:
+            parts.append(f"{self.count} {unit}{'s' if self.count != 1 else ''}")
+        if self.deadline is not None:
+            minutes = (self.deadline - time.monotonic()) / 60
+            parts.append(f"{round(minutes, 1):g} minute{'s' if round(minutes, 1) != 1 else ''}")
+        return " or ".join(parts)
+
+    def daily_words(self, answered: int) -> str:
+        """``Daily goal: 34/50 answers today`` (or reached)."""
+        today = self.before + answered
+        state = "reached!" if today >= self.daily else f"{self.daily - today} to go"
+        return f"Daily goal: {today}/{self.daily} answers today, {state}"
 
 
 def seconds_words(seconds: float | None) -> str:
@@ -167,6 +220,31 @@ def show_result(
         term.say(f"  {grade.detail}")
     if reason:
         term.say(f"  {grade.reason}")
+        if answered.question.options:
+            show_options(answered.question, term)
+
+
+def show_options(question: Question, term: DrillIO) -> None:
+    """A decision's explanation: every option with its expected clicks, strike risk and
+    loss; why the best beats the next best; where the mitten cycle stands."""
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    for name, justify in (("  option", "left"), ("expected clicks", "right"),
+                          ("strike risk", "right"), ("loss", "right"), ("", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "")  # type: ignore[arg-type]
+    for row in option_rows(question):
+        clicks = "-" if row.expected_clicks is None else f"{row.expected_clicks:.2f}"
+        risk = f"{row.strike_risk:.0%}" if row.strike_risk else "-"
+        note = "best" if row.best else row.note
+        style = "green" if row.best and term.colour else (
+            "red" if row.strike_risk and term.colour else ""
+        )
+        table.add_row(
+            Text(f"  {row.action}", style=style), clicks, risk, f"{row.loss:.2f}", Text(note)
+        )
+    term.say_renderable(table)
+    term.say(f"  Why: {best_vs_next(question)}")
+    if question.cycle:
+        term.say(f"  Cycle: {question.cycle}")
 
 
 def show_question(question: Question, head: str, term: DrillIO, *, hint: bool = True) -> None:
@@ -269,11 +347,14 @@ def read_answer(
         return result
 
 
-def run_drill(session: Drill, count: int, term: DrillIO) -> bool:
-    """Ask ``count`` questions; returns False when stopped early (quit, end of input)."""
-    for number in range(1, count + 1):
+def run_drill(session: Drill, goal: Goal, term: DrillIO) -> bool:
+    """Ask questions until the goal's count or minutes; returns False when stopped early
+    (quit, end of input)."""
+    number = 0
+    while goal.more(number):
+        number += 1
         question = session.next_question()
-        show_question(question, f"[{number}/{count}] {question.kind.value}:", term)
+        show_question(question, f"[{goal.progress(number)}] {question.kind.value}:", term)
         result = read_answer(
             question, term, session.time_limit, game=False, target=session.target(question)
         )
@@ -298,14 +379,17 @@ def game_outcome(result: Result, game: Game) -> dict[str, Any]:
     }
 
 
-def run_games(session: Drill, count: int, term: DrillIO) -> bool:
-    """Play ``count`` games; returns False when stopped early (quit, end of input)."""
+def run_games(session: Drill, goal: Goal, term: DrillIO) -> bool:
+    """Play games until the goal's count or minutes; returns False when stopped early
+    (quit, end of input)."""
     target = term.out.err if term.json_mode else term.out.out
     number = 0
-    for index in range(1, count + 1):
+    index = 0
+    while goal.more(index):
+        index += 1
         game = Game.new(session.rng)
         target.print(
-            f"Game {index}/{count}: {game.edge_words()} (module seed {game.seed}). "
+            f"Game {goal.progress(index)}: {game.edge_words()} (module seed {game.seed}). "
             f"The optimal policy needs {game.expected_at_start:.1f} clicks on average "
             "from here."
         )
@@ -414,6 +498,42 @@ def show_game_end(game: Game, term: DrillIO) -> None:
     metavar="N",
     help="At most N new skills per day (default 30; saved).",
 )
+@click.option(
+    "--table",
+    "tables",
+    multiple=True,
+    type=click.Choice(("A", "B", "C", "D", "E"), case_sensitive=False),
+    help="Only this table: A-D (its serial skill and cells) or E (Table E's cells). "
+    "Repeatable.",
+)
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    type=click.Choice(RULE_LETTERS, case_sensitive=False),
+    help="Only this rule letter (applying it, and the Table E cells that give it). "
+    "Repeatable.",
+)
+@click.option(
+    "--weakest",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Only your N weakest skills (of the focus, if any).",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop after this many minutes (asks until then unless --count is given).",
+)
+@click.option(
+    "--daily-goal",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Answers to give per day; progress is shown (0: no goal; saved).",
+)
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per question.")
 def drill(
     mode: str,
@@ -424,6 +544,11 @@ def drill(
     retention: float | None,
     new_per_session: int | None,
     new_per_day: int | None,
+    tables: tuple[str, ...],
+    rules: tuple[str, ...],
+    weakest: int | None,
+    minutes: float | None,
+    daily_goal: int | None,
     json_mode: bool,
 ) -> None:
     """Drill the lookups and decisions, timed and graded; answers are stored for stats.
@@ -443,7 +568,10 @@ def drill(
         history = store.answers()
         settings = load_settings(store.settings())
         changed = settings.with_values(
-            retention=retention, new_per_session=new_per_session, new_per_day=new_per_day
+            retention=retention,
+            new_per_session=new_per_session,
+            new_per_day=new_per_day,
+            daily_goal=daily_goal,
         )
         for key, value in changed.items().items():
             if settings.items()[key] != value:
@@ -456,24 +584,36 @@ def drill(
             time_limit=time_limit,
             history=history,
             settings=settings,
+            tables=tables,
+            rules=rules,
+            weakest=weakest,
         )
         games = mode == "game"
-        total = count or (DEFAULT_GAMES if games else DEFAULT_COUNT)
+        goal = Goal(
+            count or (None if minutes is not None else DEFAULT_GAMES if games else DEFAULT_COUNT),
+            None if minutes is None else time.monotonic() + 60 * minutes,
+            settings.daily_goal,
+            answers_today((r.at for r in history), time.time()),
+        )
         if term.interactive:
-            what = f"{total} game{'s' if total != 1 else ''}" if games else (
-                f"{total} question{'s' if total != 1 else ''}, mode {mode}"
-            )
+            what = goal.plan_words("game" if games else "question")
+            if not games:
+                what += f", mode {mode}"
+            if not session.focus.empty:
+                what += f", only {session.focus.words()}"
             if time_limit is not None:
                 what += f", {time_limit:g} s per answer"
             term.note(
                 f"Drill: {what}; answers are stored in {path}. "
                 "Type 'help' for the notation, 'quit' to stop."
             )
+            if goal.daily:
+                term.note(goal.daily_words(0))
         try:
             if games:
-                run_games(session, total, term)
+                run_games(session, goal, term)
             else:
-                run_drill(session, total, term)
+                run_drill(session, goal, term)
         except KeyboardInterrupt:
             # Ctrl-C ends a drill: every answer given is already committed; only the
             # question on screen is lost. Exit 130 as a shell expects after SIGINT.
@@ -484,5 +624,7 @@ def drill(
             raise SystemExit(130) from None
         session.finish()
         show_summary(session, term)
+        if goal.daily:
+            term.note(goal.daily_words(len(session.answered)))
     finally:
         store.close()

@@ -113,6 +113,7 @@ class Game:
             reason=full.reason,
             rule=full.rule,
             options=full.options,
+            cycle=full.cycle,
             why="game",
         )
 

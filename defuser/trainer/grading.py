@@ -92,7 +92,14 @@ def judge_rule(question: Question, text: str) -> Judgement:
     return _right_if_equal(question, read_rule(text))
 
 
-def judge_legal(question: Question, text: str) -> tuple[Verdict, str, str, float | None]:
+def judge_edge(question: Question, text: str) -> Judgement:
+    """A table letter or a whole number read off the widgets, right when expected."""
+    if question.expected in ("A", "B", "C", "D"):
+        return _right_if_equal(question, read_table(text))
+    return _right_if_equal(question, str(read_count(text)))
+
+
+def judge_legal(question: Question, text: str) -> Judgement:
     given = read_legal(text)
     expected = read_legal(question.expected)
     if given == expected:

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
-from defuser.trainer import grading, lookups, situations
+from defuser.trainer import edge, grading, lookups, situations
 from defuser.trainer.model import KINDS, Kind, Question, Verdict
 from defuser.trainer.skills import (
     CELL_SKILLS,
     CYCLE_SKILLS,
     DECIDE_SKILLS,
+    EDGE_SKILLS,
     LEGAL_SKILLS,
     RULE_SKILLS,
     TABLE_SKILLS,
@@ -101,6 +102,14 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             CYCLE_SKILLS,
             situations.cycle_question,
             grading.judge_cycle,
+        ),
+        KindSpec(
+            Kind.EDGE,
+            "a whole number (batteries, or N), or a table letter A-D",
+            6.0,
+            EDGE_SKILLS,
+            edge.edge_question,
+            grading.judge_edge,
         ),
     )
 }

@@ -32,6 +32,7 @@ class Kind(enum.Enum):
     LEGAL = "legal"
     DECIDE = "decide"
     CYCLE = "cycle"
+    EDGE = "edge"
 
     def __str__(self) -> str:
         return self.value
@@ -39,6 +40,10 @@ class Kind(enum.Enum):
 
 #: The drill kinds in the order they are taught and listed.
 KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
+
+#: The kinds ``mixed`` draws from: the manual's lookups and the live decisions (the
+#: ``edge`` reading drill has its own mode, so seeded mixed drills stay as they were).
+MIXED_KINDS: Final[tuple[Kind, ...]] = tuple(k for k in KINDS if k is not Kind.EDGE)
 
 #: ``--mode`` values: every kind, ``mixed`` (all kinds, weighted to weak spots) and
 #: ``game`` (whole simulated modules, every click a ``decide`` question).
@@ -77,7 +82,8 @@ class Question:
     ``facts`` is the situation as JSON-able values (serial, cards as codes, ...), so a
     script can check the expected answer independently. ``rule`` is the rule letter in
     force, when the question has one, for the per-rule statistics. ``options`` lists the
-    candidate actions of a ``decide`` question. ``why`` says why the scheduler chose it.
+    candidate actions of a ``decide`` question and ``cycle`` the state of the mitten
+    cycle it was decided in. ``why`` says why the scheduler chose it.
     """
 
     kind: Kind
@@ -89,6 +95,8 @@ class Question:
     rule: str | None = None
     options: tuple[Option, ...] = ()
     why: str = ""
+    #: For a decision: where the mitten cycle stands, in a player's terms.
+    cycle: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The question (without any answer) as a JSON object."""

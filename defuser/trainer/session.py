@@ -21,9 +21,10 @@ from typing import Final
 from fsrs import Rating
 
 from defuser.errors import DefuserError
+from defuser.trainer.focus import focus_on
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import generate, spec_of
-from defuser.trainer.model import KINDS, Answered, Grade, Kind, Question
+from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question
 from defuser.trainer.report import Tally, build_scheduler, percentile
 from defuser.trainer.scheduler import Scheduler, rating_for
 from defuser.trainer.settings import Settings
@@ -38,13 +39,17 @@ def kinds_for(mode: str) -> tuple[Kind, ...]:
     """The kinds a ``--mode`` asks: one kind, all of them for ``mixed``, decisions for
     ``game``."""
     if mode == "mixed":
-        return KINDS
+        return MIXED_KINDS
     if mode == "game":
         return (Kind.DECIDE,)
     return (Kind(mode),)
 
 
 SEEDED_WHY: Final = "drawn from the seed (a seeded drill does not adapt)"
+
+
+class FocusError(DefuserError):
+    """A drill's focus leaves nothing to ask; the message says what was asked for."""
 
 
 class Drill:
@@ -62,15 +67,18 @@ class Drill:
         kinds: Sequence[Kind] | None = None,
         maker: Generator = generate,
         settings: Settings | None = None,
+        tables: Sequence[str] = (),
+        rules: Sequence[str] = (),
+        weakest: int | None = None,
     ) -> None:
         """Start a session; ``history`` primes the scheduler (whose choices a seed
         overrides); ``settings`` are the learner's (retention, new-skill caps);
-        ``kinds`` narrows the mode's kinds; ``maker`` makes the questions."""
+        ``kinds`` narrows the mode's kinds; ``maker`` makes the questions; ``tables``,
+        ``rules`` and ``weakest`` focus the drill (:mod:`defuser.trainer.focus`).
+        Raises :class:`FocusError` before anything is stored when the focus leaves
+        nothing to ask."""
         self.mode = mode
         self.maker = maker
-        self.kinds = tuple(k for k in kinds_for(mode) if kinds is None or k in kinds)
-        if not self.kinds:
-            raise DefuserError(f"mode {mode!r} has none of the kinds asked for")
         self.seed = seed
         self.time_limit = time_limit
         self.clock = clock
@@ -78,14 +86,34 @@ class Drill:
         self.store = store
         self.settings = settings or Settings()
         self.scheduler: Scheduler = build_scheduler(history, self.settings)
+        self.focus = focus_on(
+            self.scheduler, tables=tables, rules=rules, weakest=weakest, now=clock()
+        )
+        if not self.focus.empty:
+            self.scheduler.allowed = self.focus.allows
+        self.kinds = tuple(
+            k for k in kinds_for(mode)
+            if (kinds is None or k in kinds) and self._focused(k)
+        )
+        if not self.kinds:
+            raise FocusError(
+                f"mode {mode} has nothing to ask in the focus on {self.focus.words()}"
+                + (" (no skill has been missed or answered slowly yet)"
+                   if weakest is not None and not self.focus.weakest else "")
+            )
         self.answered: list[Answered] = []
         self.session_id = store.start_session(mode, seed, clock()) if store else None
+
+    def _focused(self, kind: Kind) -> list[Skill]:
+        """The skills of ``kind`` in the focus."""
+        return [s for s in spec_of(kind).skills if self.focus.allows(s)]
 
     def next_question(self) -> Question:
         """The next question, with the reason it was chosen in ``why``."""
         if self.seed is not None:
             kind = self.rng.choice(self.kinds)
-            skill: Skill = self.rng.choice(spec_of(kind).skills)
+            skills = spec_of(kind).skills if self.focus.empty else self._focused(kind)
+            skill: Skill = self.rng.choice(skills)
             why = SEEDED_WHY
         else:
             choice = self.scheduler.choose(self.kinds, self.clock(), self.rng)

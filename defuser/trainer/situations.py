@@ -369,6 +369,7 @@ def decide_question_for(situation: Situation) -> Question:
         ),
         rule=obs.rules.rule(obs.discard),
         options=options_for(obs),
+        cycle=cycle_reason(situation),
     )
 
 

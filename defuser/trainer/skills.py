@@ -14,7 +14,9 @@ stored key back, once, where answers leave the database:
 - :class:`DecideSkill` ``decide:<play|discard|draw|defuse>``: a live decision whose best
   action is of that kind (``defuse`` is playing a Defuse: the solve or a free probe);
 - :class:`CycleSkill` ``cycle:known`` / ``cycle:unknown``: counting deals to the mitten
-  once it has been seen, or the chance it is on top before it has.
+  once it has been seen, or the chance it is on top before it has;
+- :class:`EdgeSkill` ``edge:batteries`` / ``edge:interval`` / ``edge:table``: reading
+  the battery count, N or the table off the bomb's widgets.
 """
 
 from __future__ import annotations
@@ -159,8 +161,41 @@ class CycleSkill:
         )
 
 
+class EdgeRead(enum.Enum):
+    """What an ``edge`` question reads off the bomb's widgets."""
+
+    BATTERIES = "batteries"
+    INTERVAL = "interval"
+    TABLE = "table"
+
+
+_READ_WORDS: Final[dict[EdgeRead, str]] = {
+    EdgeRead.BATTERIES: "batteries from the holders",
+    EdgeRead.INTERVAL: "N from the holders",
+    EdgeRead.TABLE: "the table from the serial sticker",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeSkill:
+    """Reading one thing off the bomb's widgets."""
+
+    kind: ClassVar[Kind] = Kind.EDGE
+    read: EdgeRead
+
+    @property
+    def key(self) -> str:
+        """The stored form: ``edge:batteries``."""
+        return f"edge:{self.read.value}"
+
+    @property
+    def label(self) -> str:
+        """In words: ``edgework: batteries from the holders``."""
+        return f"edgework: {_READ_WORDS[self.read]}"
+
+
 #: Any skill.
-Skill = TableSkill | CellSkill | RuleSkill | LegalSkill | DecideSkill | CycleSkill
+Skill = TableSkill | CellSkill | RuleSkill | LegalSkill | DecideSkill | CycleSkill | EdgeSkill
 
 TABLE_SKILLS: Final[tuple[TableSkill, ...]] = tuple(TableSkill(t) for t in TABLE_LETTERS)
 #: Tables A-D cell by cell, a table's rows (shapes) together: the teaching order.
@@ -176,6 +211,7 @@ RULE_SKILLS: Final[tuple[RuleSkill, ...]] = tuple(
 LEGAL_SKILLS: Final[tuple[LegalSkill, ...]] = tuple(LegalSkill(x) for x in RULE_LETTERS)
 DECIDE_SKILLS: Final[tuple[DecideSkill, ...]] = tuple(DecideSkill(m) for m in Move)
 CYCLE_SKILLS: Final[tuple[CycleSkill, ...]] = (CycleSkill(True), CycleSkill(False))
+EDGE_SKILLS: Final[tuple[EdgeSkill, ...]] = tuple(EdgeSkill(r) for r in EdgeRead)
 
 
 def parse_skill(key: str) -> Skill | None:
@@ -195,6 +231,8 @@ def parse_skill(key: str) -> Skill | None:
             return DecideSkill(Move(rest[0]))
         if head == "cycle" and rest in (["known"], ["unknown"]):
             return CycleSkill(rest[0] == "known")
+        if head == "edge" and len(rest) == 1:
+            return EdgeSkill(EdgeRead(rest[0]))
     except (ValueError, EdgeworkError):
         return None
     return None

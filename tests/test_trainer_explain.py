@@ -1,0 +1,66 @@
+"""Decide explanations: the option table, best against next best, the cycle state."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from defuser.commands.common import Output
+from defuser.commands.drill import DrillIO, show_options
+from defuser.engine.actions import Action
+from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.model import Kind, Option, Question
+from defuser.trainer.skills import DecideSkill, Move
+
+CYCLE = "N = 1 mod 5 + 9 = 10. The first mitten is card 2..N-1 = 2..9 of the deals."
+
+
+def question_53() -> Question:
+    """Question 53 of ``mittens drill --mode decide --seed 11`` (its numbers)."""
+    return Question(
+        kind=Kind.DECIDE,
+        skill=DecideSkill(Move.DISCARD),
+        text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
+        facts={"defuse_slots": []},
+        expected="discard",
+        reason="",
+        options=(
+            Option(Action.draw(), 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
+            Option(Action.discard(), 14.4476, 0.0),
+            Option(Action.play(1), 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
+        ),
+        cycle=CYCLE,
+    )
+
+
+def test_option_rows_put_the_best_first_and_charge_strikes() -> None:
+    rows = option_rows(question_53())
+    assert [r.action for r in rows] == ["discard", "play 1", "draw"]
+    assert rows[0].best and rows[0].loss == 0
+    assert rows[1].loss == pytest.approx(1.0)
+    assert rows[2].loss == pytest.approx(10 / 3) and rows[2].strike_risk == pytest.approx(1 / 3)
+
+
+def test_best_vs_next_names_the_margin_and_the_gamble() -> None:
+    words = best_vs_next(question_53())
+    assert words.startswith(
+        "discard beats the next best safe click, play 1, by 1.00 expected clicks "
+        "(slot 1 is empty: the click does nothing)"
+    )
+    assert "draw looks 0.88 clicks cheaper only if a strike cost nothing" in words
+    assert "33% of the time" in words
+
+
+def test_the_explanation_is_printed_with_the_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setenv("NO_COLOR", "1")
+    term = DrillIO(Output(), None, json_mode=False)
+    show_options(question_53(), term)
+    text = out.getvalue()
+    assert "expected clicks" in text and "strike risk" in text
+    assert "  discard" in text and "14.45" in text and "33%" in text and "3.33" in text
+    assert "Why: discard beats" in text
+    assert f"Cycle: {CYCLE}" in text
