@@ -327,3 +327,29 @@ def test_live_follow_says_which_options_give_missing_edgework(
                   monkeypatch)
     objects = [json.loads(line) for line in run.out.splitlines()]
     assert all(o["ok"] for o in objects) and objects[-1]["solved"]
+
+
+def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
+    from rich.console import Console
+
+    from defuser.commands.live import FollowBoard
+
+    board = FollowBoard(Path("Player.log"))
+    advice = Follower().feed_all(_lines(_two_bomb_log()))
+    midway = next(i for i, a in enumerate(advice) if a.module_id == 3)
+    for a in advice[: midway + 1]:
+        board.add(a)
+    console = Console(width=80, record=True, color_system=None)
+    console.print(board.render())
+    text = console.export_text()
+    # One panel per module, the newest state of each, and the last events below.
+    assert text.count("Exploding Mittens #1 · bomb 1 AB3CD4") == 1
+    assert text.count("Exploding Mittens #3 · bomb 2 KZ5LG7") == 1
+    last = advice[midway]
+    assert f"#3 line {last.line}: {last.event}" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_full_screen_needs_follow(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["live", "--full-screen"], monkeypatch)
+    assert run.code == 2 and "--full-screen works with --follow" in run.err

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import click
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.live import Live
+from rich.panel import Panel
 from rich.text import Text
 
 from defuser.apps.follow import Advice, Follower, follow
@@ -29,7 +32,7 @@ from defuser.commands.common import Output, edgework_options, error_words, resol
 from defuser.commands.safeio import interruptible
 from defuser.logs.reader import default_log_path
 from defuser.strategy.cache import cache_dir
-from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.streams import input_lines, printable, prompt_line, stdin_is_terminal
 from edgework import Batteries, Edgework
 
 HISTORY_FILE = "live-history"
@@ -89,7 +92,10 @@ def follow_header(advice: Advice) -> str:
             where += f", {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
         if not advice.bomb_certain:
             where += " (or another bomb of this mission)"
-    return f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
+    # The serial number comes from the log: never let its bytes drive the terminal.
+    return printable(
+        f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
+    )
 
 
 def with_option_hint(advice: Advice) -> Advice:
@@ -103,13 +109,69 @@ def with_option_hint(advice: Advice) -> Advice:
     return replace(advice, reply=reply)
 
 
-def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) -> None:
+class FollowBoard:
+    """The full-screen view of ``--follow``: every module's latest advice kept in place,
+    and the last events below them."""
+
+    #: How many past events the board lists.
+    EVENTS = 8
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.session = 0
+        self.latest: dict[int, Advice] = {}
+        self.events: deque[str] = deque(maxlen=self.EVENTS)
+
+    def add(self, advice: Advice) -> None:
+        """Take one change into the board."""
+        if advice.session != self.session:
+            self.session, self.latest = advice.session, {}
+            self.events.append(f"session {advice.session}: the log started over")
+        self.latest[advice.module_id] = advice
+        self.events.append(
+            printable(f"#{advice.module_id} line {advice.line}: {advice.event}")
+        )
+
+    def render(self) -> RenderableType:
+        """The whole screen, top to bottom."""
+        parts: list[RenderableType] = [
+            Text(f"mittens live --follow {self.path}", style="bold")
+            .append("   Ctrl-C stops", style="dim")
+        ]
+        if not self.latest:
+            parts.append(Text("waiting for an Exploding Mittens module in the log...",
+                              style="dim"))
+        for module_id in sorted(self.latest):
+            advice = self.latest[module_id]
+            title = follow_header(advice).split(" · line ")[0]
+            body = Group(*screen_reply(advice.reply))
+            style = "green" if advice.solved else ("red" if not advice.reply.ok else "cyan")
+            parts.append(Panel(body, title=title, title_align="left", border_style=style))
+        if self.events:
+            parts.append(Text("last events", style="bold dim"))
+            parts.extend(Text(f"  {event}", style="dim") for event in self.events)
+        return Group(*parts)
+
+
+def run_follow(
+    path: Path, fallback: Edgework, out: Output, *, json_mode: bool, full_screen: bool = False
+) -> None:
     """Follow the game's log at ``path`` hands-free until interrupted."""
     drawn = sys.stdout.isatty() and not json_mode
     follower = Follower(
         serial=fallback.serial,
         batteries=fallback.batteries.count if fallback.batteries is not None else None,
     )
+    if drawn and full_screen:
+        board = FollowBoard(path)
+        with Live(board.render(), console=out.out, screen=True, auto_refresh=False) as view:
+
+            def show(advice: Advice) -> None:
+                board.add(with_option_hint(advice))
+                view.update(board.render(), refresh=True)
+
+            follow(path, show, follower=follower)
+        return
 
     def emit(advice: Advice) -> None:
         advice = with_option_hint(advice)
@@ -139,6 +201,12 @@ def run_follow(path: Path, fallback: Edgework, out: Output, *, json_mode: bool) 
     help="One JSON object per input line (per change with --follow).",
 )
 @click.option(
+    "--full-screen",
+    is_flag=True,
+    help="With --follow on a terminal: keep every module's advice in place on one "
+    "screen, with the last events below.",
+)
+@click.option(
     "--follow",
     "follow_path",
     is_flag=False,
@@ -155,6 +223,7 @@ def live(
     lenient_serial: bool,
     json_mode: bool,
     follow_path: str | None,
+    full_screen: bool,
 ) -> None:
     """Follow a module as the defuser reports it and say the best safe move each time.
 
@@ -170,6 +239,8 @@ def live(
     edge = resolve_edgework(
         serial, batteries, edgework_text, lenient=lenient_serial, need_serial=False
     )
+    if full_screen and follow_path is None:
+        raise click.BadParameter("--full-screen works with --follow", param_hint="'--full-screen'")
     if follow_path is not None:
         path = Path(follow_path) if follow_path else Path(default_log_path())
         if path.is_dir():
@@ -177,7 +248,8 @@ def live(
                 f"{str(path)!r} is a directory, expected the game's log file",
                 param_hint="'--follow'",
             )
-        run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode)
+        run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode,
+                   full_screen=full_screen)
         return
     session = LiveSession(
         edge.serial, edge.batteries, lenient_serial=lenient_serial, error_words=error_words
