@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 import click
 from rich.table import Table
@@ -35,7 +35,7 @@ from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store, default_db_path
-from edgework import ALL_CARDS, RULE_LETTERS
+from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
 
 #: Questions per drill session, and games per ``--mode game`` session, by default.
 DEFAULT_COUNT = 10
@@ -166,6 +166,52 @@ class Goal:
         return f"Daily goal: {today}/{self.daily} answers today, {state}"
 
 
+#: How a card looks in the module view: its shape glyph on its colour.
+CARD_FACE_STYLES: Final = {
+    Colour.RED: "bold white on red3",
+    Colour.BLUE: "bold white on blue3",
+    Colour.GREEN: "bold black on green3",
+    Colour.YELLOW: "bold black on yellow3",
+}
+
+
+def card_face(card: Card, colour: bool) -> Text:
+    """One card drawn as a coloured tile with its shape: `` ▲ ``."""
+    style = CARD_FACE_STYLES[card.colour] if colour else ""
+    return Text(f" {SHAPE_GLYPHS[card.shape]} ", style=style)
+
+
+def module_view(
+    question: Question,
+    colour: bool,
+    *,
+    strikes: int | None = None,
+    limit: int = 0,
+    time_left: float | None = None,
+) -> Text | None:
+    """The module as the player sees it: the discard pile and the hand as coloured
+    tiles, the strikes, and the bomb timer (``None`` when the question has no hand)."""
+    if "hand" not in question.facts or "discard" not in question.facts:
+        return None
+    view = Text("  pile ")
+    view.append_text(card_face(Card.parse(question.facts["discard"]), colour))
+    view.append("   hand")
+    for slot, code in enumerate(question.facts["hand"], start=1):
+        view.append(f"  {slot} ")
+        view.append_text(card_face(Card.parse(code), colour))
+    if strikes is not None and limit:
+        view.append("   strikes ")
+        marks = "X" * strikes + "." * max(limit - strikes, 0)
+        view.append(marks, style="bold red" if colour and strikes else "")
+        if strikes == limit - 1:
+            view.append("  one more strike explodes the bomb", style="red" if colour else "")
+    if time_left is not None:
+        left = max(time_left, 0.0)
+        view.append(f"   bomb {int(left) // 60}:{int(left) % 60:02d}",
+                    style="bold yellow" if colour else "")
+    return view
+
+
 def seconds_words(seconds: float | None) -> str:
     """An answer time: ``1.2 s``."""
     return "-" if seconds is None else f"{seconds:.1f} s"
@@ -247,10 +293,20 @@ def show_options(question: Question, term: DrillIO) -> None:
         term.say(f"  Cycle: {question.cycle}")
 
 
-def show_question(question: Question, head: str, term: DrillIO, *, hint: bool = True) -> None:
-    """The question (and, on a terminal, the notation and why it was chosen)."""
+def show_question(
+    question: Question,
+    head: str,
+    term: DrillIO,
+    *,
+    hint: bool = True,
+    view: Text | None = None,
+) -> None:
+    """The question (and, on a terminal, the module ``view``, the notation and why it
+    was chosen)."""
     style = "bold" if term.colour else ""
     term.say(Text(f"{head} ", style=style).append_text(term.cards(question.text)))
+    if term.interactive and view is not None:
+        term.say(view)
     if term.interactive and hint:
         chosen = f"; chosen: {question.why}" if question.why != "game" else ""
         term.say(f"  ({spec_of(question.kind).notation}{chosen})", style="dim")
@@ -354,7 +410,12 @@ def run_drill(session: Drill, goal: Goal, term: DrillIO) -> bool:
     while goal.more(number):
         number += 1
         question = session.next_question()
-        show_question(question, f"[{goal.progress(number)}] {question.kind.value}:", term)
+        show_question(
+            question,
+            f"[{goal.progress(number)}] {question.kind.value}:",
+            term,
+            view=module_view(question, term.colour),
+        )
         result = read_answer(
             question, term, session.time_limit, game=False, target=session.target(question)
         )
@@ -379,7 +440,9 @@ def game_outcome(result: Result, game: Game) -> dict[str, Any]:
     }
 
 
-def run_games(session: Drill, goal: Goal, term: DrillIO) -> bool:
+def run_games(
+    session: Drill, goal: Goal, term: DrillIO, bomb_timer: float | None = None
+) -> bool:
     """Play games until the goal's count or minutes; returns False when stopped early
     (quit, end of input)."""
     target = term.out.err if term.json_mode else term.out.out
@@ -387,7 +450,7 @@ def run_games(session: Drill, goal: Goal, term: DrillIO) -> bool:
     index = 0
     while goal.more(index):
         index += 1
-        game = Game.new(session.rng)
+        game = Game.new(session.rng, timer=bomb_timer)
         target.print(
             f"Game {goal.progress(index)}: {game.edge_words()} (module seed {game.seed}). "
             f"The optimal policy needs {game.expected_at_start:.1f} clicks on average "
@@ -396,15 +459,36 @@ def run_games(session: Drill, goal: Goal, term: DrillIO) -> bool:
         while not game.over:
             question = game.question()
             show_question(
-                question, f"[click {game.clicks + 1}]", term, hint=game.clicks == 0
+                question,
+                f"[click {game.clicks + 1}]",
+                term,
+                hint=game.clicks == 0,
+                view=module_view(
+                    question,
+                    term.colour,
+                    strikes=game.walk.module.strikes,
+                    limit=game.strike_limit,
+                    time_left=game.time_left,
+                ),
             )
             result = read_answer(
-                question, term, session.time_limit, game=True, target=session.target(question)
+                question,
+                term,
+                session.time_limit,
+                game=True,
+                target=session.target(question),
+                bomb_left=game.real_seconds_left(),
             )
             if result is None:
                 show_game_end(game, term)
                 return False
             session.record(question, result)
+            if game.spend(result.seconds):
+                number += 1
+                show_result(session.answered[-1], number, term, extra={"game": index},
+                            reason=False)
+                term.say("  The bomb's timer ran out before the click.")
+                break
             outcome = game.play(result)
             number += 1
             show_result(
@@ -423,7 +507,9 @@ def show_game_end(game: Game, term: DrillIO) -> None:
     """How a game ended: solved or exploded, clicks against the optimum, the grades."""
     target = term.out.err if term.json_mode else term.out.out
     summary = game.summary()
-    if game.bomb.end is not None:
+    if game.timed_out:
+        head = "BOOM! The bomb's timer ran out."
+    elif game.bomb.end is not None:
         head = end_headline(game.bomb.end, summary.strikes)
     else:
         head = f"Game stopped; {game.belief_words()}."
@@ -534,6 +620,14 @@ def show_game_end(game: Game, term: DrillIO) -> None:
     metavar="N",
     help="Answers to give per day; progress is shown (0: no goal; saved).",
 )
+@click.option(
+    "--bomb-timer",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="--mode game: the bomb's timer; your answer times run it down, a quarter "
+    "faster per strike, and at 0 the bomb explodes.",
+)
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per question.")
 def drill(
     mode: str,
@@ -549,6 +643,7 @@ def drill(
     weakest: int | None,
     minutes: float | None,
     daily_goal: int | None,
+    bomb_timer: float | None,
     json_mode: bool,
 ) -> None:
     """Drill the lookups and decisions, timed and graded; answers are stored for stats.
@@ -559,6 +654,10 @@ def drill(
     or a probability (1/5, 20%). Type 'quit' to stop early.
     """
     mode = mode.lower()
+    if bomb_timer is not None and mode != "game":
+        raise click.BadParameter(
+            f"a bomb timer needs --mode game, got --mode {mode}", param_hint="'--bomb-timer'"
+        )
     out = Output(json_mode=json_mode)
     term = DrillIO(out, sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()
@@ -611,7 +710,7 @@ def drill(
                 term.note(goal.daily_words(0))
         try:
             if games:
-                run_games(session, goal, term)
+                run_games(session, goal, term, bomb_timer)
             else:
                 run_drill(session, goal, term)
         except KeyboardInterrupt:

@@ -23,6 +23,9 @@ from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
 
+#: Each strike makes the bomb timer run this much faster (a quarter, as on a real bomb).
+STRIKE_SPEEDUP = 0.25
+
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
@@ -49,17 +52,53 @@ class Game:
     total_loss: float = 0.0
     verdicts: Counter[str] = field(default_factory=Counter)
     expected_at_start: float = 0.0
+    #: The bomb timer in seconds (``None``: no timer), and the bomb time used so far.
+    timer: float | None = None
+    time_used: float = 0.0
+    timed_out: bool = False
 
     @classmethod
-    def new(cls, rng: random.Random, *, strike_limit: int = STRIKE_LIMIT) -> Game:
-        """A game on random vanilla edgework; its module seed comes from ``rng``."""
+    def new(
+        cls,
+        rng: random.Random,
+        *,
+        strike_limit: int = STRIKE_LIMIT,
+        timer: float | None = None,
+    ) -> Game:
+        """A game on random vanilla edgework; its module seed comes from ``rng``;
+        ``timer`` sets a bomb timer in seconds."""
         edgework = random_edgework(rng)
         seed = rng.randrange(1 << 30)
         walk = Walk.start(edgework, seed)
-        game = cls(walk, seed, Bomb(walk.module, strike_limit=strike_limit))
+        game = cls(walk, seed, Bomb(walk.module, strike_limit=strike_limit), timer=timer)
         start = recommend(game.walk.observation).expected_clicks
         game.expected_at_start = start if start is not None else 0.0
         return game
+
+    @property
+    def time_left(self) -> float | None:
+        """Seconds left on the bomb timer (``None`` without a timer)."""
+        return None if self.timer is None else max(self.timer - self.time_used, 0.0)
+
+    def timer_rate(self) -> float:
+        """How fast the bomb timer runs: a quarter faster per strike, as on a real bomb."""
+        return 1.0 + STRIKE_SPEEDUP * self.walk.module.strikes
+
+    def real_seconds_left(self) -> float | None:
+        """Seconds of thinking left before the timer runs out at the current rate."""
+        left = self.time_left
+        return None if left is None else left / self.timer_rate()
+
+    def spend(self, seconds: float) -> bool:
+        """Run the bomb timer for an answer that took ``seconds``; when it runs out the
+        bomb explodes (before the click). Returns whether it ran out."""
+        if self.timer is None or self.over:
+            return self.timed_out
+        self.time_used += seconds * self.timer_rate()
+        if self.time_used >= self.timer:
+            self.timed_out = True
+            self.bomb.stop(End.EXPLODED)
+        return self.timed_out
 
     @property
     def strike_limit(self) -> int:

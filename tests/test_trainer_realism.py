@@ -1,0 +1,55 @@
+"""The module as the player sees it: the drawn module, strike pressure, the bomb timer."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+
+from defuser.commands.drill import module_view
+from defuser.trainer.game import STRIKE_SPEEDUP, Game
+from defuser.trainer.model import Kind, Question
+from defuser.trainer.skills import DecideSkill, Move
+
+
+def decide(hand: list[str], discard: str) -> Question:
+    return Question(Kind.DECIDE, DecideSkill(Move.DRAW), "?", {"hand": hand, "discard": discard},
+                    "draw", "")
+
+
+def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
+    view = module_view(decide(["RC", "BT"], "GS"), False, strikes=2, limit=3, time_left=90.0)
+    assert view is not None
+    text = view.plain
+    assert text.startswith("  pile  ■    hand  1  ●   2  ▲ ")
+    assert "strikes XX." in text and "one more strike explodes the bomb" in text
+    assert text.endswith("bomb 1:30")
+    coloured = module_view(decide(["YH"], "RC"), True)
+    assert coloured is not None and any("on yellow3" in str(s.style) for s in coloured.spans)
+    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, "A", ""),
+                       False) is None
+
+
+def test_the_bomb_timer_runs_faster_after_a_strike_and_explodes() -> None:
+    game = Game.new(random.Random(3), timer=10.0)
+    assert game.time_left == 10.0 and not game.spend(4.0)
+    assert game.time_left == pytest.approx(6.0)
+    question = game.question()
+    risky = next(o.action for o in question.options if o.strike_risk == 1.0)
+    game.bomb.act(risky)
+    assert game.walk.module.strikes == 1
+    assert game.timer_rate() == 1 + STRIKE_SPEEDUP
+    assert game.real_seconds_left() == pytest.approx(6.0 / 1.25)
+    assert not game.spend(4.0)  # 4 s at 1.25x: 5 s of bomb time
+    assert game.time_left == pytest.approx(1.0)
+    assert game.spend(1.0) and game.timed_out and game.over and game.exploded
+    assert not Game.new(random.Random(3)).spend(1e9)  # no timer, no explosion
+
+
+def test_bomb_timer_needs_game_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["drill", "--mode", "rule", "--bomb-timer", "60", "--db",
+                   str(tmp_path / "s.db")], monkeypatch)
+    assert run.code == 2 and "a bomb timer needs --mode game" in run.err
+    assert not (tmp_path / "s.db").exists()
