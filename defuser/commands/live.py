@@ -258,7 +258,8 @@ def live(
     interactive = stdin_is_terminal() and not json_mode
     drawn = sys.stdout.isatty() and not json_mode
     if interactive:
-        out.print(f"mittens live: {session.edge_note()}. Type 'help' for commands.")
+        out.print(f"mittens live: {session.edge_note()}. Type 'help' for commands.",
+                  wrap=drawn)
     lines = _terminal_lines(out) if interactive else input_lines()
     answered = 0
 
