@@ -14,11 +14,15 @@ saying what is missing; in CI (``CI=true``) a missing tool is a failure.
 from __future__ import annotations
 
 import itertools
+import json
 import os
+import re
 import select
 import shutil
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -1017,6 +1021,52 @@ def test_v2_replies_come_within_the_deadline_in_simulated_time(prop: SimProp, ra
     fields = dict(part.split("=") for part in prop.ask("replies").split()[1:])
     assert int(fields["count"]) == len(FULL_STATE_V2) + 4
     assert int(fields["worst"]) <= 50_000
+
+
+#: What `mittens prop check` prints on stderr when it needs a press or a reset.
+PRESS_PROMPT: Final = re.compile(r"check: press (DECK|PILE|HAND1|HAND2|HAND3) on the prop")
+RESET_PROMPT: Final = "check: reset the prop"
+#: Seconds the whole check may take (it takes about 15 s).
+CHECK_TIMEOUT: Final = 180.0
+
+
+def test_the_firmware_passes_mittens_prop_check(prop: SimProp) -> None:
+    # The conformance checker as a prop maker runs it, against the emulated board: it
+    # asks for presses and a reset on stderr, and this test does them on the harness.
+    # The reply deadline is checked in simulated time by the test above; here the
+    # emulator's pty and the shared test machine add wall-clock delay that a real board
+    # does not have, so the checker is given 0.5 s.
+    command = [
+        sys.executable, "-m", "defuser", "prop", "check", prop.port, "--json",
+        "--deadline", "0.5", "--timeout", "2", "--press-timeout", "10",
+    ]  # fmt: skip
+    checker = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert checker.stderr is not None
+    # A checker that hangs is stopped, so the test fails instead of waiting forever.
+    watchdog = threading.Timer(CHECK_TIMEOUT, checker.kill)
+    watchdog.start()
+    prompts: list[str] = []
+    try:
+        for line in checker.stderr:
+            prompts.append(line.rstrip())
+            press = PRESS_PROMPT.search(line)
+            if press:
+                prop.press(Button(press.group(1)))
+            elif RESET_PROMPT in line:
+                prop.ask("reset")
+        stdout, _ = checker.communicate(timeout=CHECK_TIMEOUT)
+    finally:
+        watchdog.cancel()
+    report = json.loads(stdout)
+    failed = [result for result in report["results"] if result["status"] != "pass"]
+    assert failed == [], prompts
+    assert report["passed"] is True
+    assert checker.returncode == 0
+    # The checks that need hands ran: presses (3 numbered, 8 stored) and a reset.
+    assert sum(PRESS_PROMPT.search(line) is not None for line in prompts) >= 11
+    assert any(RESET_PROMPT in line for line in prompts)
 
 
 #: docs/protocol.md section 2.1: lines and what the prop answers (None: nothing, a bad
