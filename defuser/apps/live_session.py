@@ -204,6 +204,8 @@ class LiveSession:
                 None,
                 f"Give the {need} first ('serial AB3CD4', 'batteries 3' or 'edgework ...').",
             )
+        if obs.discard is None:
+            return Recommendation(None, None, f"Give the opening state: {_START_SYNTAX}.")
         return recommend(obs)
 
     def edge_note(self) -> str:

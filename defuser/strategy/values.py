@@ -171,7 +171,7 @@ def best_action(values: tuple[ActionValue, ...]) -> ActionValue:
 def recommend(obs: Observation, store: SolutionStore | None = None) -> Recommendation:
     """The optimal safe action now, its expected clicks to the solve and why."""
     if obs.discard is None:
-        return Recommendation(None, None, "Give the opening state: start <discard> <hand cards>.")
+        return Recommendation(None, None, "Give the opening state first.")
     if obs.solved:
         return Recommendation(None, None, "Solved: nothing more to do.")
     values = action_values(obs, store)
