@@ -236,90 +236,113 @@ def read_log(data: bytes | Iterable[bytes]) -> GameLog:
     """Read a game log (its bytes, or byte chunks) into bombs and module instances; never
     raises."""
     chunks: Iterable[bytes] = [data] if isinstance(data, bytes | bytearray) else data
-    bombs: list[LoggedBomb] = []
-    problems: list[Problem] = []
-    current: LoggedBomb | None = None
-    #: module id -> its instance that is still receiving lines.
-    open_modules: dict[int, ModuleLog] = {}
-    #: module id -> a table line whose instance is decided by the id's next line.
-    waiting: dict[int, _Pending] = {}
-    last_event = 0
-    count = 0
-    # The bombs from group_start on were generated with no module line between them.
-    group_start, modules_since_bomb = 0, False
-    table = modlog.MESSAGE_PATTERNS["table"]
-    opening = modlog.MESSAGE_PATTERNS["initial_discard"]
+    reader = _LogReader()
     for number, text in enumerate(iter_lines(chunks), start=1):
-        count = number
+        reader.line(number, text)
+    return reader.finish()
+
+
+class _LogReader:
+    """The state of :func:`read_log` between lines."""
+
+    def __init__(self) -> None:
+        self.bombs: list[LoggedBomb] = []
+        self.problems: list[Problem] = []
+        self.current: LoggedBomb | None = None
+        #: module id -> its instance that is still receiving lines.
+        self.open_modules: dict[int, ModuleLog] = {}
+        #: module id -> a table line whose instance is decided by the id's next line.
+        self.waiting: dict[int, _Pending] = {}
+        self.last_event = 0
+        self.count = 0
+        # The bombs from group_start on were generated with no module line between them.
+        self.group_start = 0
+        self.modules_since_bomb = False
+
+    def line(self, number: int, text: str) -> None:
+        """Read one line of the log."""
+        self.count = number
         if "[" not in text:
-            continue
+            return
         tag = text.find(_MODULE_TAG)
         if tag >= 0:
-            match = modlog.LINE_PATTERN.match(text, tag)
-            if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
-                shown = text.strip()[:200]
-                problems.append(Problem(number, f"could not read the module line {shown!r}"))
-                continue
-            module_id = int(match.group("id"))
-            message = match.group("message").rstrip()
-            last_event = number
-            instance = open_modules.get(module_id)
-            held = waiting.pop(module_id, None)
-            if held is not None:
-                assert instance is not None
-                if opening.fullmatch(message) is not None:
-                    instance = ModuleLog(module_id, bomb_choices=held.choices)
-                    held.bomb.modules.append(instance)
-                    open_modules[module_id] = instance
-                instance.lines.append(held.line)
-            modules_since_bomb = True
-            if instance is None:
-                if current is None:
-                    current = LoggedBomb()
-                    bombs.append(current)
-                    group_start = len(bombs) - 1
-                choices = tuple(range(group_start, len(bombs)))
-                instance = ModuleLog(module_id, bomb_choices=choices)
-                current.modules.append(instance)
-                open_modules[module_id] = instance
-            elif _has_begun(instance) and table.fullmatch(message) is not None:
-                if current is None:  # pragma: no cover - an instance implies a bomb
-                    current = LoggedBomb()
-                    bombs.append(current)
-                waiting[module_id] = _Pending(
-                    ModuleLine(number, message), current,
-                    tuple(range(group_start, len(bombs))),
-                )
-                continue
-            instance.lines.append(ModuleLine(number, message))
-            continue
+            self._module_line(number, text, tag)
+            return
         if _UNITY_TRAILER.search(text):
-            continue
+            return
         bomb_match = _BOMB.search(text)
         if bomb_match is not None:
-            current = LoggedBomb(line=number, seed=bomb_match.group("seed"))
-            bombs.append(current)
-            if modules_since_bomb:
-                group_start, modules_since_bomb = len(bombs) - 1, False
-            last_event = number
-            continue
+            self.current = LoggedBomb(line=number, seed=bomb_match.group("seed"))
+            self._add_bomb(self.current)
+            self.last_event = number
+            return
         kind, value = _edgework_line(text)
         if kind is None:
-            continue
-        if current is None or (kind == "serial" and current.serial is not None):
+            return
+        if self.current is None or (kind == "serial" and self.current.serial is not None):
             # Edgework without a generator line (an edited log): it still describes a
             # bomb; a second serial number can only belong to the next one.
-            current = LoggedBomb()
-            bombs.append(current)
-            if modules_since_bomb:
-                group_start, modules_since_bomb = len(bombs) - 1, False
-        _add_edgework(current, kind, value, number, problems)
-    for module_id, held in waiting.items():
-        # No later line of this id: the table line stays in the running instance.
-        open_modules[module_id].lines.append(held.line)
-    for bomb in bombs:
-        bomb.modules.sort(key=lambda m: m.first_line)
-    return GameLog(bombs, problems, count, last_event)
+            self.current = LoggedBomb()
+            self._add_bomb(self.current)
+        _add_edgework(self.current, kind, value, number, self.problems)
+
+    def _add_bomb(self, bomb: LoggedBomb) -> None:
+        self.bombs.append(bomb)
+        if self.modules_since_bomb:
+            self.group_start, self.modules_since_bomb = len(self.bombs) - 1, False
+
+    def _choices(self) -> tuple[int, ...]:
+        return tuple(range(self.group_start, len(self.bombs)))
+
+    def _module_line(self, number: int, text: str, tag: int) -> None:
+        match = modlog.LINE_PATTERN.match(text, tag)
+        if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
+            shown = text.strip()[:200]
+            self.problems.append(Problem(number, f"could not read the module line {shown!r}"))
+            return
+        module_id = int(match.group("id"))
+        message = match.group("message").rstrip()
+        self.last_event = number
+        instance = self.open_modules.get(module_id)
+        held = self.waiting.pop(module_id, None)
+        if held is not None:
+            assert instance is not None
+            if _OPENING.fullmatch(message) is not None:
+                instance = ModuleLog(module_id, bomb_choices=held.choices)
+                held.bomb.modules.append(instance)
+                self.open_modules[module_id] = instance
+            instance.lines.append(held.line)
+        self.modules_since_bomb = True
+        if instance is None:
+            if self.current is None:
+                self.current = LoggedBomb()
+                self.bombs.append(self.current)
+                self.group_start = len(self.bombs) - 1
+            instance = ModuleLog(module_id, bomb_choices=self._choices())
+            self.current.modules.append(instance)
+            self.open_modules[module_id] = instance
+        elif _has_begun(instance) and _TABLE.fullmatch(message) is not None:
+            if self.current is None:  # pragma: no cover - an instance implies a bomb
+                self.current = LoggedBomb()
+                self.bombs.append(self.current)
+            self.waiting[module_id] = _Pending(
+                ModuleLine(number, message), self.current, self._choices()
+            )
+            return
+        instance.lines.append(ModuleLine(number, message))
+
+    def finish(self) -> GameLog:
+        """The log read so far."""
+        for module_id, held in self.waiting.items():
+            # No later line of this id: the table line stays in the running instance.
+            self.open_modules[module_id].lines.append(held.line)
+        for bomb in self.bombs:
+            bomb.modules.sort(key=lambda m: m.first_line)
+        return GameLog(self.bombs, self.problems, self.count, self.last_event)
+
+
+_TABLE: Final = modlog.MESSAGE_PATTERNS["table"]
+_OPENING: Final = modlog.MESSAGE_PATTERNS["initial_discard"]
 
 
 def _has_begun(instance: ModuleLog) -> bool:
