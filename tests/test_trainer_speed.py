@@ -25,6 +25,7 @@ def test_clock_text_counts_up_to_the_target_then_says_slow() -> None:
     assert clock_text(1.0, 5.0, limit=8.0) == "7.0 s left  1.0 s / 5.0 s"
     assert clock_text(3.0, 5.0, bomb_left=93.0).startswith("bomb 1:30")
     assert clock_text(99.0, 5.0, bomb_left=10.0).startswith("bomb 0:00")
+    assert clock_text(8.0, 5.0, bomb_left=100.0, bomb_rate=1.25).startswith("bomb 1:30")
 
 
 def test_live_clock_draws_beside_the_prompt_and_clears_after() -> None:
@@ -35,7 +36,7 @@ def test_live_clock_draws_beside_the_prompt_and_clears_after() -> None:
     now[0] = 102.5
     clock._draw()
     drawn = stream.getvalue()
-    assert drawn == "\x1b7\x1b[54G\x1b[K2.5 s\x1b8"  # saved, drawn at the right, restored
+    assert drawn == "\x1b7\x1b[46G\x1b[K2.5 s\x1b8"  # saved, drawn at the right, restored
     clock._thread.start()
     clock.stop()
     assert stream.getvalue().endswith("\r\x1b[K")
@@ -53,7 +54,9 @@ class FakeTerm:
         self.now = now
         self.said: list[str] = []
 
-    def live_clock(self, target: float, limit: float | None, bomb: float | None) -> None:
+    def live_clock(
+        self, target: float, limit: float | None, bomb: float | None, rate: float
+    ) -> None:
         return None
 
     def read(self) -> str | None:

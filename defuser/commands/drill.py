@@ -101,7 +101,7 @@ class DrillIO:
         return next(self._lines, None)
 
     def live_clock(
-        self, target: float, limit: float | None, bomb_left: float | None
+        self, target: float, limit: float | None, bomb_left: float | None, bomb_rate: float
     ) -> LiveClock | None:
         """A started live clock for the next answer, on a terminal that takes colour."""
         if not (self.interactive and self.colour):
@@ -109,7 +109,9 @@ class DrillIO:
         screen = self.out.err if self.json_mode else self.out.out
         return LiveClock(
             screen.file,
-            lambda elapsed: clock_text(elapsed, target, limit=limit, bomb_left=bomb_left),
+            lambda elapsed: clock_text(
+                elapsed, target, limit=limit, bomb_left=bomb_left, bomb_rate=bomb_rate
+            ),
             width=screen.width,
         ).start()
 
@@ -356,6 +358,7 @@ def read_answer(
     game: bool,
     target: float,
     bomb_left: float | None = None,
+    bomb_rate: float = 1.0,
 ) -> Grade | None:
     """Read and grade one answer; ``None`` when the player stops (quit, end of input).
 
@@ -371,7 +374,10 @@ def read_answer(
     started = time.monotonic()
     seconds: float | None = None
     while True:
-        clock = term.live_clock(target, time_limit, bomb_left) if seconds is None else None
+        clock = (
+            term.live_clock(target, time_limit, bomb_left, bomb_rate)
+            if seconds is None else None
+        )
         try:
             line = term.read()
         finally:
@@ -477,7 +483,8 @@ def run_games(
                 session.time_limit,
                 game=True,
                 target=session.target(question),
-                bomb_left=game.real_seconds_left(),
+                bomb_left=game.time_left,
+                bomb_rate=game.timer_rate(),
             )
             if result is None:
                 show_game_end(game, term)

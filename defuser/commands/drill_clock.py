@@ -19,7 +19,7 @@ from typing import IO, Final
 #: Seconds between redraws.
 TICK: Final = 0.2
 #: Width kept for the clock at the right end of the prompt line.
-CLOCK_WIDTH: Final = 26
+CLOCK_WIDTH: Final = 34
 
 
 def clock_text(
@@ -28,15 +28,17 @@ def clock_text(
     *,
     limit: float | None = None,
     bomb_left: float | None = None,
+    bomb_rate: float = 1.0,
 ) -> str:
     """What the live clock shows after ``elapsed`` seconds.
 
     ``target`` is the skill's answer-time target; ``limit`` the ``--time-limit`` (a
-    countdown to it); ``bomb_left`` the bomb timer's seconds left when the answer began.
+    countdown to it); ``bomb_left`` the bomb timer's seconds left when the answer began,
+    running ``bomb_rate`` times as fast as the clock (faster after strikes).
     """
     parts = []
     if bomb_left is not None:
-        left = max(bomb_left - elapsed, 0.0)
+        left = max(bomb_left - elapsed * bomb_rate, 0.0)
         parts.append(f"bomb {int(left) // 60}:{int(left) % 60:02d}")
     if limit is not None:
         parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")

@@ -71,8 +71,11 @@ def best_vs_next(question: Question) -> str:
         runner = min(safe, key=lambda o: o.expected_clicks or 0.0)
         assert runner.expected_clicks is not None
         gap = runner.expected_clicks - best.expected_clicks
-        if gap < 1e-6:
-            parts.append(f"{best.action} and {runner.action} are equally good")
+        if gap < 0.005:
+            parts.append(
+                f"{best.action} and {runner.action} are as good as each other (within "
+                "0.01 expected clicks)"
+            )
         else:
             why = f" ({runner.note})" if runner.note else ""
             parts.append(

@@ -84,11 +84,6 @@ class Game:
         """How fast the bomb timer runs: a quarter faster per strike, as on a real bomb."""
         return 1.0 + STRIKE_SPEEDUP * self.walk.module.strikes
 
-    def real_seconds_left(self) -> float | None:
-        """Seconds of thinking left before the timer runs out at the current rate."""
-        left = self.time_left
-        return None if left is None else left / self.timer_rate()
-
     def spend(self, seconds: float) -> bool:
         """Run the bomb timer for an answer that took ``seconds``; when it runs out the
         bomb explodes (before the click). Returns whether it ran out."""
