@@ -93,7 +93,7 @@ def interval_words(seconds: float) -> str:
     """A time span in words: ``1 min``, ``10 min``, ``1 h``, ``3 days``."""
     if seconds < 3600:
         return f"{max(1, round(seconds / 60))} min"
-    if seconds < DAY:
+    if seconds < DAY - 1800:
         return f"{seconds / 3600:.0f} h"
     days = seconds / DAY
     return f"{days:.0f} day{'s' if round(days) != 1 else ''}"
