@@ -8,6 +8,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from test_trainer_explain import question_53
 
 from defuser.engine.actions import Action
 from defuser.engine.rules import HAND_SIZE, discard_allowed
@@ -21,7 +22,7 @@ from defuser.trainer.grading import (
     risky_loss,
     verdict_for_loss,
 )
-from defuser.trainer.model import Kind, Option, Question, Verdict
+from defuser.trainer.model import Kind, Question, Verdict
 from defuser.trainer.situations import (
     Walk,
     cycle_question_for,
@@ -33,8 +34,6 @@ from defuser.trainer.skills import (
     CYCLE_SKILLS,
     DECIDE_SKILLS,
     CycleSkill,
-    DecideSkill,
-    Move,
 )
 from edgework import Batteries, CardType, Edgework, SerialNumber
 
@@ -184,19 +183,7 @@ def test_a_gamble_that_looks_cheaper_is_still_charged_for_its_strike() -> None:
     """Question 53 of ``mittens drill --mode decide --seed 11``: drawing with the mitten
     on top 1 time in 3 looks 0.88 clicks cheaper than the safe discard when a strike is
     counted as one wasted click; its loss must not be 0."""
-    q = Question(
-        kind=Kind.DECIDE,
-        skill=DecideSkill(Move.DISCARD),
-        text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
-        facts={"defuse_slots": []},
-        expected="discard",
-        reason="",
-        options=(
-            Option(Action.draw(), 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
-            Option(Action.discard(), 14.4476, 0.0),
-            Option(Action.play(1), 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
-        ),
-    )
+    q = question_53()
     result = grade(q, "draw", 1.0)
     assert result.verdict is Verdict.BLUNDER
     assert result.loss == pytest.approx(STRIKE_PENALTY / 3)
