@@ -1,4 +1,5 @@
-"""Shared test configuration: Hypothesis profiles and a private cache/data home.
+"""Shared test configuration: Hypothesis profiles, a private cache/data home, and
+compiled byte-code shared by the suite's subprocesses.
 
 CI sets ``CI=true`` and Hypothesis then loads the ``ci`` profile by itself: derandomised
 and sized for a 2-core machine. ``dev`` is the default for local runs.
@@ -16,6 +17,11 @@ from hypothesis import HealthCheck, settings
 _SANDBOX = tempfile.mkdtemp(prefix="mittens-tests-")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_SANDBOX, "cache")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
+# The suite starts a few hundred 'python -m defuser' processes. Where byte-code writing
+# is switched off (PYTHONDONTWRITEBYTECODE), each would compile every module it imports
+# again; they share compiled byte-code under the sandbox instead, never in the tree.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(_SANDBOX, "pycache")
 
 settings.register_profile(
     "ci",

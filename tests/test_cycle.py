@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis_sizes import examples
 
 from defuser.engine.actions import ALL_ACTIONS, Action
 from defuser.engine.deck import DealKind
@@ -82,7 +83,7 @@ def _brute_posterior(
     return {h: w / total for h, w in weights.items()}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     n=st.integers(9, 10),
     seed=st.integers(0, 10**6),
@@ -271,7 +272,9 @@ class BeliefMachine(RuleBasedStateMachine):
 
 
 TestBeliefMachine = BeliefMachine.TestCase
-TestBeliefMachine.settings = settings(max_examples=30, stateful_step_count=25, deadline=None)
+TestBeliefMachine.settings = settings(
+    max_examples=examples(30), stateful_step_count=25, deadline=None
+)
 
 
 def test_random_play_keeps_the_truth_in_the_belief() -> None:

@@ -15,6 +15,7 @@ import pytest
 from cli_helpers import check_golden, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_sizes import examples
 
 from defuser.apps.live_session import LiveSession
 from defuser.engine.actions import Action
@@ -155,7 +156,7 @@ def _snapshot(reply: dict[str, Any]) -> tuple[Any, ...]:
     return (reply["state"], reply["legal_slots"], reply["mitten"], reply["recommendation"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     junk=st.lists(
         st.one_of(

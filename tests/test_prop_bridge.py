@@ -10,6 +10,7 @@ from pathlib import Path
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis_sizes import examples
 from prop_helpers import (
     FAST,
     assert_consistent,
@@ -295,7 +296,7 @@ class BridgeWithFaults(RuleBasedStateMachine):
 
 
 BridgeWithFaults.TestCase.settings = settings(
-    max_examples=12, stateful_step_count=12, deadline=None
+    max_examples=examples(12), stateful_step_count=12, deadline=None
 )
 TestBridgeWithFaults = BridgeWithFaults.TestCase
 

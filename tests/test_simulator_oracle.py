@@ -22,6 +22,7 @@ from hypothesis.stateful import (
     invariant,
     rule,
 )
+from hypothesis_sizes import examples
 from oracle_manual import Face
 from oracle_module import NaiveModule
 
@@ -253,5 +254,7 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
 
 # Deeper and more runs than the profile's default: each run is cheap, and the deck's
 # later cycles need long games to come up.
-SimulatorVersusOracle.TestCase.settings = settings(max_examples=200, stateful_step_count=80)
+SimulatorVersusOracle.TestCase.settings = settings(
+    max_examples=examples(200), stateful_step_count=80
+)
 TestSimulatorVersusOracle = SimulatorVersusOracle.TestCase
