@@ -19,6 +19,9 @@ OWN_COMMAND_LINES = {
     "defuser/apps/benchmark_live.py",
     # ``python -m defuser.strategy.dpstats [--oracle]``: its own argparse command line.
     "defuser/strategy/dpstats.py",
+    # ``python -m defuser.strategy.shipped [--output F] [--jobs N]``: writes the shipped
+    # solutions; its own argparse command line.
+    "defuser/strategy/shipped.py",
 }
 
 #: Options still named by library messages that other work owns; each is a known defect
