@@ -65,3 +65,22 @@ def test_prop_file_on_a_full_disk_is_one_line(
     run = run_cli(["prop", "--demo", "--seed", "3", option, "/dev/full"], monkeypatch)
     assert run.code == 2
     assert "disk is full" in run.err and "Traceback" not in run.err
+
+
+# ---------------------------------------------------------------- row 24: long play sessions
+
+
+def test_a_long_session_keeps_a_bounded_undo_history() -> None:
+    from defuser.engine.simulator import UNDO_DEPTH, Action, Module
+    from edgework import Edgework
+
+    module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
+    blocked = Action.parse("play 3")  # a click that changes nothing but is recorded
+    total = 5 * UNDO_DEPTH + 7
+    for _ in range(total):
+        module.act(blocked)
+    assert module.clicks == total
+    assert len(module.history) <= 2 * UNDO_DEPTH
+    assert len(module._snapshots) == len(module.history)
+    module.undo()
+    assert module.clicks == total - 1

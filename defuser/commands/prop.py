@@ -506,9 +506,9 @@ def prop(
             except HardwareError as exc:
                 if device.firmware is not None:
                     # The game had started: its summary is not lost with the link.
-                    game.finish(End.STOPPED, device, len(module.history))
+                    game.finish(End.STOPPED, device, module.clicks)
                 raise hardware_error(exc) from exc
-            game.finish(end, device, len(module.history))
+            game.finish(end, device, module.clicks)
         finally:
             device.close()
     finally:

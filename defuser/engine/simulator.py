@@ -15,7 +15,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from defuser.engine import deck, modlog
 from defuser.engine.actions import (
@@ -129,6 +129,11 @@ class _State:
     rng_state: Any = field(default=None)
 
 
+#: How many of the latest clicks a module keeps for :meth:`Module.undo` and in
+#: ``history``; older ones are dropped, so a session of any length has bounded memory.
+UNDO_DEPTH: Final = 1000
+
+
 class Module:
     """One Exploding Mittens module with its hidden deck.
 
@@ -146,7 +151,10 @@ class Module:
     solved: bool
     strikes: int
     deals: int
+    #: The latest clicks and what they did (at most about 2 x UNDO_DEPTH of them).
     history: list[Result]
+    #: Every click made (undone ones excepted), however many ``history`` still holds.
+    clicks: int
     log: list[str]
 
     def __init__(
@@ -181,6 +189,7 @@ class Module:
         self.strikes = 0
         self.deals = 0
         self.history = []
+        self.clicks = 0
         self.log = []
         self._snapshots: list[_State] = []
         self._pending: _State | None = None
@@ -265,6 +274,12 @@ class Module:
         self._pending = None
         self._snapshots.append(snapshot)
         self.history.append(result)
+        self.clicks += 1
+        if len(self._snapshots) > 2 * UNDO_DEPTH:
+            # A session of any length keeps bounded memory: only the last UNDO_DEPTH
+            # clicks can be undone and stay in ``history`` (trimmed in batches).
+            del self._snapshots[:-UNDO_DEPTH]
+            del self.history[:-UNDO_DEPTH]
         return result
 
     def draw(self) -> Result:
@@ -289,6 +304,7 @@ class Module:
             raise InvalidCommandError("there is no action to undo")
         state = self._snapshots.pop()
         self.history.pop()
+        self.clicks -= 1
         self.discard_top = state.discard_top
         self._hand = list(state.hand)
         self.solved = state.solved
