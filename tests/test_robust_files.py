@@ -170,3 +170,18 @@ def test_escape_codes_in_a_log_never_reach_the_terminal(
         assert run.code == 0, run.err
         for text in (run.out, run.err):
             assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+
+
+def test_live_follow_tail_cleans_and_bounds_lines(tmp_path: Path) -> None:
+    from defuser.apps.follow import LogTail
+    from defuser.logs.reader import MAX_LINE_CHARS
+
+    path = tmp_path / "Player.log"
+    path.write_bytes(b"[Exploding Mittens #1] \x1b[2JYou should use Table A.\n" + b"x" * 300_000)
+    tail = LogTail(path)
+    lines, _ = tail.read()
+    assert lines == ["[Exploding Mittens #1] \ufffd[2JYou should use Table A."]
+    with path.open("ab") as handle:
+        handle.write(b"y" * 300_000 + b"\n")
+    lines, _ = tail.read()
+    assert len(lines) == 1 and len(lines[0]) <= MAX_LINE_CHARS

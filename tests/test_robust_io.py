@@ -150,7 +150,9 @@ def test_c_utf8_locale_json_stays_valid_utf8() -> None:
         (("play", "--seed", "3"), b"draw\nplay 1\n"),
         (("live",), b"serial AB3CD4\nbatteries 3\nstart RC BH GS YT\n"),
         (("tables",), b""),
+        (("prop", "--demo", "--seed", "1"), b""),
     ],
+    ids=["solve", "play", "live", "tables", "prop-demo"],
 )
 def test_narrow_stdout_encoding_degrades_to_ascii(
     encoding: str, args: tuple[str, ...], stdin: bytes
@@ -159,6 +161,19 @@ def test_narrow_stdout_encoding_degrades_to_ascii(
     no_traceback(result)
     assert result.returncode == 0
     assert result.stdout
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_log_analyze_on_a_narrow_stdout(encoding: str, tmp_path: Path) -> None:
+    from gamelog_builder import BombSpec, game_log, sample_messages
+
+    built = game_log([BombSpec("5M3ES3", [2, 1], {1: sample_messages("sample01.log")})])
+    path = tmp_path / "game.log"
+    path.write_bytes(built.data)
+    result = mittens("log", "analyze", str(path), env={"PYTHONIOENCODING": encoding})
+    no_traceback(result)
+    assert result.returncode == 0
+    result.stdout.decode(encoding)
 
 
 def test_stats_with_bars_on_an_ascii_stdout(tmp_path: Path) -> None:

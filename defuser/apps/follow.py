@@ -41,15 +41,18 @@ from defuser.apps.live_session import SessionReply
 from defuser.engine import modlog
 from defuser.errors import DefuserError
 from defuser.logs.check import read_message
-from defuser.logs.reader import game_line
+from defuser.logs.reader import MAX_LINE_CHARS, game_line
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import Recommendation, recommend
+from defuser.streams import printable
 from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
 
 #: The line Unity writes first when the game starts: a new session in the same file.
 SESSION_START: Final = "Initialize engine version"
 #: How many bytes before the read position are compared to notice a rewritten file.
 _FINGERPRINT: Final = 64
+#: The most bytes taken from the file in one read (the rest waits for the next call).
+_MAX_READ: Final = 16 << 20
 #: Module messages that move nothing the defuser can see or that the rules imply.
 _SKIPPED: Final = frozenset({"mitten_coming", "rule_now", "blocking_slot", "strike"})
 
@@ -89,7 +92,8 @@ class LogTail:
                     self._restart()
                 self._identity = identity
                 handle.seek(self._offset)
-                data = handle.read()
+                # Bounded reads: a huge file (or a device) is taken a piece at a time.
+                data = handle.read(_MAX_READ)
         except OSError:
             return [], False
         if not data:
@@ -97,8 +101,12 @@ class LogTail:
         self._offset += len(data)
         self._tail = (self._tail + data)[-_FINGERPRINT:]
         chunks = (self._partial + data).split(b"\n")
-        self._partial = chunks.pop()
-        lines = [c.rstrip(b"\r").decode("utf-8", errors="replace") for c in chunks]
+        self._partial = chunks.pop()[:MAX_LINE_CHARS]  # a line never ending is cut
+        # Control characters from the file never reach the terminal.
+        lines = [
+            printable(c[:MAX_LINE_CHARS].rstrip(b"\r").decode("utf-8", errors="replace"))
+            for c in chunks
+        ]
         return lines, restarted
 
 
