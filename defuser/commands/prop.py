@@ -31,6 +31,7 @@ from defuser.commands.play import batteries_words, build_edgework, elapsed_words
 from defuser.commands.safeio import open_output
 from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
 from defuser.engine.simulator import Module, Outcome, Result
+from defuser.streams import EXIT_INTERRUPTED
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import BombDisplay, Bridge, PressStep, button_for, winning_actions
@@ -497,12 +498,13 @@ def prop(
             on_notice=game.notice,
             trace=game.trace,
         )
+        interrupted = False
         try:
             end = End.STOPPED
             try:
                 end = game.run(device, edge, seed)
             except KeyboardInterrupt:
-                end = End.STOPPED
+                end, interrupted = End.STOPPED, True
             except HardwareError as exc:
                 if device.firmware is not None:
                     # The game had started: its summary is not lost with the link.
@@ -514,6 +516,10 @@ def prop(
     finally:
         for file in files:
             file.close()
+    if interrupted:
+        # Ctrl-C: the summary is printed; exit 130 as every interactive command does.
+        sys.stderr.write("mittens: interrupted\n")
+        raise SystemExit(EXIT_INTERRUPTED)
 
 
 def _scripted_sim(url: str | None) -> propsim.PropSim | None:
