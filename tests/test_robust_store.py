@@ -273,7 +273,7 @@ def test_our_id_with_a_wrong_schema_is_one_line(
 @pytest.mark.parametrize(
     ("column", "value"),
     [("at", "'yesterday'"), ("at", "1e300"), ("seconds", "'slow'"), ("correct", "'yes'"),
-     ("at", "-5")],
+     ("at", "-5"), ("rating", "7")],
 )
 def test_wrongly_typed_stored_values_are_one_line(
     db: Path, column: str, value: str

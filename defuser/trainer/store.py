@@ -575,6 +575,9 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     at = row[3]
     if not 0 <= at <= _LAST_TIME:
         return f"answer {row[0]!r}: time {at} is not a date"
+    rating = row[14] if len(row) > 14 else None
+    if rating is not None and not 1 <= rating <= 4:
+        return f"answer {row[0]!r}: rating {rating} is not 1-4"
     return None
 
 
