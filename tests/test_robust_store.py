@@ -300,3 +300,11 @@ def test_a_huge_answer_is_stored_cut(tmp_path: Path) -> None:
 
 def test_store_module_states_the_bound() -> None:
     assert store_module.MAX_GIVEN_CHARS == MAX_GIVEN_CHARS > 0
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
+def test_export_to_dev_stdout_writes_into_the_pipe(db: Path) -> None:
+    done = mittens("stats", "--db", str(db), "--export", "/dev/stdout")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("id,session")
+    assert Path("/dev/stdout").is_symlink() or Path("/dev/stdout").exists()

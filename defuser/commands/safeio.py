@@ -196,7 +196,7 @@ def write_user_file(
     with user_path(path, what, "write"):
         real = os.path.realpath(path)
         try:
-            target: os.stat_result | None = os.stat(real)
+            target: os.stat_result | None = os.stat(path)  # follows every link
         except FileNotFoundError:
             target = None
         if target is not None:
@@ -210,11 +210,16 @@ def write_user_file(
                 raise PathError(f"{what} {shown!r} is a directory, expected a file")
             if stat.S_ISREG(target.st_mode) and not target.st_mode & 0o222:
                 raise PathError(f"{what} {shown!r} is read-only; it was not written")
+        # /dev/stdout and the like name an open file of this process (a pipe, a
+        # terminal, a file the shell opened): always written into, never replaced.
+        magic = any(
+            name.startswith(("/dev/", "/proc/")) for name in (os.path.abspath(path), real)
+        )
         if target is not None and (
-            not stat.S_ISREG(target.st_mode) or target.st_nlink > 1
+            magic or not stat.S_ISREG(target.st_mode) or target.st_nlink > 1
         ):
-            # A device, a FIFO or a file with other names: write into it, in place.
-            with GuardedText(open(real, "wb"), os.fspath(path), what) as stream:
+            # A device, a FIFO, a descriptor or a file with other names: write in place.
+            with GuardedText(open(path, "wb"), os.fspath(path), what) as stream:
                 write(stream)
             return
         directory = os.path.dirname(real) or "."
