@@ -71,7 +71,8 @@ def test_prop_file_on_a_full_disk_is_one_line(
 
 
 def test_a_long_session_keeps_a_bounded_undo_history() -> None:
-    from defuser.engine.simulator import UNDO_DEPTH, Action, Module
+    from defuser.engine.actions import Action
+    from defuser.engine.simulator import UNDO_DEPTH, Module
     from edgework import Edgework
 
     module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
