@@ -37,12 +37,14 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 from defuser.engine.simulator import Module
 from edgework import Card, Edgework
-from hardware.bridge import Bridge, button_for, winning_actions
+from hardware.bridge import BombDisplay, Bridge, button_for, winning_actions
 from hardware.device import Device, Timing
 from hardware.framing import BadLine, LineFramer, crc16, seal
 from hardware.protocol import (
     Button,
+    Cue,
     DisplayCommand,
+    GameState,
     ShowBatteries,
     ShowHand,
     ShowSerial,
@@ -675,6 +677,48 @@ def test_the_firmware_fits_an_uno(firmware: Build) -> None:
     assert ram <= UNO_RAM - STACK_RESERVE
 
 
+def test_v2_a_game_through_the_bridge_shows_the_whole_bomb(prop: SimProp, device: Device) -> None:
+    # The host's own code (Device negotiating version 2, Bridge) against the firmware:
+    # the whole edge, the timer and the strike limit, a strike that speeds the timer up
+    # with its sound, the solve, and the explosion screen.
+    assert device.version == 2
+    edgework = Edgework.parse("3B 2H // *FRK, CAR // [Parallel, Serial] [Empty] // KT4NE7")
+    module = Module.from_edgework(edgework, seed=13)
+    actions = winning_actions(module)
+    bomb = BombDisplay(limit=3, timer_ms=300_000, rate=1000)
+    bridge = Bridge(module, edgework, device, bomb)
+    bridge.start()
+    screens = prop.screens()
+    row0, row1 = module_rows(module)
+    assert screens.main == (row0, row1[:12] + "X0/3")  # strikes out of the limit
+    assert screens.tag == edge_rows("SERIAL #  KT4NE7", "3B 1xAA 1xD  ‖ ▮", "●FRK ○CAR", "[PS] []")
+    assert prop.timer() in ("05:00", "04:59")
+    prop.tones()
+    # A strike (the game loop's: the module here is played without one).
+    bridge.set_bomb(BombDisplay(limit=3, timer_ms=281_500, rate=1250), Cue.STRIKE)
+    device.sync()
+    prop.wait(700)
+    assert [tone.hz // 10 for tone in prop.tones() if tone.length_ms > 100] == [22, 22]
+    assert prop.timer() in ("04:40", "04:41")
+    for action in actions:
+        prop.press(button_for(action))
+        assert bridge.step(timeout=3.0) is not None
+    assert module.solved
+    bridge.set_bomb(BombDisplay(limit=3, timer_ms=200_000, rate=0, state=GameState.SOLVED),
+                    Cue.SOLVE)  # fmt: skip
+    device.sync()
+    prop.wait(700)
+    assert prop.screens().main[0].endswith("SOLVED")
+    assert prop.leds()["solved"]
+    assert prop.timer() == "03:20"
+    assert any(tone.hz > 1000 and tone.length_ms >= 500 for tone in prop.tones())
+    bridge.set_bomb(BombDisplay(limit=3, timer_ms=0, rate=0, state=GameState.TIMEOUT), Cue.BOOM)
+    device.sync()
+    assert prop.screens().main[0] == "*** TIME OUT ***"
+    assert prop.timer() == "00:00"
+    assert prop.leds()["strike"]
+
+
 def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None:
     # The sketch folder as the Arduino IDE builds it (prototypes, link-time optimisation),
     # with the IDE's builder; Debian's core needs DECIMAL_DIG with Debian's avr-gcc.
@@ -916,6 +960,18 @@ def test_v2_the_timer_runs_down_at_the_rate_it_is_given(prop: SimProp, raw: RawL
     assert prop.timer() == "99:59"
     answer_ok(raw, "TIMER 5 - 0")
     assert prop.timer() == ""
+
+
+def test_v2_presses_count_while_the_timer_display_updates(prop: SimProp, raw: RawLink) -> None:
+    # Under a minute at the fastest rate the timer display changes every few ms, so the
+    # firmware writes the timer's DIO line on the buttons' port all the time: a held
+    # button must stay held (a real Uno's pinMode touches one bit; the harness must not
+    # lose the others either).
+    handshake_v2(raw)
+    answer_ok(raw, "TIMER 1 59000 9999")
+    for press in range(1, 13):
+        prop.press(Button.HAND1)
+        assert raw.lines(1) == [f"BTN {press} HAND1 4242"]
 
 
 def test_v2_the_end_of_the_game_is_shown(prop: SimProp, raw: RawLink) -> None:

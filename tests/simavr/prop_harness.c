@@ -11,7 +11,8 @@
  *     firmware's millis() (debounce, heartbeat timeout) agrees with the host's clock;
  *   - UART0 as a pseudo-terminal (simavr's uart_pty part); its path is printed;
  *   - the five buttons: simavr does not model pull-ups, so the harness drives every
- *     button pin high (released) and pulls one low on request;
+ *     button pin high (released) and pulls one low on request, and declares those
+ *     levels to simavr so that the firmware's writes to PORTC do not undo them;
  *   - the two HD44780 displays (the 16x2 main display and the 20x4 edge display) that
  *     share RS/D4-D7 and have their own E line, using simavr's hd44780 part, so a test
  *     can read what they show (Debian's simavr 1.6 stores glyph memory over the memory of
@@ -163,22 +164,30 @@ static int pin_output_level(pin_t p)
 	return (state.port >> p.bit) & 1;
 }
 
+/*
+ * Every write to PORTC or DDRC (the pull-ups, and the timer display's DIO on PC5, which
+ * the firmware toggles all the time) makes simavr raise the IRQ of each input pin again:
+ * with the pin's "external" level when the harness has declared one, else from the
+ * port latch, which would read a held button as released. So the harness declares the
+ * level of every button pin (low while held) and of DIO (the module's pull-up).
+ */
+static void declare_port_c_levels(void)
+{
+	uint8_t mask = 1u << DIGITS_DIO.bit, value = 1u << DIGITS_DIO.bit;
+	for (int b = 0; b < BUTTON_COUNT; b++) {
+		mask |= 1u << BUTTON_PINS[b].bit;
+		if (!button_low[b])
+			value |= 1u << BUTTON_PINS[b].bit;
+	}
+	avr_ioport_external_t external = {.name = 'C', .mask = mask, .value = value};
+	avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL('C'), &external);
+}
+
 static void drive_button(int b, int low)
 {
 	button_low[b] = low;
+	declare_port_c_levels();
 	avr_raise_irq(pin_irq(BUTTON_PINS[b]), low ? 0 : 1);
-}
-
-/*
- * The firmware writes PORTC for the pull-ups; simavr may then raise the pin IRQs from
- * the port latch, which would "release" a held button. Re-assert what the harness holds.
- */
-static void button_pin_hook(struct avr_irq_t *irq, uint32_t value, void *param)
-{
-	int b = (int)(intptr_t)param;
-	(void)irq;
-	if (button_low[b] && value != 0)
-		avr_raise_irq(pin_irq(BUTTON_PINS[b]), 0);
 }
 
 /*
@@ -708,11 +717,8 @@ int main(int argc, char **argv)
 	connect_lcd(&lcd_tag, LCD_E_TAG, 20, 4);
 	connect_digits();
 	avr_irq_register_notify(pin_irq(BUZZER), buzzer_hook, NULL);
-	for (int b = 0; b < BUTTON_COUNT; b++) {
-		avr_irq_register_notify(pin_irq(BUTTON_PINS[b]), button_pin_hook,
-					(void *)(intptr_t)b);
+	for (int b = 0; b < BUTTON_COUNT; b++)
 		drive_button(b, 0);
-	}
 
 	fprintf(out, "pty %s\nready\n", uart.pty.slavename);
 	fflush(out);
