@@ -82,3 +82,9 @@ def test_play_takes_p1_in_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_play_help_states_the_lone_defuse_exception() -> None:
     assert "a Defuse that is\n                the only legal card does not count" in HELP_TEXT
+
+
+def test_an_explosion_at_one_strike_says_strike(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["play", "--seed", "3", "--strikes", "1"], monkeypatch, stdin="draw\n")
+    assert "BOOM! The bomb exploded at 1 strike.\n" in run.out
+    assert "1 action, 1 strike," in run.out

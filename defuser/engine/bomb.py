@@ -50,7 +50,7 @@ def end_headline(end: End, strikes: int) -> str:
     if end is End.SOLVED:
         return "Module solved!"
     if end is End.EXPLODED:
-        return f"BOOM! The bomb exploded at {strikes} strikes."
+        return f"BOOM! The bomb exploded at {strikes} strike{'' if strikes == 1 else 's'}."
     if end is End.END_OF_INPUT:
         return "End of input; game stopped."
     if end is End.SCRIPT_ENDED:
