@@ -308,3 +308,13 @@ def test_export_to_dev_stdout_writes_into_the_pipe(db: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("id,session")
     assert Path("/dev/stdout").is_symlink() or Path("/dev/stdout").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_a_device_is_not_a_database(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    for path in ("/dev/null", str(fifo)):
+        one_line_error(mittens("stats", "--db", path))
+        one_line_error(mittens("drill", "--seed", "1", "--db", path, stdin=b"A\n"))
+    assert not Path("/dev/null-journal").exists()

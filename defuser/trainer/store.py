@@ -212,6 +212,9 @@ class Store:
             if path.is_dir():
                 raise _fail(path, "is a directory, expected a database file")
             exists = path.exists()
+            if exists and not path.is_file():
+                # A device or FIFO: SQLite would block on it or put a journal beside it.
+                raise _fail(path, "is not a regular file, expected a database file")
         except OSError as exc:
             raise _fail(path, f"cannot be opened ({exc.strerror or exc})") from exc
         if not exists and not create:
