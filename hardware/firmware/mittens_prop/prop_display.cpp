@@ -209,16 +209,18 @@ static void frame_more(Frame &frame, uint8_t row, uint8_t column, uint8_t more) 
 // Row 2: each indicator as its lamp and label, "*FRK oCAR" (5 columns each); one the
 // host has not described yet is " ???". When they do not all fit, the last place says
 // how many more there are: "+2".
+// A widget list's row when it has nothing to show: `unknown` (PSTR) before the host
+// gave the count, `none` (PSTR) when the count is 0. Returns whether it drew either.
+static bool frame_no_list(Frame &frame, uint8_t row, uint8_t count, const char *unknown,
+                          const char *none) {
+  if (count != 0xFF && count != 0) return false;
+  frame_label(frame, row, 0, count == 0 ? none : unknown);
+  return true;
+}
+
 static void draw_indicators(Frame &frame) {
   uint8_t count = state.indicator_count;
-  if (count == 0xFF) {
-    frame_label(frame, 2, 0, PSTR("INDICATORS --"));
-    return;
-  }
-  if (count == 0) {
-    frame_label(frame, 2, 0, PSTR("NO INDICATORS"));
-    return;
-  }
+  if (frame_no_list(frame, 2, count, PSTR("INDICATORS --"), PSTR("NO INDICATORS"))) return;
   uint8_t shown = count <= PROP_MAX_INDICATORS ? count : (uint8_t)(PROP_MAX_INDICATORS - 1);
   for (uint8_t i = 0; i < shown; i++) {
     const Indicator &indicator = state.indicators[i];
@@ -246,14 +248,7 @@ static uint8_t port_letter(uint8_t port) {
 // the end: "+2".
 static void draw_plates(Frame &frame) {
   uint8_t count = state.plate_count;
-  if (count == 0xFF) {
-    frame_label(frame, 3, 0, PSTR("PORTS --"));
-    return;
-  }
-  if (count == 0) {
-    frame_label(frame, 3, 0, PSTR("NO PORT PLATES"));
-    return;
-  }
+  if (frame_no_list(frame, 3, count, PSTR("PORTS --"), PSTR("NO PORT PLATES"))) return;
   uint8_t column = 0;
   for (uint8_t i = 0; i < count; i++) {
     const Plate *plate = i < PROP_MAX_PLATES ? &state.plates[i] : NULL;

@@ -280,13 +280,18 @@ static bool do_hand(char **tokens, bool run) {
   return true;
 }
 
-static bool do_strikes(char **tokens, bool run) {
+// A command whose one value is a count 0-99, shown by `show`.
+static bool set_count(char **tokens, bool run, void (*show)(uint8_t count)) {
   uint8_t count;
   if (!parse_count(tokens[2], false, count)) return false;
   if (!run) return true;
-  display_set_strikes(count);
+  show(count);
   send_ok(tokens[1]);
   return true;
+}
+
+static bool do_strikes(char **tokens, bool run) {
+  return set_count(tokens, run, display_set_strikes);
 }
 
 static bool do_solved(char **tokens, bool run) {
@@ -309,12 +314,7 @@ static bool do_holders(char **tokens, bool run) {
 }
 
 static bool do_indicator_count(char **tokens, bool run) {
-  uint8_t count;
-  if (!parse_count(tokens[2], false, count)) return false;
-  if (!run) return true;
-  display_set_indicator_count(count);
-  send_ok(tokens[1]);
-  return true;
+  return set_count(tokens, run, display_set_indicator_count);
 }
 
 static bool do_indicator(char **tokens, bool run) {
@@ -329,12 +329,7 @@ static bool do_indicator(char **tokens, bool run) {
 }
 
 static bool do_plate_count(char **tokens, bool run) {
-  uint8_t count;
-  if (!parse_count(tokens[2], false, count)) return false;
-  if (!run) return true;
-  display_set_plate_count(count);
-  send_ok(tokens[1]);
-  return true;
+  return set_count(tokens, run, display_set_plate_count);
 }
 
 static bool do_plate(char **tokens, bool run) {
@@ -348,12 +343,7 @@ static bool do_plate(char **tokens, bool run) {
 }
 
 static bool do_limit(char **tokens, bool run) {
-  uint8_t limit;
-  if (!parse_count(tokens[2], false, limit)) return false;
-  if (!run) return true;
-  display_set_strike_limit(limit);
-  send_ok(tokens[1]);
-  return true;
+  return set_count(tokens, run, display_set_strike_limit);
 }
 
 static bool do_timer(char **tokens, bool run) {
