@@ -22,6 +22,8 @@ from defuser.strategy.policy import make_policy
 from edgework import Batteries, Edgework
 from hardware.protocol import (
     MAX_COUNT,
+    MAX_RATE,
+    MAX_TIMER_MS,
     Button,
     ButtonPressed,
     Cue,
@@ -134,7 +136,10 @@ def state_commands(module: Module, bomb: BombDisplay | None = None) -> list[Disp
         ShowHand.of(module.hand),
         ShowStrikes(min(module.strikes, MAX_COUNT)),
         ShowLimit(bomb.limit if bomb.limit <= MAX_COUNT else 0),
-        ShowTimer(bomb.timer_ms, bomb.rate if bomb.timer_ms is not None else 0),
+        ShowTimer(
+            None if bomb.timer_ms is None else min(bomb.timer_ms, MAX_TIMER_MS),
+            min(bomb.rate, MAX_RATE) if bomb.timer_ms is not None else 0,
+        ),
         ShowGame(bomb.state),
         ShowSolved(module.solved),
     ]

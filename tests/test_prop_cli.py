@@ -24,7 +24,7 @@ from edgework import Card, Edgework
 from hardware import propsim
 from hardware.bridge import button_for, winning_actions
 from hardware.device import Device, Notice, NoticeKind
-from hardware.protocol import Button, ShowHand, ShowTop
+from hardware.protocol import Button, Cue, GameState, ShowHand, ShowTop
 
 ROOT = Path(__file__).resolve().parent.parent
 EDGE = "3B 2H // AB3CD4"
@@ -318,3 +318,37 @@ def test_hardware_loads_neither_click_nor_rich() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--time: the prop gets the timer, faster after a strike (1.25x), then the time-out
+    with the explosion sound; the game ends as 'timeout'."""
+    sim = propsim.create(unique_name("timer"))
+
+    def press_once_shown() -> None:
+        for _ in range(500):
+            if sim.display.shown and sim.display.solved is False and sim.session:
+                sim.press(Button.PILE)
+                return
+            threading.Event().wait(0.005)
+
+    presser = threading.Thread(target=press_once_shown, daemon=True)
+    presser.start()
+    try:
+        run = run_cli(
+            ["prop", "--port", propsim.url_of(sim), "--edgework", EDGE, "--seed", "7",
+             "--time", "1.5", "--json"],
+            monkeypatch,
+        )
+    finally:
+        propsim.forget(sim.name)
+    assert run.code == 0, run.err
+    stream = [json.loads(line) for line in run.out.splitlines()]
+    start = next(e for e in stream if e["event"] == "start")
+    assert start["prop"]["timer_rate"] == 1000 and 1000 < start["prop"]["timer_ms"] <= 1500
+    press = next(e for e in stream if e["event"] == "press")
+    assert press["outcome"] == "strike" and press["prop"]["timer_rate"] == 1250
+    assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "timeout"
+    assert sim.display.game is GameState.TIMEOUT
+    assert sim.display.sounds == [Cue.STRIKE, Cue.BOOM]
+    assert sim.display.timer is not None and sim.display.timer[1] == 0

@@ -159,7 +159,8 @@ def _stacked(options: tuple[Callable[[F], F], ...]) -> Callable[[F], F]:
 
 
 def game_options() -> Callable[[F], F]:
-    """``--seed``, ``--strikes`` and ``--log``: what every command running a module takes."""
+    """``--seed``, ``--strikes``, ``--time`` and ``--log``: what every command running a
+    module takes."""
     return _stacked(
         (
             click.option(
@@ -172,6 +173,13 @@ def game_options() -> Callable[[F], F]:
                 default=3,
                 show_default=True,
                 help="The bomb explodes at this many strikes; 0 means never.",
+            ),
+            click.option(
+                "--time",
+                "time_limit",
+                type=seconds(1.0),
+                help="Start the bomb timer with this many seconds; it runs a quarter faster "
+                "with each strike, and the bomb explodes when it runs out (default: no timer).",
             ),
             click.option(
                 "--log",

@@ -9,6 +9,7 @@ they happen; ``--json`` prints one JSON object per command for scripts.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import sys
 from collections.abc import Iterator
@@ -143,8 +144,11 @@ class TerminalGame:
         json_mode: bool,
         strike_limit: int,
         log_file: IO[str] | None,
+        time_limit: float | None = None,
     ) -> None:
-        self.bomb = Bomb(module, strike_limit=strike_limit, log_file=log_file)
+        self.bomb = Bomb(
+            module, strike_limit=strike_limit, log_file=log_file, time_limit=time_limit
+        )
         self.module = module
         self.edge = edge
         self.out = out
@@ -195,8 +199,14 @@ class TerminalGame:
         self.say(hand)
         self.say(f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt")
         limit = f"/{self.bomb.strike_limit}" if self.bomb.strike_limit else ""
+        left = self.bomb.time_left()
+        timer = ""
+        if left is not None:
+            timer = f" · timer {elapsed_words(math.ceil(left))} left"
+            if self.bomb.rate > 1.0:
+                timer += f" (running {self.bomb.rate:g}x)"
         self.say(
-            f"Strikes: {m.strikes}{limit} · time {elapsed_words(self.elapsed())}"
+            f"Strikes: {m.strikes}{limit} · time {elapsed_words(self.elapsed())}{timer}"
         )
 
     def elapsed(self) -> float:
@@ -214,6 +224,10 @@ class TerminalGame:
                     "seed": seed,
                     **edge_fields(self.edge),
                     "strike_limit": self.bomb.strike_limit,
+                    **(
+                        {} if self.bomb.time_limit is None
+                        else {"time_limit": self.bomb.time_limit}
+                    ),
                     "state": visible_state(self.module),
                 }
             )
@@ -246,6 +260,11 @@ class TerminalGame:
             else:
                 self.out.note(f"error: {exc} (type help for the commands)")
             return True
+        timed_out = self.bomb.tick()
+        if timed_out is not None:
+            # The timer ran out before this click.
+            self.finish(timed_out)
+            return False
         result = self.bomb.act(action)
         if self.json_mode:
             self.out.json(result_json(text, result, self.module))
@@ -342,6 +361,7 @@ def play(
     seed: int | None,
     log_path: str | None,
     strike_limit: int,
+    time_limit: float | None,
     json_mode: bool,
 ) -> None:
     """Play the module in the terminal with Twitch Plays commands.
@@ -381,6 +401,7 @@ def play(
             json_mode=json_mode,
             strike_limit=strike_limit,
             log_file=log_file,
+            time_limit=time_limit,
         )
         game.start(seed)
         if interactive:

@@ -152,9 +152,12 @@ class PropGame:
         strike_limit: int,
         log_file: IO[str] | None,
         trace_file: IO[str] | None,
+        time_limit: float | None = None,
     ) -> None:
         self.out = out
-        self.bomb = Bomb(module, strike_limit=strike_limit, log_file=log_file)
+        self.bomb = Bomb(
+            module, strike_limit=strike_limit, log_file=log_file, time_limit=time_limit
+        )
         self.colour = colour
         self.json_mode = json_mode
         self.trace_file = trace_file
@@ -240,7 +243,7 @@ class PropGame:
         """Play until solved or exploded; return how it ended."""
         module = self.bomb.module
         device.connect()
-        bridge = Bridge(module, edge, device, BombDisplay(limit=self.bomb.strike_limit))
+        bridge = Bridge(module, edge, device, self.bomb_display())
         bridge.start()
         shown = device.display_state()
         if self.json_mode:
@@ -269,7 +272,14 @@ class PropGame:
         while True:
             # Apply without waiting for the display, so a press is reported even when
             # the link fails right after it; the next wait delivers the display.
-            press = device.next_press(0.5)
+            left = self.bomb.time_left()
+            press = device.next_press(0.5 if left is None else min(0.5, left + 0.01))
+            if self.bomb.tick() is End.TIMEOUT:
+                # The timer ran out; a press that came too late does not count.
+                bridge.set_bomb(self.bomb_display(), Cue.BOOM)
+                device.sync(device.timing.handshake_timeout)
+                self.report_timeout(device)
+                return End.TIMEOUT
             step = None if press is None else bridge.apply(press)
             if step is None:
                 if scripted is not None and scripted.script_finished:
@@ -290,15 +300,42 @@ class PropGame:
                 device.sync(device.timing.handshake_timeout)
                 return self.bomb.end
 
+    def bomb_display(self) -> BombDisplay:
+        """The bomb as the prop shows it now: strike limit, timer, how the game stands."""
+        bomb = self.bomb
+        left = bomb.time_left()
+        state = {
+            End.SOLVED: GameState.SOLVED,
+            End.EXPLODED: GameState.EXPLODED,
+            End.TIMEOUT: GameState.TIMEOUT,
+        }.get(bomb.end or End.STOPPED, GameState.PLAYING)
+        return BombDisplay(
+            limit=bomb.strike_limit,
+            timer_ms=None if left is None else round(left * 1000),
+            rate=round(bomb.rate * 1000),
+            state=state,
+        )
+
     def bomb_after(self, step: PressStep, bridge: Bridge) -> None:
-        """Tell the prop what a press did to the bomb: the end, and the sound for it."""
-        shown = bridge.bomb
+        """Tell the prop what a press did to the bomb (the timer's new rate, the end)
+        and sound it; a press that changed neither sends nothing more."""
         if self.bomb.end is End.SOLVED:
-            bridge.set_bomb(BombDisplay(shown.limit, state=GameState.SOLVED), Cue.SOLVE)
+            cue = Cue.SOLVE
         elif self.bomb.end is End.EXPLODED:
-            bridge.set_bomb(BombDisplay(shown.limit, state=GameState.EXPLODED), Cue.BOOM)
+            cue = Cue.BOOM
         elif step.result.outcome is Outcome.STRIKE:
-            bridge.set_bomb(shown, Cue.STRIKE)
+            cue = Cue.STRIKE
+        else:
+            return
+        bridge.set_bomb(self.bomb_display(), cue)
+
+    def report_timeout(self, device: Device) -> None:
+        """Say that the timer ran out (the summary follows)."""
+        shown = device.display_state()
+        if self.json_mode:
+            self.out.json({"event": "timeout", "prop": prop_state(shown)})
+        else:
+            self.show_prop(shown)
 
     def step_json(self, step: PressStep, shown: list[DisplayCommand]) -> dict[str, Any]:
         """One press as a JSON event."""
@@ -436,6 +473,7 @@ def prop(
     seed: int | None,
     strike_limit: int,
     log_path: str | None,
+    time_limit: float | None,
     trace_path: str | None,
     timeout: float,
     handshake_timeout: float,
@@ -486,6 +524,7 @@ def prop(
             strike_limit=strike_limit,
             log_file=log_file,
             trace_file=trace_file,
+            time_limit=time_limit,
         )
         device = Device(
             port,

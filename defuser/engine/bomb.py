@@ -28,6 +28,15 @@ from edgework import Edgework
 
 #: The bomb explodes at this many strikes unless told otherwise (0: never).
 STRIKE_LIMIT: Final = 3
+#: The game's bomb timer runs a quarter faster with every strike, for up to four strikes
+#: (twice as fast from the fourth on).
+RATE_PER_STRIKE: Final = 0.25
+MAX_RATE_STRIKES: Final = 4
+
+
+def timer_rate(strikes: int) -> float:
+    """How fast the bomb timer runs after ``strikes`` strikes (1.0 is real time)."""
+    return 1.0 + RATE_PER_STRIKE * min(strikes, MAX_RATE_STRIKES)
 
 
 class End(enum.Enum):
@@ -43,6 +52,8 @@ class End(enum.Enum):
     STOPPED = "stopped"
     #: A simulated prop made all its scripted presses.
     SCRIPT_ENDED = "script-ended"
+    #: The bomb timer ran out: the bomb exploded.
+    TIMEOUT = "timeout"
 
 
 def end_headline(end: End, strikes: int) -> str:
@@ -51,6 +62,8 @@ def end_headline(end: End, strikes: int) -> str:
         return "Module solved!"
     if end is End.EXPLODED:
         return f"BOOM! The bomb exploded at {strikes} strike{'' if strikes == 1 else 's'}."
+    if end is End.TIMEOUT:
+        return "BOOM! The time ran out."
     if end is End.END_OF_INPUT:
         return "End of input; game stopped."
     if end is End.SCRIPT_ENDED:
@@ -59,7 +72,12 @@ def end_headline(end: End, strikes: int) -> str:
 
 
 class Bomb:
-    """One module on a bomb with a strike limit, played click by click."""
+    """One module on a bomb with a strike limit and an optional timer, click by click.
+
+    The timer (``time_limit`` seconds) runs on the bomb's clock at :func:`timer_rate` of
+    the strikes so far; :meth:`tick` ends the game when it has run out, and a click
+    made after that does not count.
+    """
 
     def __init__(
         self,
@@ -68,14 +86,18 @@ class Bomb:
         strike_limit: int = STRIKE_LIMIT,
         log_file: IO[str] | None = None,
         clock: Callable[[], float] | None = None,
+        time_limit: float | None = None,
     ) -> None:
         """Start the game now; the module's start-up log lines go to ``log_file`` at once.
 
         ``strike_limit`` 0 means the bomb never explodes; ``clock`` is looked up when
-        the game starts (``time.monotonic`` then), so a patched clock is honoured.
+        the game starts (``time.monotonic`` then), so a patched clock is honoured;
+        ``time_limit`` starts the bomb timer with that many seconds (None: no timer).
         """
         if strike_limit < 0:
             raise DefuserError(f"strike limit {strike_limit} is negative, expected 0 or more")
+        if time_limit is not None and not time_limit > 0:
+            raise DefuserError(f"time limit {time_limit} is not positive, expected seconds > 0")
         self.module = module
         self.strike_limit = strike_limit
         self.clock = clock if clock is not None else time.monotonic
@@ -83,6 +105,11 @@ class Bomb:
         self.clicks = 0
         self.events: list[Event] = []
         self.end: End | None = None
+        self.time_limit = time_limit
+        #: The timer: seconds left at clock time ``_time_at``, running at ``_rate``.
+        self._time_left = time_limit
+        self._time_at = self.started
+        self._rate = timer_rate(0)
         self._log = LogAppender(log_file)
         self._log.flush(module.log)
 
@@ -100,8 +127,28 @@ class Bomb:
         """Seconds since the game started."""
         return self.clock() - self.started
 
+    @property
+    def rate(self) -> float:
+        """How fast the timer runs now: 0 with no timer or once the game is over."""
+        return 0.0 if self.time_limit is None or self.end is not None else self._rate
+
+    def time_left(self) -> float | None:
+        """Seconds left on the bomb timer now (None: no timer); frozen at the end."""
+        if self._time_left is None:
+            return None
+        if self.end is not None:
+            return self._time_left
+        return max(0.0, self._time_left - (self.clock() - self._time_at) * self._rate)
+
+    def tick(self) -> End | None:
+        """End the game when the timer has run out; return how the game ended, if it did."""
+        if self.end is None and self.time_left() == 0.0:
+            self._finish(End.TIMEOUT)
+        return self.end
+
     def act(self, action: Action) -> Result:
         """Click on the module and record what happened (see :meth:`record`)."""
+        self.tick()
         if self.end is not None:
             raise DefuserError(f"the game is over ({self.end.value}), expected no more clicks")
         return self.record(self.module.act(action))
@@ -115,9 +162,21 @@ class Bomb:
         if event is not None:
             self.events.append(event)
         self._log.flush(self.module.log)
+        if self.end is None and self._time_left is not None:
+            # The time left so far ran at the old rate; a strike speeds up what follows.
+            self._time_left = self.time_left()
+            self._time_at = self.clock()
+            self._rate = timer_rate(self.module.strikes)
         if self.end is None:
-            self.end = self._end_now()
+            end = self._end_now()
+            if end is not None:
+                self._finish(end)
         return result
+
+    def _finish(self, end: End) -> None:
+        """End the game, freezing the timer."""
+        self._time_left = self.time_left()
+        self.end = end
 
     def _end_now(self) -> End | None:
         # The one place that decides whether the bomb's state ends the game; a timer
@@ -132,7 +191,7 @@ class Bomb:
         """End the game from outside (quit, end of input, Ctrl-C); a finished game keeps
         its end."""
         if self.end is None:
-            self.end = end
+            self._finish(end)
 
 
 # ---------------------------------------------------------------------- JSON shapes
