@@ -71,7 +71,12 @@ class LinkError(HardwareError):
 
 
 class PortNotFoundError(LinkError):
-    """No port matched what was asked for."""
+    """No port matched what was asked for; ``candidates`` are the ports that could be the
+    prop when there were several (empty when there was none)."""
+
+    def __init__(self, message: str, *, candidates: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.candidates = candidates
 
 
 class NoAnswerError(LinkError):

@@ -122,13 +122,13 @@ class Faults:
     seed: int = 0
 
 
-Step = Button | str
+ScriptStep = Button | str
 
 
-def parse_script(text: str | Iterable[str]) -> tuple[Step, ...]:
+def parse_script(text: str | Iterable[str]) -> tuple[ScriptStep, ...]:
     """Read a script: buttons and fault steps separated by commas or spaces."""
     words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    steps: list[Step] = []
+    steps: list[ScriptStep] = []
     for word in words:
         key = word.strip().lower()
         if key in BUTTON_WORDS:
@@ -143,7 +143,7 @@ def parse_script(text: str | Iterable[str]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def script_text(steps: Iterable[Step]) -> str:
+def script_text(steps: Iterable[ScriptStep]) -> str:
     """The comma-separated form of a script, as the URL option takes it."""
     return ",".join(step.value if isinstance(step, Button) else step for step in steps)
 
@@ -218,7 +218,7 @@ class PropSim:
     """One simulated prop. Thread-safe: the host side and a test may use it at once."""
 
     name: str
-    script: tuple[Step, ...] = ()
+    script: tuple[ScriptStep, ...] = ()
     faults: Faults = field(default_factory=Faults)
     usb_serial: str = "PROPSIM"
     event_store: int = MIN_EVENT_STORE
@@ -568,7 +568,7 @@ def _rename(sim: PropSim, name: str) -> None:
 def create(
     name: str | None = None,
     *,
-    script: Sequence[Step] = (),
+    script: Sequence[ScriptStep] = (),
     faults: Faults | None = None,
     usb_serial: str | None = None,
     max_version: int = VERSIONS[-1],

@@ -248,8 +248,8 @@ def discover(ports: Iterable[PortInfo]) -> str:
     if len(pool) == 1:
         return pool[0].device
     if not pool:
-        raise PortNotFoundError(
-            "no USB serial port found: plug the prop in, or give --port (see mittens prop --list)"
-        )
-    names = ", ".join(port.device for port in pool)
-    raise PortNotFoundError(f"several ports could be the prop ({names}): choose one with --port")
+        raise PortNotFoundError("no USB serial port found")
+    names = tuple(port.device for port in pool)
+    raise PortNotFoundError(
+        f"several ports could be the prop ({', '.join(names)})", candidates=names
+    )

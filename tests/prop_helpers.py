@@ -35,7 +35,7 @@ def unique_name(prefix: str = "t") -> str:
 
 @contextmanager
 def simulated_prop(
-    script: Sequence[propsim.Step] = (), faults: propsim.Faults | None = None
+    script: Sequence[propsim.ScriptStep] = (), faults: propsim.Faults | None = None
 ) -> Iterator[propsim.PropSim]:
     """A registered simulated prop, forgotten afterwards (whatever name it ends with)."""
     sim = propsim.create(unique_name(), script=script, faults=faults)

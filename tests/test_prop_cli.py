@@ -352,3 +352,17 @@ def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.Mon
     assert sim.display.game is GameState.TIMEOUT
     assert sim.display.sounds == [Cue.STRIKE, Cue.BOOM]
     assert sim.display.timer is not None and sim.display.timer[1] == 0
+
+
+def test_no_port_found_is_worded_with_the_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
+    run = run_cli(["prop", "--seed", "1"], monkeypatch)
+    assert run.code == 1
+    assert "no USB serial port found: plug the prop in, or give --port" in run.err
+
+
+def test_an_edge_the_protocol_cannot_carry_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    plate = "[" + ", ".join(["Serial"] * 9) + "]"
+    run = run_cli(["prop", "--demo", "--edgework", f"3B 2H // {plate} // AB3CD4"], monkeypatch)
+    assert run.code == 2
+    assert "the prop cannot show this edge: port plate 1 has 9 ports, expected at most 8" in run.err

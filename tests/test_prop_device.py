@@ -22,6 +22,7 @@ from hardware.errors import (
     HostProtocolError,
     LinkError,
     NoAnswerError,
+    PortNotFoundError,
     VersionMismatchError,
 )
 from hardware.framing import LineFramer, seal
@@ -454,6 +455,9 @@ def test_discovery_prefers_known_boards(fake_ports: list[ListPortInfo]) -> None:
     with pytest.raises(LinkError) as several:
         discover(ports)
     assert "several ports could be the prop" in str(several.value)
+    assert isinstance(several.value, PortNotFoundError)
+    assert several.value.candidates == (fake_ports[0].device, fake_ports[1].device)
+    assert "--port" not in str(several.value)  # the command words the advice
     arduino = [p for p in ports if p.vid == 0x2341]
     assert discover(arduino) == fake_ports[0].device
     with pytest.raises(LinkError) as none:

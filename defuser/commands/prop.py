@@ -34,10 +34,17 @@ from defuser.engine.simulator import Module, Outcome, Result
 from defuser.streams import EXIT_INTERRUPTED
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
-from hardware.bridge import BombDisplay, Bridge, PressStep, button_for, winning_actions
+from hardware.bridge import (
+    BombDisplay,
+    Bridge,
+    PressStep,
+    button_for,
+    edge_commands,
+    winning_actions,
+)
 from hardware.conformance import Actor, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
-from hardware.errors import HardwareError
+from hardware.errors import HardwareError, PortNotFoundError
 from hardware.protocol import (
     Button,
     Cue,
@@ -100,6 +107,12 @@ def setting_hint(setting: str | None) -> str:
 
 def hardware_error(exc: HardwareError) -> click.ClickException:
     """A hardware error in words, naming the option to change when there is one."""
+    if isinstance(exc, PortNotFoundError):
+        if exc.candidates:
+            return click.ClickException(f"{exc}: choose one with --port")
+        return click.ClickException(
+            f"{exc}: plug the prop in, or give --port (see mittens prop --list)"
+        )
     return click.ClickException(f"{exc}{setting_hint(exc.setting)}")
 
 
@@ -503,6 +516,10 @@ def prop(
     if seed is None:
         seed = new_seed()
     edge = build_edgework(given, seed)
+    try:
+        edge_commands(edge)
+    except HardwareError as exc:
+        raise click.BadParameter(f"the prop cannot show this edge: {exc}") from exc
     module = Module.from_edgework(edge, seed)
     if demo:
         presses = [button_for(action) for action in winning_actions(module)]
