@@ -366,3 +366,39 @@ def test_an_edge_the_protocol_cannot_carry_is_bad_input(monkeypatch: pytest.Monk
     run = run_cli(["prop", "--demo", "--edgework", f"3B 2H // {plate} // AB3CD4"], monkeypatch)
     assert run.code == 2
     assert "the prop cannot show this edge: port plate 1 has 9 ports, expected at most 8" in run.err
+
+
+def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sim = propsim.create(unique_name("b6"))
+
+    def press_then_pull_the_cable() -> None:
+        for _ in range(1000):
+            if sim.display.shown and sim.session:
+                break
+            threading.Event().wait(0.005)
+        threading.Event().wait(0.2)
+        sim.press(Button.PILE)
+        for _ in range(1000):
+            if sim.presses and sim.display.strikes:
+                break
+            threading.Event().wait(0.002)
+        sim.unplug()
+
+    actor = threading.Thread(target=press_then_pull_the_cable, daemon=True)
+    actor.start()
+    try:
+        run = run_cli(
+            ["prop", "--port", propsim.url_of(sim), "--edgework", EDGE, "--seed", "7",
+             "--reconnect-timeout", "0.5"],
+            monkeypatch,
+        )
+    finally:
+        propsim.forget(sim.name)
+    assert run.code == 1
+    assert "#1 PILE -> discard: STRIKE 1" in run.out
+    assert "Game stopped." in run.out
+    assert "1 press, 1 strike, 0 lost" in run.out and "0 reconnection(s)" in run.out
+    assert "did not come back within 0.5 s" in run.err
+    assert "--reconnect-timeout" in run.err.splitlines()[-1]
