@@ -402,3 +402,30 @@ def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(
     assert "1 press, 1 strike, 0 lost" in run.out and "0 reconnection(s)" in run.out
     assert "did not come back within 0.5 s" in run.err
     assert "--reconnect-timeout" in run.err.splitlines()[-1]
+
+
+def test_a_version_1_prop_plays_a_whole_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    name = unique_name("v1")
+    script = winning_script(EDGE, 7)
+    trace = tmp_path / "trace.txt"
+    try:
+        run = run_cli(
+            ["prop", "--port", f"propsim://{name}?version=1&script={script}", "--edgework",
+             "3B 2H // *FRK // [Serial] // AB3CD4", "--seed", "7", "--time", "600",
+             "--trace", str(trace)],
+            monkeypatch,
+        )
+        lines = trace.read_text(encoding="ascii").splitlines()
+    finally:
+        propsim.forget(name)
+    assert run.code == 0, run.err
+    assert "Module solved!" in run.out
+    assert lines[:3] == [lines[0], "< ERR 0 VERSION 1", lines[2]]
+    assert lines[0].startswith("> HELLO 0 2 ") and lines[2].startswith("> HELLO 1 1 ")
+    # Only version-1 commands went to the version-1 prop.
+    sent = {line.split()[1] for line in lines if line.startswith(">")}
+    version_1 = {"HELLO", "PING", "RESEND", "ACK", "SERIAL", "BATT", "TOP", "HAND", "STRIKES",
+                 "SOLVED"}
+    assert {"HELLO", "SERIAL", "BATT", "HAND", "SOLVED", "ACK"} <= sent <= version_1

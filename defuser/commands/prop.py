@@ -580,9 +580,7 @@ def prop(
 
 def _scripted_sim(url: str | None) -> propsim.PropSim | None:
     """The simulated prop behind ``url`` when it plays a script, else None."""
-    if url is None or not url.startswith(f"{propsim.SCHEME}://"):
-        return None
-    sim = propsim.lookup(url.split("://", 1)[1].split("?", 1)[0])
+    sim = None if url is None else _sim_behind(url)
     return sim if sim is not None and sim.script else None
 
 
