@@ -66,7 +66,7 @@ CONFIGS: Final[tuple[Config, ...]] = tuple(
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class GameRecord:
     """One finished game."""
 
     policy: str
@@ -82,7 +82,7 @@ def game_seed(seed: int, config_index: int, game: int) -> int:
     return (seed * len(CONFIGS) + config_index) * 1_000_000 + game
 
 
-def play(module: Module, policy_name: str, *, max_clicks: int = MAX_CLICKS) -> Game:
+def play(module: Module, policy_name: str, *, max_clicks: int = MAX_CLICKS) -> GameRecord:
     """Play one module to the solve (or ``max_clicks``) with a named policy."""
     policy = make_policy(policy_name, module.reveal)
     obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
@@ -93,7 +93,7 @@ def play(module: Module, policy_name: str, *, max_clicks: int = MAX_CLICKS) -> G
         clicks += 1
     config = Config(module.rules.table, module.rules.last_digit, module.interval)
     seed = module.seed if module.seed is not None else -1
-    return Game(policy_name, config, seed, clicks, module.strikes, module.solved)
+    return GameRecord(policy_name, config, seed, clicks, module.strikes, module.solved)
 
 
 @dataclass(slots=True)
@@ -108,7 +108,7 @@ class Summary:
     exact_sum: float = 0.0
     has_exact: bool = False
 
-    def add(self, game: Game, exact: float | None) -> None:
+    def add(self, game: GameRecord, exact: float | None) -> None:
         """Count one game (``exact``: its configuration's exact expectation, if known)."""
         self.games += 1
         self.strikes += game.strikes
@@ -201,7 +201,7 @@ def allocate(games: int) -> list[int]:
 
 def play_config(
     index: int, count: int, seed: int, names: Sequence[str]
-) -> list[tuple[Game, float | None]]:
+) -> list[tuple[GameRecord, float | None]]:
     """Play configuration ``index``'s ``count`` games with each policy.
 
     Returns each game with its configuration's exact expected clicks (for ``optimal``
@@ -209,7 +209,7 @@ def play_config(
     """
     config = CONFIGS[index]
     rules = config.rules
-    games: list[tuple[Game, float | None]] = []
+    games: list[tuple[GameRecord, float | None]] = []
     for name in names:
         exact: float | None = None
         if name in ("optimal", "oracle"):
@@ -251,7 +251,7 @@ def worker_count(jobs: int | None, tasks: int) -> int:
 
 def _play_group(
     task: tuple[list[tuple[int, int]], int, Sequence[str]],
-) -> list[tuple[int, list[tuple[Game, float | None]]]]:
+) -> list[tuple[int, list[tuple[GameRecord, float | None]]]]:
     group, seed, names = task
     return [(index, play_config(index, count, seed, names)) for index, count in group]
 
@@ -304,7 +304,7 @@ def run(
     by_n: dict[str, dict[int, Summary]] = {name: {} for name in names}
     overall = {name: Summary() for name in names}
 
-    def collect(results: list[tuple[Game, float | None]]) -> None:
+    def collect(results: list[tuple[GameRecord, float | None]]) -> None:
         for game, exact in results:
             by_n[game.policy].setdefault(game.config.interval, Summary()).add(game, exact)
             overall[game.policy].add(game, exact)
@@ -322,7 +322,7 @@ def run(
         for index, count in work:
             collect(play_config(index, count, seed, names))
     else:
-        results: dict[int, list[tuple[Game, float | None]]] = {}
+        results: dict[int, list[tuple[GameRecord, float | None]]] = {}
         tasks = [(group, seed, names) for group in groups.values()]
         with _worker_pool(workers) as pool:
             for done in pool.imap_unordered(_play_group, tasks):
