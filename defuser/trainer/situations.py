@@ -36,7 +36,7 @@ _DECIDE_MODULES: Final = 3
 #: Share of the wandering player's clicks that follow the optimal policy in ``decide``.
 _OPTIMAL_SHARE: Final = 0.7
 
-Event = dict[str, Any]
+DealRecord = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class Situation:
 
     edgework: Edgework
     observation: Observation
-    events: tuple[Event, ...]
+    events: tuple[DealRecord, ...]
 
     @property
     def rules(self) -> Ruleset:
@@ -71,7 +71,7 @@ class Walk:
     edgework: Edgework
     module: Module
     observation: Observation
-    events: list[Event] = field(default_factory=list)
+    events: list[DealRecord] = field(default_factory=list)
 
     @classmethod
     def start(cls, edgework: Edgework, seed: int) -> Walk:
@@ -144,7 +144,7 @@ def batteries_words(count: int) -> str:
     return f"{count} batter{'y' if count == 1 else 'ies'}"
 
 
-def event_words(event: Event) -> str:
+def event_words(event: DealRecord) -> str:
     """One event for a prompt: ``3 discarded RH (Exploding Mitten)``."""
     if "strike" in event:
         return f"a draw struck with {event['hand']} cards in hand"
@@ -152,7 +152,7 @@ def event_words(event: Event) -> str:
     return f"{event['deal']} {verb} {event['card']} ({event['type']})"
 
 
-def history_words(events: tuple[Event, ...]) -> str:
+def history_words(events: tuple[DealRecord, ...]) -> str:
     """Every deal and draw strike so far, in one line."""
     return "; ".join(event_words(e) for e in events) if events else "nothing dealt yet"
 
