@@ -62,12 +62,17 @@ def _at_opening_discard(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
                  "is a ...' here"])]
 
 
-def _at_opening_rule(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
+def _rule_expected(
+    ctx: Context, s: ReplayState, ln: Line, then: Stage, what: str
+) -> list[Branch]:
+    """A rule line is due; after it the replay goes on at ``then``."""
     if ln.name in RULE_MESSAGES:
-        return [startup.rule_line(ctx, s._replace(stage=Stage.HAND), ln.fields["rule"],
-                                  ln.name)]
-    return _missing(ctx, s._replace(stage=Stage.HAND), ln,
-                    "the start-up's rule line 'The rule used is X.'")
+        return [startup.rule_line(ctx, s._replace(stage=then), ln.fields["rule"], ln.name)]
+    return _missing(ctx, s._replace(stage=then), ln, what)
+
+
+def _at_opening_rule(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
+    return _rule_expected(ctx, s, ln, Stage.HAND, "the start-up's rule line 'The rule used is X.'")
 
 
 def _at_hand(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
@@ -88,19 +93,15 @@ def _at_coming(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
 
 
 def _at_rule_after_play(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name in RULE_MESSAGES:
-        return [startup.rule_line(ctx, s._replace(stage=Stage.IDLE), ln.fields["rule"],
-                                  ln.name)]
-    return _missing(ctx, s._replace(stage=Stage.IDLE), ln,
-                    f"'The rule used is X.' after the play at line {s.pending_line}")
+    return _rule_expected(ctx, s, ln, Stage.IDLE,
+                          f"'The rule used is X.' after the play at line {s.pending_line}")
 
 
 def _at_rule_after_discard(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name in RULE_MESSAGES:
-        return [startup.rule_line(ctx, s._replace(stage=Stage.COMING), ln.fields["rule"],
-                                  ln.name)]
-    return _missing(ctx, s._replace(stage=Stage.COMING), ln,
-                    f"'The rule used now is X.' after the discard at line {s.pending_line}")
+    return _rule_expected(
+        ctx, s, ln, Stage.COMING,
+        f"'The rule used now is X.' after the discard at line {s.pending_line}",
+    )
 
 
 def _at_blocking(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
