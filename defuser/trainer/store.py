@@ -509,16 +509,6 @@ class Store:
                 (key, value),
             )
 
-    def session_count(self) -> int:
-        """How many sessions have answers."""
-        if self._empty:
-            return 0
-        try:
-            row = self._db.execute("SELECT count(DISTINCT session_id) FROM answers").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise _fail(self.path, f"cannot be read ({exc})") from exc
-        return int(row[0])
-
     def integrity(self) -> str:
         """SQLite's full integrity check: ``ok`` or the first problem."""
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
