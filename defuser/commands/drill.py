@@ -724,8 +724,10 @@ def drill(
             # Ctrl-C ends a drill: every answer given is already committed; only the
             # question on screen is lost. Exit 130 as a shell expects after SIGINT.
             show_summary(session, term, interrupted=True)
+            saved = len(session.answered)
             term.note(
-                f"mittens: interrupted; {len(session.answered)} answers saved in {path}"
+                f"mittens: interrupted; {saved} answer{'' if saved == 1 else 's'} saved in "
+                f"{path}"
             )
             raise SystemExit(130) from None
         session.finish()

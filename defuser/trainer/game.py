@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from defuser.engine.actions import Action, StrikeKind
-from defuser.engine.bomb import STRIKE_LIMIT, Bomb, End, end_headline
+from defuser.engine.bomb import STRIKE_LIMIT, Bomb, End
 from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
 from defuser.strategy.belief import odds
@@ -168,8 +168,8 @@ class Game:
         if result.outcome is Outcome.NOTHING:
             return f"{action}: nothing happens ({result.note})."
         if result.outcome is Outcome.SOLVED:
-            solved = end_headline(End.SOLVED, module.strikes)
-            return f"{action}: Defuse played with the mitten on top. {solved}"
+            # The game's end ("Module solved!") is announced once, by the summary.
+            return f"{action}: Defuse played with the mitten on top."
         if result.outcome is Outcome.OK:
             assert result.card is not None
             kind = rules.type_of(result.card).value
