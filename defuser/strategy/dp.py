@@ -565,6 +565,7 @@ class Solution:
         self._memo: dict[int, dict[int, float]] = {}
         #: Later-cycle values still to compute one by one before a sweep is cheaper.
         self._lazy_left = LAZY_LATER_VALUES
+        self._recurrent = [p.recurrent for p in graph.phases]
 
     def _fill_recurrent(self) -> None:
         """Evaluate every recurring phase in full from the cycle's start values (one
@@ -603,8 +604,13 @@ class Solution:
 
     def value(self, phase: int, state: int) -> float:
         """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
+        memo = self._memo.get(phase)
+        if memo is not None:
+            known = memo.get(state)
+            if known is not None:
+                return known
         full = self.full[phase]
-        if full is None and self.graph.phases[phase].recurrent:
+        if full is None and self._recurrent[phase]:
             if self._lazy_left <= 0:
                 self._fill_recurrent()
                 full = self.full[phase]
@@ -612,11 +618,10 @@ class Solution:
                 self._lazy_left -= 1
         if full is not None:
             return float(full[state])
-        memo = self._memo.setdefault(phase, {})
-        found = memo.get(state)
-        if found is None:
-            found = 1.0 + min(v for _, v in self.choices(phase, state))
-            memo[state] = found
+        found = 1.0 + min(v for _, v in self.choices(phase, state))
+        if memo is None:
+            memo = self._memo[phase] = {}
+        memo[state] = found
         return found
 
     def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
