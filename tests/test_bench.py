@@ -13,6 +13,7 @@ from cli_helpers import run_cli
 
 from defuser.apps import benchmark as bench
 from defuser.apps.benchmark_live import _serial_for, measure
+from defuser.commands.bench import progress_line
 from edgework import SerialNumber
 
 
@@ -122,3 +123,13 @@ def test_a_process_limit_fails_cleanly_and_leaves_no_worker(
     assert run.code != 0 and "Traceback" not in run.err
     assert run.err.strip().splitlines()[-1].startswith("mittens: error: could not start 5")
     assert multiprocessing.active_children() == []
+
+
+def test_progress_off_a_terminal_is_a_line_on_stderr(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = run_cli(["bench", "--games", "3", "--policy", "safe", "--json"], monkeypatch)
+    assert run.code == 0
+    assert json.loads(run.out)["policies"]["safe"]["overall"]["games"] == 3
+    assert run.err.strip().splitlines()[-1].startswith("games 3/3 (100%), ")
+    assert progress_line("games", 30, 120, 10.0) == (
+        "games 30/120 (25%), 10 s elapsed, about 30 s left"
+    )
