@@ -197,6 +197,7 @@ OPTION_CASES = [
     (["drill", "--seed", "1"], "--count", ["--json"], b""),
     (["drill", "--seed", "1", "--count", "1"], "--time-limit", ["--json"], b"A\n"),
     (["drill", "--seed", "1", "--count", "1"], "--mode", ["--json"], b"A\n"),
+    (["drill", "--seed", "1", "--count", "1"], "--minutes", ["--json"], b"A\n"),
     (["stats"], "--export", [], b""),
     (["log", "analyze"], "--serial", [], b""),
     (["log", "analyze"], "--batteries", [], b""),

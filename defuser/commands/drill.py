@@ -19,7 +19,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from defuser.commands.common import COLOUR_STYLES, Output, colour_enabled
+from defuser.commands.common import COLOUR_STYLES, Output, SecondsParam, colour_enabled
 from defuser.commands.drill_clock import LiveClock, clock_text
 from defuser.engine.bomb import end_headline, outcome_fields
 from defuser.engine.simulator import Result
@@ -616,7 +616,9 @@ def show_game_end(game: Game, term: DrillIO) -> None:
 )
 @click.option(
     "--minutes",
-    type=click.FloatRange(min=0, min_open=True),
+    # Finite and at most a day: inf or 1e308 minutes was an OverflowError.
+    type=SecondsParam(min=0, min_open=True, max=24 * 60),
+    metavar="MINUTES",
     default=None,
     help="Stop after this many minutes (asks until then unless --count is given).",
 )
