@@ -301,10 +301,10 @@ class PropGame:
                     return End.SCRIPT_ENDED
                 continue
             self.bomb.record(step.result)
-            self.bomb_after(step, bridge)
+            bombed = self.bomb_after(step, bridge)
             shown = device.display_state()
             if self.json_mode:
-                self.out.json(self.step_json(step, shown))
+                self.out.json(self.step_json(step, shown, bombed))
             else:
                 self.report(step, module)
                 self.show_prop(shown)
@@ -329,9 +329,9 @@ class PropGame:
             state=state,
         )
 
-    def bomb_after(self, step: PressStep, bridge: Bridge) -> None:
+    def bomb_after(self, step: PressStep, bridge: Bridge) -> list[DisplayCommand]:
         """Tell the prop what a press did to the bomb (the timer's new rate, the end)
-        and sound it; a press that changed neither sends nothing more."""
+        and sound it; return the display commands posted (none when neither changed)."""
         if self.bomb.end is End.SOLVED:
             cue = Cue.SOLVE
         elif self.bomb.end is End.EXPLODED:
@@ -339,8 +339,8 @@ class PropGame:
         elif step.result.outcome is Outcome.STRIKE:
             cue = Cue.STRIKE
         else:
-            return
-        bridge.set_bomb(self.bomb_display(), cue)
+            return []
+        return bridge.set_bomb(self.bomb_display(), cue)
 
     def report_timeout(self, device: Device) -> None:
         """Say that the timer ran out (the summary follows)."""
@@ -350,7 +350,9 @@ class PropGame:
         else:
             self.show_prop(shown)
 
-    def step_json(self, step: PressStep, shown: list[DisplayCommand]) -> dict[str, Any]:
+    def step_json(
+        self, step: PressStep, shown: list[DisplayCommand], bombed: list[DisplayCommand]
+    ) -> dict[str, Any]:
         """One press as a JSON event."""
         result = step.result
         return {
@@ -359,7 +361,7 @@ class PropGame:
             "button": step.press.button.value,
             **click_fields(result),
             "log": list(result.log),
-            "sent": [type(c).WORD for c in step.shown],
+            "sent": [type(c).WORD for c in [*step.shown, *bombed]],
             "prop": prop_state(shown),
         }
 
