@@ -173,7 +173,7 @@ def test_verify_stdin_never_breaks(data: bytes, monkeypatch: pytest.MonkeyPatch)
 HOSTILE_VALUES = [
     "", " ", "inf", "-inf", "nan", "1e308", "1e400", "-1", "0", "1", "3B 2H",
     "99999999999999999999", "9" * 500, "-" * 3, "AB3CD4", "\x1b[2J", "\u00b2",
-    "../../etc/passwd", "/nonexistent/dir/x", "x" * 300, "\ufeffAB3CD4", "\udcff",
+    "../../etc/passwd", "no-such-dir/x", "x" * 300, "\ufeffAB3CD4", "\udcff",
     "RC", "red circle", "B 1 3", "0x10", "1_000", "\u0663",
 ]
 HOSTILE = st.one_of(st.sampled_from(HOSTILE_VALUES), st.text(max_size=12))

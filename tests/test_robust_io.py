@@ -340,11 +340,13 @@ def test_bare_mittens_shows_the_help() -> None:
     assert b"error" not in result.stderr
 
 
-def test_play_log_in_a_missing_directory_exits_2() -> None:
-    result = mittens("play", "--seed", "1", "--log", "/nonexistent/dir/g.log", stdin=b"draw\n")
+def test_play_log_in_a_missing_directory_exits_2(tmp_path: Path) -> None:
+    log = tmp_path / "no-such-dir" / "g.log"
+    result = mittens("play", "--seed", "1", "--log", str(log), stdin=b"draw\n")
     err = no_traceback(result)
     assert result.returncode == 2
-    assert err.count("\n") == 1 and "/nonexistent/dir/g.log" in err
+    assert err.count("\n") == 1 and str(log) in err
+    assert not log.parent.exists()
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
