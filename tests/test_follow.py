@@ -272,7 +272,7 @@ def test_live_follow_json_prints_one_object_per_change(
     def once(*args: Any, **kwargs: Any) -> Follower:
         return real(*args, **{**kwargs, "stop": lambda: True, "catch_up": False})
 
-    monkeypatch.setattr("defuser.commands.live.follow", once)
+    monkeypatch.setattr("defuser.commands.live_follow.follow", once)
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
     assert run.code == 0, run.err
     objects = [json.loads(line) for line in run.out.splitlines()]
@@ -293,10 +293,10 @@ def test_live_follow_without_a_log_uses_the_games_default_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("defuser.commands.live.default_log_path", lambda: tmp_path / "p.log")
+    monkeypatch.setattr("defuser.commands.live_follow.default_log_path", lambda: tmp_path / "p.log")
     real = follow_mod.follow
     monkeypatch.setattr(
-        "defuser.commands.live.follow",
+        "defuser.commands.live_follow.follow",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True}),
     )
     run = run_cli(["live", "--follow"], monkeypatch)
@@ -314,7 +314,7 @@ def test_live_follow_says_which_options_give_missing_edgework(
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     real = follow_mod.follow
     monkeypatch.setattr(
-        "defuser.commands.live.follow",
+        "defuser.commands.live_follow.follow",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True, "catch_up": False}),
     )
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
@@ -332,7 +332,7 @@ def test_live_follow_says_which_options_give_missing_edgework(
 def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
     from rich.console import Console
 
-    from defuser.commands.live import FollowBoard
+    from defuser.commands.live_follow import FollowBoard
 
     board = FollowBoard(Path("Player.log"))
     advice = Follower().feed_all(_lines(_two_bomb_log()))

@@ -14,26 +14,20 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections import deque
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import click
-from rich.console import Group, RenderableType
-from rich.live import Live
-from rich.panel import Panel
+from rich.console import RenderableType
 from rich.text import Text
 
-from defuser.apps.follow import Advice, Follower, follow
 from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.commands import screen
 from defuser.commands.common import Output, edgework_options, error_words, resolve_edgework
 from defuser.commands.safeio import interruptible
-from defuser.logs.reader import default_log_path
 from defuser.strategy.cache import cache_dir
-from defuser.streams import input_lines, printable, prompt_line, stdin_is_terminal
-from edgework import Batteries, Edgework
+from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from edgework import Batteries
 
 HISTORY_FILE = "live-history"
 
@@ -78,120 +72,6 @@ def screen_reply(reply: SessionReply) -> list[RenderableType]:
     if rec.action is not None or not shown:
         shown.append(screen.advice(reply.observation, rec))
     return shown
-
-
-def follow_header(advice: Advice) -> str:
-    """Which module changed and how: ``#2 · bomb 1 AB3CD4, 3 batteries · line 57: drew GS``."""
-    bomb = advice.bomb
-    where = "bomb ?"
-    if bomb is not None:
-        where = f"bomb {bomb.number}"
-        if bomb.serial is not None:
-            where += f" {bomb.serial}"
-        if bomb.batteries is not None:
-            where += f", {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
-        if not advice.bomb_certain:
-            where += " (or another bomb of this mission)"
-    # The serial number comes from the log: never let its bytes drive the terminal.
-    return printable(
-        f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
-    )
-
-
-def with_option_hint(advice: Advice) -> Advice:
-    """Advice that needs edgework the log did not show says which options give it."""
-    if not advice.needs or advice.reply.error is None:
-        return advice
-    options = " and ".join(f"--{need}" for need in advice.needs)
-    error = f"{advice.reply.error}; give {options} (or --edgework)"
-    reply = replace(advice.reply, error=error,
-                    recommendation=replace(advice.reply.recommendation, reason=error))
-    return replace(advice, reply=reply)
-
-
-class FollowBoard:
-    """The full-screen view of ``--follow``: every module's latest advice kept in place,
-    and the last events below them."""
-
-    #: How many past events the board lists.
-    EVENTS = 8
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.session = 0
-        self.latest: dict[int, Advice] = {}
-        self.events: deque[str] = deque(maxlen=self.EVENTS)
-
-    def add(self, advice: Advice) -> None:
-        """Take one change into the board."""
-        if advice.session != self.session:
-            self.session, self.latest = advice.session, {}
-            self.events.append(f"session {advice.session}: the log started over")
-        self.latest[advice.module_id] = advice
-        self.events.append(
-            printable(f"#{advice.module_id} line {advice.line}: {advice.event}")
-        )
-
-    def render(self) -> RenderableType:
-        """The whole screen, top to bottom."""
-        parts: list[RenderableType] = [
-            Text(f"mittens live --follow {self.path}", style="bold")
-            .append("   Ctrl-C stops", style="dim")
-        ]
-        if not self.latest:
-            parts.append(Text("waiting for an Exploding Mittens module in the log...",
-                              style="dim"))
-        for module_id in sorted(self.latest):
-            advice = self.latest[module_id]
-            title = follow_header(advice).split(" · line ")[0]
-            body = Group(*screen_reply(advice.reply))
-            style = "green" if advice.solved else ("red" if not advice.reply.ok else "cyan")
-            parts.append(Panel(body, title=title, title_align="left", border_style=style))
-        if self.events:
-            parts.append(Text("last events", style="bold dim"))
-            parts.extend(Text(f"  {event}", style="dim") for event in self.events)
-        return Group(*parts)
-
-
-def run_follow(
-    path: Path, fallback: Edgework, out: Output, *, json_mode: bool, full_screen: bool = False
-) -> None:
-    """Follow the game's log at ``path`` hands-free until interrupted."""
-    drawn = sys.stdout.isatty() and not json_mode
-    follower = Follower(
-        serial=fallback.serial,
-        batteries=fallback.batteries.count if fallback.batteries is not None else None,
-    )
-    if drawn and full_screen:
-        board = FollowBoard(path)
-        with Live(board.render(), console=out.out, screen=True, auto_refresh=False) as view:
-
-            def show(advice: Advice) -> None:
-                board.add(with_option_hint(advice))
-                view.update(board.render(), refresh=True)
-
-            follow(path, show, follower=follower)
-        return
-
-    def emit(advice: Advice) -> None:
-        advice = with_option_hint(advice)
-        if json_mode:
-            out.json(advice.to_json())
-            return
-        header = follow_header(advice)
-        if drawn:
-            out.print(Text(header, style="bold"), wrap=True)
-            for item in screen_reply(advice.reply):
-                out.print(item, wrap=True)
-        else:
-            out.print(header)
-            for text in advice.reply.lines():
-                out.print(text)
-        sys.stdout.flush()
-
-    where = "" if path.exists() else " (it does not exist yet: waiting for the game)"
-    out.note(f"following {path}{where}; Ctrl-C stops")
-    follow(path, emit, follower=follower)
 
 
 @click.command()
@@ -242,14 +122,11 @@ def live(
     if full_screen and follow_path is None:
         raise click.BadParameter("--full-screen works with --follow", param_hint="'--full-screen'")
     if follow_path is not None:
-        path = Path(follow_path) if follow_path else Path(default_log_path())
-        if path.is_dir():
-            raise click.BadParameter(
-                f"{str(path)!r} is a directory, expected the game's log file",
-                param_hint="'--follow'",
-            )
-        run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode,
-                   full_screen=full_screen)
+        # Imported here: the log reader and replay cost start-up time that a typed
+        # session, whose first answer should come at process-start cost, never needs.
+        from defuser.commands.live_follow import follow_log
+
+        follow_log(follow_path, edge, json_mode=json_mode, full_screen=full_screen)
         return
     session = LiveSession(
         edge.serial, edge.batteries, lenient_serial=lenient_serial, error_words=error_words

@@ -1,0 +1,153 @@
+"""``mittens live --follow``: the hands-free view, advising from the game's log as it grows.
+
+Loaded only when ``--follow`` is given, so that a typed ``mittens live`` does not pay
+for the log reader at start-up. The following itself is
+:mod:`defuser.apps.follow`; this module resolves the log's path, words the hints and
+prints each change (plain lines, drawn for a person, a full-screen board, or JSON).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from dataclasses import replace
+from pathlib import Path
+
+import click
+from rich.console import Group, RenderableType
+from rich.live import Live
+from rich.panel import Panel
+from rich.text import Text
+
+from defuser.apps.follow import Advice, Follower, follow
+from defuser.commands.common import Output
+from defuser.commands.live import screen_reply
+from defuser.logs.reader import default_log_path
+from defuser.streams import printable
+from edgework import Edgework
+
+
+def follow_header(advice: Advice) -> str:
+    """Which module changed and how: ``#2 · bomb 1 AB3CD4, 3 batteries · line 57: drew GS``."""
+    bomb = advice.bomb
+    where = "bomb ?"
+    if bomb is not None:
+        where = f"bomb {bomb.number}"
+        if bomb.serial is not None:
+            where += f" {bomb.serial}"
+        if bomb.batteries is not None:
+            where += f", {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+        if not advice.bomb_certain:
+            where += " (or another bomb of this mission)"
+    # The serial number comes from the log: never let its bytes drive the terminal.
+    return printable(
+        f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
+    )
+
+
+def with_option_hint(advice: Advice) -> Advice:
+    """Advice that needs edgework the log did not show says which options give it."""
+    if not advice.needs or advice.reply.error is None:
+        return advice
+    options = " and ".join(f"--{need}" for need in advice.needs)
+    error = f"{advice.reply.error}; give {options} (or --edgework)"
+    reply = replace(advice.reply, error=error,
+                    recommendation=replace(advice.reply.recommendation, reason=error))
+    return replace(advice, reply=reply)
+
+
+class FollowBoard:
+    """The full-screen view of ``--follow``: every module's latest advice kept in place,
+    and the last events below them."""
+
+    #: How many past events the board lists.
+    EVENTS = 8
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.session = 0
+        self.latest: dict[int, Advice] = {}
+        self.events: deque[str] = deque(maxlen=self.EVENTS)
+
+    def add(self, advice: Advice) -> None:
+        """Take one change into the board."""
+        if advice.session != self.session:
+            self.session, self.latest = advice.session, {}
+            self.events.append(f"session {advice.session}: the log started over")
+        self.latest[advice.module_id] = advice
+        self.events.append(
+            printable(f"#{advice.module_id} line {advice.line}: {advice.event}")
+        )
+
+    def render(self) -> RenderableType:
+        """The whole screen, top to bottom."""
+        parts: list[RenderableType] = [
+            Text(f"mittens live --follow {self.path}", style="bold")
+            .append("   Ctrl-C stops", style="dim")
+        ]
+        if not self.latest:
+            parts.append(Text("waiting for an Exploding Mittens module in the log...",
+                              style="dim"))
+        for module_id in sorted(self.latest):
+            advice = self.latest[module_id]
+            title = follow_header(advice).split(" · line ")[0]
+            body = Group(*screen_reply(advice.reply))
+            style = "green" if advice.solved else ("red" if not advice.reply.ok else "cyan")
+            parts.append(Panel(body, title=title, title_align="left", border_style=style))
+        if self.events:
+            parts.append(Text("last events", style="bold dim"))
+            parts.extend(Text(f"  {event}", style="dim") for event in self.events)
+        return Group(*parts)
+
+
+def run_follow(
+    path: Path, fallback: Edgework, out: Output, *, json_mode: bool, full_screen: bool = False
+) -> None:
+    """Follow the game's log at ``path`` hands-free until interrupted."""
+    drawn = sys.stdout.isatty() and not json_mode
+    follower = Follower(
+        serial=fallback.serial,
+        batteries=fallback.batteries.count if fallback.batteries is not None else None,
+    )
+    if drawn and full_screen:
+        board = FollowBoard(path)
+        with Live(board.render(), console=out.out, screen=True, auto_refresh=False) as view:
+
+            def show(advice: Advice) -> None:
+                board.add(with_option_hint(advice))
+                view.update(board.render(), refresh=True)
+
+            follow(path, show, follower=follower)
+        return
+
+    def emit(advice: Advice) -> None:
+        advice = with_option_hint(advice)
+        if json_mode:
+            out.json(advice.to_json())
+            return
+        header = follow_header(advice)
+        if drawn:
+            out.print(Text(header, style="bold"), wrap=True)
+            for item in screen_reply(advice.reply):
+                out.print(item, wrap=True)
+        else:
+            out.print(header)
+            for text in advice.reply.lines():
+                out.print(text)
+        sys.stdout.flush()
+
+    where = "" if path.exists() else " (it does not exist yet: waiting for the game)"
+    out.note(f"following {path}{where}; Ctrl-C stops")
+    follow(path, emit, follower=follower)
+
+
+def follow_log(follow_path: str, edge: Edgework, *, json_mode: bool, full_screen: bool) -> None:
+    """Follow the log named by ``--follow`` (empty: the game's usual place) until interrupted."""
+    path = Path(follow_path) if follow_path else Path(default_log_path())
+    if path.is_dir():
+        raise click.BadParameter(
+            f"{str(path)!r} is a directory, expected the game's log file",
+            param_hint="'--follow'",
+        )
+    run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode,
+               full_screen=full_screen)
