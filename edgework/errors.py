@@ -37,4 +37,19 @@ class InvalidEdgeworkError(EdgeworkError):
 
 
 class InvalidTableError(EdgeworkError):
-    """A table transcription (JSON or CSV) could not be read."""
+    """A table transcription (JSON or CSV) could not be read.
+
+    When the input lacks the shape of the toolkit's own table export, ``export_format``
+    names that format (``"json"`` or ``"csv"``) and ``head``/``tail`` are the message
+    around it, so a front end can say how to write such a file in its own terms.
+    """
+
+    def __init__(self, message: str, *, export_format: str | None = None,
+                 tail: str = "") -> None:
+        """``message`` alone, or (with ``export_format``) the head before the export's name."""
+        self.head = message
+        self.export_format = export_format
+        self.tail = tail
+        if export_format is not None:
+            message = f"{message} the tables export writes in {export_format.upper()}{tail}"
+        super().__init__(message)

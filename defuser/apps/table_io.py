@@ -303,8 +303,8 @@ def _number(kind: type[int] | type[float], source: str) -> Any:
 def _read_json(text: str, source: str) -> Transcription:
     if _json_depth(text) > MAX_JSON_DEPTH:
         raise InvalidTableError(
-            f"{source}: JSON nested deeper than {MAX_JSON_DEPTH} levels, expected the shape "
-            "'mittens tables --format json' writes"
+            f"{source}: JSON nested deeper than {MAX_JSON_DEPTH} levels, expected the shape",
+            export_format="json",
         )
     try:
         data = json.loads(
@@ -318,8 +318,7 @@ def _read_json(text: str, source: str) -> Transcription:
             raise
         raise InvalidTableError(f"{source} is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise InvalidTableError(f"{source}: expected a JSON object like 'mittens tables "
-                                "--format json' writes")
+        raise InvalidTableError(f"{source}: expected a JSON object like", export_format="json")
     result = Transcription()
     tables = data.get("card_tables", {})
     if not isinstance(tables, dict):
@@ -360,8 +359,8 @@ def _read_csv(text: str, source: str) -> Transcription:
         rows = list(reader)
     except csv.Error as exc:
         raise InvalidTableError(
-            f"{source} line {reader.line_num} is not CSV like 'mittens tables --format csv' "
-            f"writes ({exc})"
+            f"{source} line {reader.line_num} is not CSV like", export_format="csv",
+            tail=f" ({exc})",
         ) from None
     for number, row in enumerate(rows, start=1):
         if not row or not "".join(row).strip():

@@ -28,6 +28,7 @@ from edgework import (
     Edgework,
     EdgeworkError,
     InvalidSerialError,
+    InvalidTableError,
     SerialNumber,
     parse_hand,
 )
@@ -39,12 +40,19 @@ LENIENT_SERIAL_HINT = "(use --lenient-serial for modded bombs)"
 def error_words(exc: BaseException) -> str:
     """A library error as the command line words it.
 
-    Libraries never name options; their errors carry what a front end needs (here, that
-    a serial number only fails the vanilla shape), and this adds the option to give.
+    Libraries never name options; their errors carry what a front end needs (that a
+    serial number only fails the vanilla shape, that a table file lacks the export's
+    shape, that a stats database was left untouched), and this adds the option to give.
     """
+    from defuser.trainer.store import StatsDatabaseError  # sqlite3 only when an error shows
+
     text = str(exc)
     if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
         return f"{text} {LENIENT_SERIAL_HINT}"
+    if isinstance(exc, InvalidTableError) and exc.export_format is not None:
+        return f"{exc.head} 'mittens tables --format {exc.export_format}' writes{exc.tail}"
+    if isinstance(exc, StatsDatabaseError) and exc.untouched:
+        return f"{text} (move it away or give --db PATH)"
     return text
 
 #: rich styles for the four colours (yellow is bold so it reads on light terminals too).

@@ -101,7 +101,16 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 
 class StatsDatabaseError(DefuserError):
-    """The stats database cannot be used; the message names the file and what to do."""
+    """The stats database cannot be used; the message names the file and the problem.
+
+    ``untouched`` is true when the error concerns a file that exists and was left as it
+    was; a front end then says how to use another one (the command line names its option).
+    """
+
+    def __init__(self, message: str, *, untouched: bool = False) -> None:
+        """Keep ``message``; ``untouched`` marks an existing file that was left alone."""
+        super().__init__(message)
+        self.untouched = untouched
 
 
 def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -182,8 +191,7 @@ CSV_COLUMNS: Final[tuple[str, ...]] = (
 
 def _fail(path: Path, what: str) -> StatsDatabaseError:
     return StatsDatabaseError(
-        f"stats database {str(path)!r} {what}; it was left untouched "
-        "(move it away or give --db PATH)"
+        f"stats database {str(path)!r} {what}; it was left untouched", untouched=True
     )
 
 
