@@ -10,7 +10,7 @@ message is one class added to it.
   it belongs to one attempt at sending, not to what is said. :func:`decode_command`
   returns ``(tag, command)`` and raises :class:`~hardware.errors.CommandRejected` with
   the ``ERR`` code a prop must answer (used by the simulated prop and the checker);
-* prop replies (:data:`Reply`) and events (:data:`Event`) are read by
+* prop replies (:data:`Reply`) and events (:data:`PropEvent`) are read by
   :func:`decode_device`, which raises :class:`~hardware.errors.DeviceProtocolError`
   when the prop sent something that is no message.
 
@@ -950,8 +950,9 @@ class Boot:
 
 
 Reply = Hi | Pong | Ok | Err
-Event = ButtonPressed | Boot
-DeviceMessage = Reply | Event
+#: What a prop sends unasked (named apart from the engine's `Event`, what a player sees happen).
+PropEvent = ButtonPressed | Boot
+DeviceMessage = Reply | PropEvent
 
 
 # --- the one table ---------------------------------------------------------------------
