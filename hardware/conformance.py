@@ -411,6 +411,15 @@ def _handshake_checks(c: _Checker) -> None:
         "HELLO for version 2 is answered HI with <prior>, or ERR VERSION 1 by a version-1 prop",
         v2,
     )
+    _hello_refusal_checks(c, state)
+
+
+def _hello_refusal_checks(c: _Checker, state: dict[str, int]) -> None:
+    """A HELLO for a version not spoken, or with bad arguments, is refused; the session stays.
+
+    ``state["session"]`` is the session the accepted HELLOs before opened, if any.
+    """
+    probe = c.probe
 
     def later() -> None:
         t = c.next_tag()
@@ -496,14 +505,16 @@ def _message_checks(c: _Checker, version: int) -> None:
                 sound_once)
 
 
+def _await_presses(probe: _Probe, count: int) -> list[ButtonPressed]:
+    """The first ``count`` events the probe has seen, waiting for them a while."""
+    probe.await_events(count)
+    return probe.events[:count]
+
+
 def _event_checks(c: _Checker) -> None:
     probe = c.probe
     version = max(c.versions, default=1)
     state: dict[str, int] = {}
-
-    def wait_event(count: int) -> list[ButtonPressed]:
-        probe.await_events(count)
-        return probe.events[:count]
 
     def presses() -> None:
         assert c.actor is not None
@@ -514,7 +525,7 @@ def _event_checks(c: _Checker) -> None:
         buttons = [Button.DECK, Button.PILE, Button.HAND1]
         for button in buttons:
             c.actor.press(button)
-        events = wait_event(3)
+        events = _await_presses(probe, 3)
         if len(events) < 3:
             raise _Failed(f"pressed {', '.join(b.value for b in buttons)}: got "
                           f"{[e.encode() for e in events]}")
@@ -534,6 +545,21 @@ def _event_checks(c: _Checker) -> None:
     c.check("btn-numbering", "3.4, 5.4",
             "presses arrive as BTN, numbered one after the other, in the version's form; "
             "PONG gives the newest number", presses, needs="presses")
+    _resend_checks(c, state)
+
+    def ack() -> None:
+        t = c.next_tag()
+        probe.expect(f"ACK {t} {state.get('newest', 0)}", f"OK {t}")
+
+    c.check("ack", "3.2", "ACK is answered OK", ack)
+
+
+def _resend_checks(c: _Checker, state: dict[str, int]) -> None:
+    """RESEND and the event store, after the numbering check.
+
+    ``state["newest"]`` is the number of the newest press the numbering check saw.
+    """
+    probe = c.probe
 
     def resend() -> None:
         if "newest" not in state:
@@ -572,7 +598,7 @@ def _event_checks(c: _Checker) -> None:
         probe.events.clear()
         for _ in range(MIN_EVENT_STORE):
             c.actor.press(Button.HAND2)
-        wait_event(MIN_EVENT_STORE)
+        _await_presses(probe, MIN_EVENT_STORE)
         t = c.next_tag()
         first = next_seq(pong.seq)
         bodies = probe.ask(f"RESEND {t} {first}")
@@ -583,12 +609,6 @@ def _event_checks(c: _Checker) -> None:
 
     c.check("event-store", "3.2", f"the prop stores at least its {MIN_EVENT_STORE} newest "
             "events", store, needs="presses")
-
-    def ack() -> None:
-        t = c.next_tag()
-        probe.expect(f"ACK {t} {state.get('newest', 0)}", f"OK {t}")
-
-    c.check("ack", "3.2", "ACK is answered OK", ack)
 
 
 def _reset_checks(c: _Checker) -> None:

@@ -142,40 +142,46 @@ def measure(
             begin = time.perf_counter()
             subprocess.run([*base, "--help"], env=env, stdout=subprocess.DEVNULL, check=False)
             timings.start.append(time.perf_counter() - begin)
-            begin = time.perf_counter()
-            proc = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
-                bufsize=1,
-            )
-            try:
-                opening = " ".join(c.code for c in (module.discard_top, *module.hand))
-                reply, _ = _ask(proc, f"start {opening}")
-                timings.first.append(time.perf_counter() - begin)
-                clicks = 0
-                while reply["ok"] and reply["recommendation"]["action"] != "none":
-                    result = module.act(Action.parse(reply["recommendation"]["command"]))
-                    clicks += 1
-                    reply, elapsed = _ask(proc, _event(result))
-                    timings.later.append(elapsed)
-                    if clicks > 2000:
-                        break
-                if not reply["ok"]:
-                    timings.errors.append(f"{config}: {reply['error']}")
-                timings.games += 1
-                timings.solved += int(module.solved)
-                timings.strikes += module.strikes
-                timings.clicks.append(clicks)
-            finally:
-                if proc.stdin is not None:
-                    proc.stdin.close()
-                proc.wait(timeout=30)
-                if proc.stdout is not None:
-                    proc.stdout.close()
+            _time_one_game(args, env, module, str(config), timings)
             if progress is not None:
                 progress(1)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
     return timings
+
+
+def _time_one_game(
+    args: list[str], env: dict[str, str], module: Module, config: str, timings: LiveTimings
+) -> None:
+    """Play ``module`` through one ``mittens live`` process (``args``), adding its times."""
+    begin = time.perf_counter()
+    proc = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, bufsize=1,
+    )
+    try:
+        opening = " ".join(c.code for c in (module.discard_top, *module.hand))
+        reply, _ = _ask(proc, f"start {opening}")
+        timings.first.append(time.perf_counter() - begin)
+        clicks = 0
+        while reply["ok"] and reply["recommendation"]["action"] != "none":
+            result = module.act(Action.parse(reply["recommendation"]["command"]))
+            clicks += 1
+            reply, elapsed = _ask(proc, _event(result))
+            timings.later.append(elapsed)
+            if clicks > 2000:
+                break
+        if not reply["ok"]:
+            timings.errors.append(f"{config}: {reply['error']}")
+        timings.games += 1
+        timings.solved += int(module.solved)
+        timings.strikes += module.strikes
+        timings.clicks.append(clicks)
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(timeout=30)
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 def _prime(cache_home: str, rules: Ruleset, interval: int) -> None:

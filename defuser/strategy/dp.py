@@ -391,28 +391,27 @@ class _Tables:
         return self.arrays.evaluate(phase, values, cycle_value)
 
 
-class _Arrays:
-    """numpy index arrays of one rule set: the vectorised form of the DP's recurrence.
+@dataclass(slots=True)
+class _CandidateRows:
+    """Per state, the cells of the candidate vector X each choice reads (ragged rows).
 
-    The flat "candidate values" vector X of a phase holds, in this order: the state
-    values (filled hand size by hand size: a play only leads to a smaller hand), the
-    value after a draw per room state, after a discard per hand, a zero (the solve),
-    after a failed probe per state, and one infinity that pads ragged candidate rows.
+    ``safe``/``unsafe``/``zero`` are one row per state for each :class:`Mode`; the draw
+    rows (one per state with room in the hand) list the successor states per drawn face.
     """
 
-    def __init__(self, tabs: _Tables) -> None:
-        import numpy as np
+    safe: list[list[int]] = field(default_factory=list)
+    unsafe: list[list[int]] = field(default_factory=list)
+    zero: list[list[int]] = field(default_factory=list)
+    draw_plain: list[list[int]] = field(default_factory=list)
+    draw_weight: list[float] = field(default_factory=list)
+    draw_defuse: list[list[int]] = field(default_factory=list)
 
-        self.np = np
+    @classmethod
+    def of(cls, tabs: _Tables) -> _CandidateRows:
+        """The rows of one rule set, state by state in state order."""
+        rows = cls()
         add = _add_table()
         remove = _remove_table()
-        inf_cell = _PROBE_OFF + STATES
-        safe: list[list[int]] = []
-        unsafe: list[list[int]] = []
-        zero: list[list[int]] = []
-        draw_plain: list[list[int]] = []
-        draw_weight: list[float] = []
-        draw_defuse: list[list[int]] = []
         for h, hand in enumerate(HANDS):
             room = len(hand) < HAND_SIZE
             for d in range(FACES):
@@ -429,38 +428,62 @@ class _Arrays:
                         plays.append(target)
                         probes.append(_PROBE_OFF + target if tabs.is_defuse[c] else target)
                 disc = [_DISC_OFF + h] if allowed else []
-                safe.append(([_DRAW_OFF + s] if room else []) + disc + plays)
-                unsafe.append(disc + probes)
-                zero.append([_ZERO_CELL] if tabs.hand_has_defuse[h] else disc + plays)
+                rows.safe.append(([_DRAW_OFF + s] if room else []) + disc + plays)
+                rows.unsafe.append(disc + probes)
+                rows.zero.append([_ZERO_CELL] if tabs.hand_has_defuse[h] else disc + plays)
                 if room:
                     faces = tabs.plain
                     if len(hand) == 2 and not legal_cards:
                         faces = [c for c in tabs.plain if mask >> c & 1] or tabs.plain
-                    draw_plain.append([add[h][c] * FACES + d for c in faces])
-                    draw_weight.append(1.0 / len(faces))
-                    draw_defuse.append([add[h][f] * FACES + d for f in tabs.defuses])
+                    rows.draw_plain.append([add[h][c] * FACES + d for c in faces])
+                    rows.draw_weight.append(1.0 / len(faces))
+                    rows.draw_defuse.append([add[h][f] * FACES + d for f in tabs.defuses])
+        return rows
 
-        def matrix(rows: list[list[int]], pad: int) -> IndexArray:
-            # Ragged rows into one padded array, stored column by column: numpy reduces
-            # a few long columns much faster than many short rows.
-            lengths = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))
-            flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp)
-            out = np.full((int(lengths.max()), len(rows)), pad, dtype=np.intp)
-            starts = np.cumsum(lengths) - lengths
-            row = np.repeat(np.arange(len(rows)), lengths)
-            out[np.arange(len(flat)) - np.repeat(starts, lengths), row] = flat
-            return out
 
+def _padded_matrix(rows: list[list[int]], pad: int) -> IndexArray:
+    """Ragged rows as one array padded with ``pad``, stored column by column.
+
+    numpy reduces a few long columns much faster than many short rows.
+    """
+    import numpy as np
+
+    lengths = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))
+    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp)
+    out = np.full((int(lengths.max()), len(rows)), pad, dtype=np.intp)
+    starts = np.cumsum(lengths) - lengths
+    row = np.repeat(np.arange(len(rows)), lengths)
+    out[np.arange(len(flat)) - np.repeat(starts, lengths), row] = flat
+    return out
+
+
+class _Arrays:
+    """numpy index arrays of one rule set: the vectorised form of the DP's recurrence.
+
+    The flat "candidate values" vector X of a phase holds, in this order: the state
+    values (filled hand size by hand size: a play only leads to a smaller hand), the
+    value after a draw per room state, after a discard per hand, a zero (the solve),
+    after a failed probe per state, and one infinity that pads ragged candidate rows.
+    """
+
+    def __init__(self, tabs: _Tables) -> None:
+        import numpy as np
+
+        self.np = np
+        inf_cell = _PROBE_OFF + STATES
+        rows = _CandidateRows.of(tabs)
         slices = [(SIZE_START[k] * FACES, SIZE_START[k + 1] * FACES) for k in range(HAND_SIZE + 1)]
         self.slices = slices
         self.cands = {
-            mode: [matrix(rows[a:b], inf_cell) for a, b in slices]
-            for mode, rows in ((Mode.SAFE, safe), (Mode.UNSAFE, unsafe), (Mode.ZERO, zero))
+            mode: [_padded_matrix(cells[a:b], inf_cell) for a, b in slices]
+            for mode, cells in (
+                (Mode.SAFE, rows.safe), (Mode.UNSAFE, rows.unsafe), (Mode.ZERO, rows.zero)
+            )
         }
         # Padding of the draw rows points at a zero appended to the successor's values.
-        self.draw_plain = matrix(draw_plain, STATES)
-        self.draw_weight = np.array(draw_weight)
-        self.draw_defuse = matrix(draw_defuse, STATES)
+        self.draw_plain = _padded_matrix(rows.draw_plain, STATES)
+        self.draw_weight = np.array(rows.draw_weight)
+        self.draw_defuse = _padded_matrix(rows.draw_defuse, STATES)
         self.n_plain = 1.0 / len(tabs.plain)
         self.n_defuse = 1.0 / len(tabs.defuses)
         # Discard: per hand, the successor's states with each plain (Defuse) face on top.

@@ -1,0 +1,54 @@
+"""No library function is longer than 60 lines (ruff's C901 bounds their complexity).
+
+Library code is ``edgework/``, ``defuser/`` outside ``defuser/commands``, and ``hardware/``
+outside the firmware. A function's length is ``end_lineno - lineno + 1`` of its AST node
+(decorators aside, docstring and nested functions included).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_LINES = 60
+
+
+def _library_files() -> list[Path]:
+    files = []
+    for root in ("defuser", "edgework", "hardware"):
+        for path in sorted((ROOT / root).rglob("*.py")):
+            parts = path.relative_to(ROOT).parts
+            if parts[:2] == ("defuser", "commands") or "firmware" in parts:
+                continue
+            files.append(path)
+    return files
+
+
+def long_functions(path: Path, limit: int = MAX_LINES) -> list[str]:
+    """``name:line (N lines)`` for every function of ``path`` longer than ``limit`` lines."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            assert node.end_lineno is not None
+            size = node.end_lineno - node.lineno + 1
+            if size > limit:
+                found.append(f"{node.name}:{node.lineno} ({size} lines)")
+    return found
+
+
+def test_no_library_function_is_over_60_lines() -> None:
+    offenders = {}
+    for path in _library_files():
+        long = long_functions(path)
+        if long:
+            offenders[path.relative_to(ROOT).as_posix()] = long
+    assert offenders == {}, offenders
+
+
+def test_the_measure_finds_a_long_function(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    body = "".join(f"    x{i} = {i}\n" for i in range(60))
+    sample.write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}")
+    assert long_functions(sample) == ["long:5 (61 lines)"]
+    assert len(_library_files()) > 50
