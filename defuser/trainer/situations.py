@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
-from defuser.engine.actions import Action, ActionKind
+from defuser.engine.actions import Action, ActionKind, Discarded, Drew, Struck
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.rules import HAND_SIZE
-from defuser.engine.simulator import Module, Outcome, Result
+from defuser.engine.simulator import Module, Result
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.policy import action_values, best_action, recommend
 from defuser.trainer.lookups import card_words, hand_words
@@ -36,7 +36,41 @@ _DECIDE_MODULES: Final = 3
 #: Share of the wandering player's clicks that follow the optimal policy in ``decide``.
 _OPTIMAL_SHARE: Final = 0.7
 
-DealRecord = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSeen:
+    """Deal number ``deal`` of the game: the engine's :class:`Drew` or :class:`Discarded`
+    event, and the dealt card's type under the module's table."""
+
+    deal: int
+    event: Drew | Discarded
+    type: CardType
+
+    def record(self) -> dict[str, object]:
+        """``{"deal": 3, "action": "discard", "card": "RH", "type": "Exploding Mitten"}``."""
+        return {
+            "deal": self.deal,
+            "action": self.event.action.kind.value,
+            "card": self.event.card.code,
+            "type": self.type.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStruck:
+    """The engine's :class:`Struck` event of a draw, with ``hand`` cards in hand then."""
+
+    event: Struck
+    hand: int
+
+    def record(self) -> dict[str, object]:
+        """``{"strike": "draw", "hand": 2}``."""
+        return {"strike": self.event.action.kind.value, "hand": self.hand}
+
+
+#: What the trainer's player saw of the deck: a deal, or a draw that struck.
+DealRecord = DealSeen | DrawStruck
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +97,8 @@ class Situation:
 class Walk:
     """A simulated module and what its player has seen, advanced click by click.
 
-    ``events`` records every deal (``{"deal": 3, "action": "discard", "card": "RH",
-    "type": "Exploding Mitten"}``) and every draw strike (``{"strike": "draw",
-    "hand": 2}``, with the cards in hand at the time).
+    ``events`` records every deal (:class:`DealSeen`) and every draw strike
+    (:class:`DrawStruck`, with the number of cards in hand at the time).
     """
 
     edgework: Edgework
@@ -84,18 +117,12 @@ class Walk:
         """Click: the module answers and the observation and events follow."""
         hand = len(self.observation.hand)
         result = self.module.act(action)
-        if result.outcome is Outcome.OK and action.kind is not ActionKind.PLAY:
-            assert result.card is not None
-            self.events.append(
-                {
-                    "deal": self.observation.deals + 1,
-                    "action": action.kind.value,
-                    "card": result.card.code,
-                    "type": self.module.rules.type_of(result.card).value,
-                }
-            )
-        elif result.outcome is Outcome.STRIKE and action.kind is ActionKind.DRAW:
-            self.events.append({"strike": "draw", "hand": hand})
+        event = result.event
+        if isinstance(event, Drew | Discarded):
+            card_type = self.module.rules.type_of(event.card)
+            self.events.append(DealSeen(self.observation.deals + 1, event, card_type))
+        elif isinstance(event, Struck) and event.action.kind is ActionKind.DRAW:
+            self.events.append(DrawStruck(event, hand))
         self.observation = self.observation.after(result)
         return result
 
@@ -146,10 +173,10 @@ def batteries_words(count: int) -> str:
 
 def event_words(event: DealRecord) -> str:
     """One event for a prompt: ``3 discarded RH (Exploding Mitten)``."""
-    if "strike" in event:
-        return f"a draw struck with {event['hand']} cards in hand"
-    verb = "drew" if event["action"] == "draw" else "discarded"
-    return f"{event['deal']} {verb} {event['card']} ({event['type']})"
+    if isinstance(event, DrawStruck):
+        return f"a draw struck with {event.hand} cards in hand"
+    verb = "drew" if isinstance(event.event, Drew) else "discarded"
+    return f"{event.deal} {verb} {event.event.card.code} ({event.type.value})"
 
 
 def history_words(events: tuple[DealRecord, ...]) -> str:
@@ -177,9 +204,10 @@ def cycle_reason(situation: Situation) -> str:
     head = interval_words(situation.batteries)
     known = belief.deals_until_on_top
     mitten_deals = [
-        int(e["deal"]) for e in situation.events if e.get("type") == "Exploding Mitten"
+        e.deal for e in situation.events
+        if isinstance(e, DealSeen) and e.type is CardType.EXPLODING_MITTEN
     ]
-    struck = any("strike" in e for e in situation.events)
+    struck = any(isinstance(e, DrawStruck) for e in situation.events)
     if known is not None:
         if known == 0 and struck:
             return f"{head}. A draw struck with room in the hand: the mitten is on top (0)."
@@ -257,7 +285,7 @@ def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
             "serial": edge.serial.text,
             "batteries": situation.batteries.count,
             "interval": obs.interval,
-            "history": list(situation.events),
+            "history": [e.record() for e in situation.events],
             "asks": "deals" if known else "probability",
         },
         expected=expected,
@@ -357,7 +385,7 @@ def decide_question_for(situation: Situation) -> Question:
             "serial": edge.serial.text,
             "batteries": situation.batteries.count,
             "interval": obs.interval,
-            "history": list(situation.events),
+            "history": [e.record() for e in situation.events],
             "discard": obs.discard.code,
             "hand": [c.code for c in obs.hand],
             "defuse_slots": list(obs.defuse_slots()),
