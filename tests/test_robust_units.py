@@ -97,3 +97,33 @@ def test_prop_ctrl_c_prints_the_summary_and_exits_130(monkeypatch: pytest.Monkey
     run = run_cli(["prop", "--demo", "--seed", "1"], monkeypatch)
     assert run.code == 130
     assert "Game stopped." in run.out and "interrupted" in run.err
+
+
+def test_a_long_logged_session_keeps_bounded_lines_and_writes_each_once() -> None:
+    import io
+
+    from defuser.engine.actions import Action
+    from defuser.engine.bomb import Bomb
+    from defuser.engine.simulator import UNDO_DEPTH, Module
+    from edgework import Edgework
+
+    module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
+    every_line = list(module.log)
+    file = io.StringIO()
+    bomb = Bomb(module, strike_limit=0, log_file=file)
+    clicks = [Action.parse(text) for text in ("play 1", "play 2", "play 3", "discard")]
+    for n in range(5 * UNDO_DEPTH + 7):
+        result = bomb.act(clicks[n % len(clicks)])
+        every_line += result.log
+    assert len(every_line) > 3 * UNDO_DEPTH  # the clicks really wrote lines
+    # The module keeps only the lines still needed for undo; the file has them all, once.
+    assert module.log_dropped > 0
+    assert module.log_total == len(every_line)
+    assert module.log == every_line[module.log_dropped :]
+    assert len(module.log) <= 2 * len(every_line) // 5
+    assert file.getvalue().splitlines() == every_line
+    assert len(bomb.events) <= UNDO_DEPTH
+    # Undo takes back exactly the last click's lines.
+    last = module.history[-1]
+    module.undo()
+    assert module.log == every_line[module.log_dropped : len(every_line) - len(last.log)]

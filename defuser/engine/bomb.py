@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import IO, Any, Final
 
 from defuser.engine.actions import Action, Event
 from defuser.engine.modlog import LogAppender
-from defuser.engine.simulator import Module, Result
+from defuser.engine.simulator import UNDO_DEPTH, Module, Result
 from defuser.errors import DefuserError
 from edgework import Edgework
 
@@ -103,7 +104,8 @@ class Bomb:
         self.clock = clock if clock is not None else time.monotonic
         self.started = self.clock()
         self.clicks = 0
-        self.events: list[Event] = []
+        #: The latest events (a long session keeps only the last UNDO_DEPTH of them).
+        self.events: deque[Event] = deque(maxlen=UNDO_DEPTH)
         self.end: End | None = None
         self.time_limit = time_limit
         #: The timer: seconds left at clock time ``_time_at``, running at ``_rate``.
@@ -111,7 +113,7 @@ class Bomb:
         self._time_at = self.started
         self._rate = timer_rate(0)
         self._log = LogAppender(log_file)
-        self._log.flush(module.log)
+        self._log.flush(module.log, module.log_total)
 
     @property
     def exploded(self) -> bool:
@@ -161,7 +163,7 @@ class Bomb:
         event = result.event
         if event is not None:
             self.events.append(event)
-        self._log.flush(self.module.log)
+        self._log.flush(self.module.log, self.module.log_total)
         if self.end is None and self._time_left is not None:
             # The time left so far ran at the old rate; a strike speeds up what follows.
             self._time_left = self.time_left()

@@ -194,11 +194,16 @@ class LogAppender:
         self.file = file
         self.written = 0
 
-    def flush(self, lines: Sequence[str]) -> None:
-        """Write the lines of ``lines`` not yet written (``lines`` only ever grows)."""
+    def flush(self, lines: Sequence[str], total: int | None = None) -> None:
+        """Write the lines not yet written: ``lines`` are the latest of ``total`` lines
+        written so far (all of them when ``total`` is not given), as
+        :attr:`defuser.engine.simulator.Module.log` and ``log_total`` give them."""
         if self.file is None:
             return
-        for line in lines[self.written :]:
-            self.file.write(line + "\n")
-        self.written = len(lines)
+        total = len(lines) if total is None else total
+        new = total - self.written
+        if new > 0:
+            for line in lines[max(len(lines) - new, 0) :]:
+                self.file.write(line + "\n")
+        self.written = total
         self.file.flush()

@@ -155,7 +155,11 @@ class Module:
     history: list[Result]
     #: Every click made (undone ones excepted), however many ``history`` still holds.
     clicks: int
+    #: The module's log lines, the latest ones: after a very long session the earliest
+    #: are dropped with the clicks that can no longer be undone (see ``log_dropped``).
     log: list[str]
+    #: How many lines were dropped from the front of ``log``; ``log_total`` counts all.
+    log_dropped: int
 
     def __init__(
         self,
@@ -191,6 +195,7 @@ class Module:
         self.history = []
         self.clicks = 0
         self.log = []
+        self.log_dropped = 0
         self._snapshots: list[_State] = []
         self._pending: _State | None = None
         if start is None:
@@ -280,6 +285,10 @@ class Module:
             # clicks can be undone and stay in ``history`` (trimmed in batches).
             del self._snapshots[:-UNDO_DEPTH]
             del self.history[:-UNDO_DEPTH]
+            # The log before the oldest click that can still be undone is never needed.
+            keep_from = self._snapshots[0].log_length - self.log_dropped
+            del self.log[:keep_from]
+            self.log_dropped += keep_from
         return result
 
     def draw(self) -> Result:
@@ -313,9 +322,15 @@ class Module:
         self._to_mitten = state.to_mitten
         self._defuse_in = state.defuse_in
         self._first_cycle = state.first_cycle
-        del self.log[state.log_length:]
+        del self.log[state.log_length - self.log_dropped :]
         if state.rng_state is not None:
             self._rng.setstate(state.rng_state)
+
+    @property
+    def log_total(self) -> int:
+        """How many log lines the module has written (undone ones excepted), dropped
+        ones included."""
+        return self.log_dropped + len(self.log)
 
     def copy(self) -> Module:
         """An independent module in the same state, with its own copy of the random state.
@@ -348,7 +363,7 @@ class Module:
             self._to_mitten,
             self._defuse_in,
             self._first_cycle,
-            len(self.log),
+            self.log_total,
         )
 
     def _check_hidden(self, hidden: HiddenState) -> None:
