@@ -143,10 +143,17 @@ TABLE_CONDITIONS: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 
-def table_traits(vowels: str, repeated: str) -> str:
+def table_traits(vowels: str, repeated: str, *, name_the_vowels: bool = False) -> str:
     """What in a serial number picks its table, in words, from its vowels and its
-    repeated characters: ``a vowel (A, E) and every character unique``."""
-    vowel = f"a vowel ({', '.join(dict.fromkeys(vowels))})" if vowels else "no vowel"
+    repeated characters: ``a vowel (A, E) and every character unique``.
+
+    With ``name_the_vowels`` (for a learner) a serial without one says which letters
+    count: ``no vowel (A, E, I, O, U) and ...``.
+    """
+    if vowels:
+        vowel = f"a vowel ({', '.join(dict.fromkeys(vowels))})"
+    else:
+        vowel = f"no vowel ({', '.join(sorted(VOWELS))})" if name_the_vowels else "no vowel"
     repeat = (
         f"a repeated character ({', '.join(repeated)})" if repeated
         else "every character unique"

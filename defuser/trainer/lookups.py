@@ -25,6 +25,7 @@ from edgework import (
     CardType,
     Ruleset,
     SerialNumber,
+    table_traits,
 )
 
 #: Tries before giving up on drawing a serial with a wanted property; the rarest
@@ -61,18 +62,9 @@ def serial_with(
 
 
 def table_reason(serial: SerialNumber) -> str:
-    """Why a serial selects its table, in words."""
-    vowel = (
-        f"a vowel ({', '.join(dict.fromkeys(serial.vowels))})"
-        if serial.has_vowel
-        else "no vowel (A, E, I, O, U)"
-    )
-    repeat = (
-        f"a repeated character ({', '.join(serial.repeated)})"
-        if serial.has_repeat
-        else "every character unique"
-    )
-    return f"{serial.text} has {vowel} and {repeat}: Table {serial.table}"
+    """Why a serial selects its table, in words (the traits as ``table_traits`` words them)."""
+    traits = table_traits(serial.vowels, serial.repeated, name_the_vowels=True)
+    return f"{serial.text} has {traits}: Table {serial.table}"
 
 
 def cell_reason(table: str, card: Card, kind: CardType) -> str:
