@@ -318,3 +318,13 @@ def test_a_device_is_not_a_database(tmp_path: Path) -> None:
         one_line_error(mittens("stats", "--db", path))
         one_line_error(mittens("drill", "--seed", "1", "--db", path, stdin=b"A\n"))
     assert not Path("/dev/null-journal").exists()
+
+
+def test_stats_never_passes_escape_codes_from_the_database(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE sessions SET mode = 'x' || char(27) || '[2J'")
+        conn.execute("UPDATE answers SET kind = kind, skill = skill || char(27) || '[31m'")
+    result = mittens("stats", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout
+    assert "x\ufffd[2J" in result.stdout  # still shown, made harmless

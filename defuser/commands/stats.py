@@ -28,6 +28,7 @@ from defuser.commands.stats_view import (
     retention_words,
     trend_table,
 )
+from defuser.streams import printable
 from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
@@ -80,7 +81,7 @@ def tally_table(
         table.add_column("best streak", justify="right", no_wrap=True)
     for row in rows:
         cells = [
-            row.label,
+            printable(row.label),  # labels come from the database: no escape codes
             str(row.answers),
             _pct(row.accuracy),
             _secs(row.median_seconds),
@@ -107,7 +108,11 @@ def week_chart(report: StatsReport, colour: bool) -> Table:
         width = max(1, round(BAR_WIDTH * week.answers / most))
         bar = Text("█" * width, style="cyan" if colour else "")
         table.add_row(
-            week.label, str(week.answers), _pct(week.accuracy), _secs(week.median_seconds), bar
+            printable(week.label),
+            str(week.answers),
+            _pct(week.accuracy),
+            _secs(week.median_seconds),
+            bar,
         )
     return table
 
@@ -155,7 +160,7 @@ def render(report: StatsReport, console: Console, colour: bool, now: float) -> N
     head("Weakest skills (asked first when you drill without --seed)")
     if report.weakest:
         for n, weak in enumerate(report.weakest, start=1):
-            console.print(Text(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}"))
+            console.print(Text(printable(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}")))
     else:
         console.print("none yet")
     console.print(f"\nSkills due for review now: {report.due}")

@@ -18,6 +18,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from defuser.streams import printable
 from defuser.trainer.report import Cell, Heatmap, Retention, SpeedTrend, sparkline
 
 #: Accuracy thresholds and their cell colours (background), best first.
@@ -99,7 +100,7 @@ def trend_table(trends: Sequence[SpeedTrend]) -> Table:
         known = [m for m in trend.medians if m is not None]
         low, high = min(known), max(known)
         table.add_row(
-            trend.kind,
+            printable(trend.kind),
             sparkline(list(trend.medians), low, high if high > low else low + 1),
             f"{known[0]:.1f} s",
             f"{known[-1]:.1f} s",
