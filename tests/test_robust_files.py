@@ -13,6 +13,7 @@ from gamelog_builder import BombSpec, game_log, sample_messages
 
 from defuser.apps import table_io
 from defuser.commands import log as log_command
+from defuser.logs import reader as reader_module
 from defuser.logs.reader import read_log
 
 
@@ -185,3 +186,37 @@ def test_live_follow_tail_cleans_and_bounds_lines(tmp_path: Path) -> None:
         handle.write(b"y" * 300_000 + b"\n")
     lines, _ = tail.read()
     assert len(lines) == 1 and len(lines[0]) <= MAX_LINE_CHARS
+
+
+def test_module_lines_past_the_bound_are_counted_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reader_module, "MAX_MODULE_LINES", 1_000)
+    line = b"[Exploding Mittens #1] You should use Table A.\n"
+    tracemalloc.start()
+    game = read_log(_chunks(line, 30_000))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert sum(len(m.lines) for m in game.modules) == 1_000
+    assert peak < 2 * 1024 * 1024  # what was kept, not what was read
+    (problem,) = game.problems
+    assert problem.line == 1_001
+    assert "29,000" in problem.message and "not read" in problem.message
+
+
+def test_bombs_widgets_and_problems_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader_module, "MAX_BOMBS", 5)
+    monkeypatch.setattr(reader_module, "MAX_PROBLEMS", 3)
+    bomb = b"[BombGenerator] Generating bomb with seed 1\n"
+    widget = b"[BatteryWidget] Randomizing Battery Widget: 2\n"
+    bad = b"[Exploding Mittens #x] ?\n" * 10
+    # Past the last bomb kept, its own edgework lines are passed over with it.
+    game = read_log(bomb * 5 + widget * 150 + bomb * 2 + widget * 3 + bad)
+    assert len(game.bombs) == 5
+    assert len(game.bombs[-1].holders) == reader_module.MAX_WIDGETS
+    readable = [p for p in game.problems if "could not read" in p.message]
+    assert len(readable) == 3
+    notes = [p.message for p in game.problems if "a bound on what one log may hold" in p.message]
+    assert len(notes) == 3  # bombs, widget lines and problems past their bounds
+    assert any(n.startswith("lines of bombs past the first 5 not read: 5,") for n in notes)
+    assert any(n.startswith("widget lines past 100 on one bomb not read: 50,") for n in notes)

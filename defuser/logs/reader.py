@@ -2,8 +2,9 @@
 
 Contract: :func:`read_log` takes the log's raw bytes (or an iterable of byte chunks, read
 as a stream) and never fails. It reads in one pass, in time linear in the file's size,
-keeping only the lines it needs, so a huge file needs no more memory than its module
-lines. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or without a
+keeping only the lines it needs, and never more than the bounds :data:`MAX_MODULE_LINES`,
+:data:`MAX_BOMBS`, :data:`MAX_WIDGETS` and :data:`MAX_PROBLEMS`: what lies past one is
+counted in one :class:`Problem`, so any file is read in bounded memory. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or without a
 byte-order mark, as some Windows tools save it) is decoded as such; Windows, Unix and
 old Mac line ends are all accepted; lines are numbered from 1 as an editor numbers
 them; a line longer than :data:`MAX_LINE_CHARS` is cut; control characters become
@@ -53,6 +54,14 @@ _MODULE_TAG: Final = "[Exploding Mittens #"
 MAX_LINE_CHARS: Final = 64 * 1024
 #: The most digits a module id or a battery count may have (anything longer is garbage).
 _MAX_ID_DIGITS: Final = 9
+
+#: What one log may make the reader keep, so that any file is read in bounded memory.
+#: A real game stays far below each (a module logs a few hundred lines, a bomb a few
+#: widgets); past a bound the rest is counted and named in one problem, not kept.
+MAX_MODULE_LINES: Final = 100_000
+MAX_BOMBS: Final = 10_000
+MAX_WIDGETS: Final = 100
+MAX_PROBLEMS: Final = 1_000
 
 #: Unity writes every message a second time as this trailer; it never carries data.
 _UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
@@ -258,6 +267,10 @@ class _LogReader:
         # The bombs from group_start on were generated with no module line between them.
         self.group_start = 0
         self.modules_since_bomb = False
+        #: Module lines kept so far, and what was passed over past the bounds.
+        self.kept = 0
+        self.bombs_full = False
+        self.over: dict[str, tuple[int, int]] = {}
 
     def line(self, number: int, text: str) -> None:
         """Read one line of the log."""
@@ -271,6 +284,12 @@ class _LogReader:
         if _UNITY_TRAILER.search(text):
             return
         bomb_match = _BOMB.search(text)
+        if bomb_match is not None and len(self.bombs) >= MAX_BOMBS:
+            self.bombs_full = True
+        if self.bombs_full and (bomb_match is not None or _edgework_line(text)[0] is not None):
+            # Past the last bomb kept, its own edgework lines are passed over with it.
+            self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
+            return
         if bomb_match is not None:
             self.current = LoggedBomb(line=number, seed=bomb_match.group("seed"))
             self._add_bomb(self.current)
@@ -284,7 +303,25 @@ class _LogReader:
             # bomb; a second serial number can only belong to the next one.
             self.current = LoggedBomb()
             self._add_bomb(self.current)
-        _add_edgework(self.current, kind, value, number, self.problems)
+        if len(self.current.holders) + len(self.current.indicators) + len(
+            self.current.ports
+        ) >= MAX_WIDGETS:
+            self._passed_over(number, f"widget lines past {MAX_WIDGETS} on one bomb")
+            return
+        problem = _add_edgework(self.current, kind, value, number)
+        if problem is not None:
+            self.problem(problem)
+
+    def problem(self, problem: Problem) -> None:
+        """Note a problem (past :data:`MAX_PROBLEMS`, only counted)."""
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+        else:
+            self._passed_over(problem.line, f"problems past the first {MAX_PROBLEMS:,}")
+
+    def _passed_over(self, number: int, what: str) -> None:
+        first, count = self.over.get(what, (number, 0))
+        self.over[what] = (first, count + 1)
 
     def _add_bomb(self, bomb: LoggedBomb) -> None:
         self.bombs.append(bomb)
@@ -298,8 +335,14 @@ class _LogReader:
         match = modlog.LINE_PATTERN.match(text, tag)
         if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
             shown = text.strip()[:200]
-            self.problems.append(Problem(number, f"could not read the module line {shown!r}"))
+            self.problem(Problem(number, f"could not read the module line {shown!r}"))
             return
+        if self.kept >= MAX_MODULE_LINES:
+            self._passed_over(
+                number, f"Exploding Mittens lines past the first {MAX_MODULE_LINES:,}"
+            )
+            return
+        self.kept += 1
         module_id = int(match.group("id"))
         message = match.group("message").rstrip()
         self.last_event = number
@@ -338,6 +381,11 @@ class _LogReader:
             self.open_modules[module_id].lines.append(held.line)
         for bomb in self.bombs:
             bomb.modules.sort(key=lambda m: m.first_line)
+        for what, (first, count) in self.over.items():
+            self.problems.append(
+                Problem(first, f"{what} not read: {count:,}, the first on this line "
+                        "(a bound on what one log may hold)")
+            )
         return GameLog(self.bombs, self.problems, self.count, self.last_event)
 
 
@@ -405,22 +453,22 @@ def bomb_lines(seed: int | str, edge: Edgework) -> list[str]:
     return lines
 
 
-def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int,
-                  problems: list[Problem]) -> None:
-    """Add one edgework line's value to ``bomb``; note what cannot be read."""
+def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int) -> Problem | None:
+    """Add one edgework line's value to ``bomb``; the problem when it cannot be read."""
     if kind == "serial":
         bomb.serial = value
     elif kind == "battery":
         if value.isascii() and value.isdigit() and len(value) <= _MAX_ID_DIGITS:
             bomb.holders.append(int(value))
         else:
-            problems.append(
-                Problem(number, f"battery holder {value[:40]!r} is not a battery count, ignored")
+            return Problem(
+                number, f"battery holder {value[:40]!r} is not a battery count, ignored"
             )
     elif kind == "indicator":
         bomb.indicators.append(value)
     else:
         bomb.ports.append(value)
+    return None
 
 
 def default_log_path(platform: str | None = None, env: dict[str, str] | None = None) -> PurePath:
