@@ -1,15 +1,16 @@
 """Read a whole KTaNE game log and sort out its bombs and Exploding Mittens modules.
 
-Contract: :func:`read_log` takes the log's raw bytes (or an iterable of byte chunks, read
-as a stream) and never fails. It reads in one pass, in time linear in the file's size,
-keeping only the lines it needs, and never more than the bounds :data:`MAX_MODULE_LINES`,
-:data:`MAX_BOMBS`, :data:`MAX_WIDGETS` and :data:`MAX_PROBLEMS`: what lies past one is
-counted in one :class:`Problem`, so any file is read in bounded memory. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or without a
-byte-order mark, as some Windows tools save it) is decoded as such; Windows, Unix and
-old Mac line ends are all accepted; lines are numbered from 1 as an editor numbers
-them; a line longer than :data:`MAX_LINE_CHARS` is cut; control characters become
-U+FFFD, so no text from a log can drive the terminal it is shown on. The reader keeps
-only what the log checker needs:
+Contract: :func:`read_log` takes the log's raw bytes (or an iterable of byte chunks,
+read as a stream) and never fails. It reads in one pass, in time linear in the file's
+size, keeping only the lines it needs, and never more than the bounds
+:data:`MAX_MODULE_LINES`, :data:`MAX_BOMBS`, :data:`MAX_WIDGETS` and
+:data:`MAX_PROBLEMS`: what lies past one is counted in one :class:`Problem`, so any file
+is read in bounded memory. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or
+without a byte-order mark, as some Windows tools save it) is decoded as such; Windows,
+Unix and old Mac line ends are all accepted; lines are numbered from 1 as an editor
+numbers them; a line longer than :data:`MAX_LINE_CHARS` is cut; control characters
+become U+FFFD, so no text from a log can drive the terminal it is shown on. The reader
+keeps only what the log checker needs:
 
 - ``[BombGenerator] Generating bomb with seed <n>`` starts a bomb; the edgework lines
   that follow (``[SerialNumber]``, ``[BatteryWidget]`` once per holder,
