@@ -328,3 +328,11 @@ def test_stats_never_passes_escape_codes_from_the_database(db: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout
     assert "x\ufffd[2J" in result.stdout  # still shown, made harmless
+
+
+def test_drill_db_in_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
+    db = tmp_path / "no-such-folder" / "stats.db"
+    result = mittens("drill", "--db", str(db), "--seed", "1", "--count", "1", stdin=b"A\n")
+    err = one_line_error(result)
+    assert "does not exist" in err and str(db.parent) in err
+    assert not db.parent.exists()

@@ -670,7 +670,8 @@ def drill(
     out = Output(json_mode=json_mode)
     term = DrillIO(out, sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()
-    store = Store.open(path)
+    # Only the default place gets its folders made; a --db in a missing folder is a typo.
+    store = Store.open(path, make_parents=db is None)
     assert store is not None
     try:
         history = store.answers()

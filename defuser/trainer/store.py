@@ -208,12 +208,21 @@ class Store:
         self._empty = empty
 
     @classmethod
-    def open(cls, path: Path, *, create: bool = True, readonly: bool = False) -> Store | None:
+    def open(
+        cls,
+        path: Path,
+        *,
+        create: bool = True,
+        readonly: bool = False,
+        make_parents: bool = True,
+    ) -> Store | None:
         """Open (and, with ``create``, create) the database at ``path``.
 
         Returns ``None`` when the file does not exist and ``create`` is false. Raises
-        :class:`StatsDatabaseError` when the file exists but is not a usable database.
-        With ``readonly`` nothing is ever written (see the module contract).
+        :class:`StatsDatabaseError` when the file exists but is not a usable database,
+        or when it is to be created in a folder that does not exist and
+        ``make_parents`` is false (a command passes it for a path the user typed). With ``readonly``
+        nothing is ever written (see the module contract).
         """
         path = Path(path)
         try:
@@ -231,6 +240,11 @@ class Store:
             return cls._open_readonly(path)
         if exists and not os.access(path, os.W_OK):
             raise _fail(path, "is read-only; a drill needs to write its answers there")
+        if not exists and not make_parents and not path.parent.is_dir():
+            raise StatsDatabaseError(
+                f"stats database {str(path)!r} cannot be created: its folder "
+                f"{str(path.parent)!r} does not exist"
+            )
         if not exists:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
