@@ -639,7 +639,8 @@ def _reset_checks(c: _Checker) -> None:
         probe.expect(f"RESEND {t} 1", f"ERR {t} NOSESSION")
 
     c.check("reset", "3.4, 4, 5.4",
-            "after a reset: BOOT, no session, numbering from 0, ARGS before NOSESSION",
+            "after a reset: BOOT, no session, newest event 0 (the next press is 1), "
+            "ARGS before NOSESSION",
             reset, needs="a reset")
 
     def press_without_session() -> None:
