@@ -338,8 +338,8 @@ class Output:
         self.out.print(*(_safe_item(item) for item in items), soft_wrap=not wrap)
 
     def note(self, message: str) -> None:
-        """Print a diagnostic to stderr."""
-        self.err.print(printable(message))
+        """Print a diagnostic to stderr (on a terminal, wrapped at word boundaries)."""
+        self.err.print(printable(message), soft_wrap=not self.err.is_terminal)
 
 
 def card_text(card: Card, *, words: bool = True, colour: bool = True) -> Text:

@@ -250,6 +250,10 @@ def interruptible(summary: Callable[[], None]) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if stdin_is_terminal() and sys.stdout.isatty():
+                # Ctrl-C came at a prompt: end its line, so the summary starts on its own.
+                sys.stdout.write("\n")
         summary()
         sys.stderr.write("mittens: interrupted\n")
         sys.stderr.flush()
