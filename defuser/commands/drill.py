@@ -75,11 +75,12 @@ class DrillIO:
         """One line of the transcript (stderr in ``--json`` mode, which keeps stdout JSON)."""
         if isinstance(text, str):
             text = Text(text, style=style if self.colour else "")
+        # On a terminal, long lines break at word boundaries; piped, never.
         if self.json_mode:
             if self.interactive:
-                self.out.err.print(text)
+                self.out.err.print(text, soft_wrap=not self.out.err.is_terminal)
         else:
-            self.out.print(text)
+            self.out.print(text, wrap=self.out.out.is_terminal)
 
     def say_renderable(self, renderable: Table) -> None:
         """A table in the transcript, where :meth:`say` would print."""
