@@ -195,6 +195,34 @@ def _fail(path: Path, what: str) -> StatsDatabaseError:
     )
 
 
+def _is_database_file(path: Path) -> bool:
+    """Whether ``path`` exists; raises when it exists but cannot hold a database."""
+    try:
+        if path.is_dir():
+            raise _fail(path, "is a directory, expected a database file")
+        exists = path.exists()
+        if exists and not path.is_file():
+            # A device or FIFO: SQLite would block on it or put a journal beside it.
+            raise _fail(path, "is not a regular file, expected a database file")
+    except OSError as exc:
+        raise _fail(path, f"cannot be opened ({exc.strerror or exc})") from exc
+    return exists
+
+
+def _make_folder(path: Path, *, make_parents: bool) -> None:
+    """Make sure the folder of a database to be created exists (made only with
+    ``make_parents``)."""
+    if not make_parents and not path.parent.is_dir():
+        raise StatsDatabaseError(
+            f"stats database {str(path)!r} cannot be created: its folder "
+            f"{str(path.parent)!r} does not exist"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _fail(path, f"cannot be created ({exc.strerror})") from exc
+
+
 class Store:
     """An open stats database. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
@@ -221,35 +249,19 @@ class Store:
         Returns ``None`` when the file does not exist and ``create`` is false. Raises
         :class:`StatsDatabaseError` when the file exists but is not a usable database,
         or when it is to be created in a folder that does not exist and
-        ``make_parents`` is false (a command passes it for a path the user typed). With ``readonly``
-        nothing is ever written (see the module contract).
+        ``make_parents`` is false (a command passes it for a path the user typed). With
+        ``readonly`` nothing is ever written (see the module contract).
         """
         path = Path(path)
-        try:
-            if path.is_dir():
-                raise _fail(path, "is a directory, expected a database file")
-            exists = path.exists()
-            if exists and not path.is_file():
-                # A device or FIFO: SQLite would block on it or put a journal beside it.
-                raise _fail(path, "is not a regular file, expected a database file")
-        except OSError as exc:
-            raise _fail(path, f"cannot be opened ({exc.strerror or exc})") from exc
+        exists = _is_database_file(path)
         if not exists and not create:
             return None
         if readonly:
             return cls._open_readonly(path)
         if exists and not os.access(path, os.W_OK):
             raise _fail(path, "is read-only; a drill needs to write its answers there")
-        if not exists and not make_parents and not path.parent.is_dir():
-            raise StatsDatabaseError(
-                f"stats database {str(path)!r} cannot be created: its folder "
-                f"{str(path.parent)!r} does not exist"
-            )
         if not exists:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise _fail(path, f"cannot be created ({exc.strerror})") from exc
+            _make_folder(path, make_parents=make_parents)
         # mode=rw never creates a file, so an existing path cannot be replaced.
         uri = f"{path.absolute().as_uri()}?mode={'rw' if exists else 'rwc'}"
         try:
