@@ -8,16 +8,15 @@ colour only on a terminal and never with ``NO_COLOR``.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from defuser.streams import can_encode, printable
 from edgework import (
@@ -32,6 +31,10 @@ from edgework import (
     SerialNumber,
     parse_hand,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 #: How the command line tells a player to read a serial number leniently.
 LENIENT_SERIAL_HINT = "(use --lenient-serial for modded bombs)"
@@ -272,13 +275,26 @@ def colour_enabled(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-class _Console(Console):
-    """A rich console whose broken pipe is the caller's to handle (``main`` exits 0)."""
+def _console(file: TextIO) -> Console:
+    """A rich console on ``file`` whose broken pipe is the caller's to handle (``main``
+    exits 0). rich is imported here, on first use: a command that only prints JSON
+    (``live --json``) never pays for it at start-up."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        """Raise instead of rich's own exit 1 (the reader went away: not a failure)."""
-        self.quiet = True
-        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """Raise instead of rich's own exit 1 (the reader went away: not a failure)."""
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    return _Console(
+        file=file,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        no_color=not colour_enabled(file),
+        soft_wrap=True,
+    )
 
 
 def _safe_item(item: Any) -> Any:
@@ -286,7 +302,8 @@ def _safe_item(item: Any) -> Any:
     must never drive the terminal); other renderables pass unchanged."""
     if isinstance(item, str):
         return printable(item)
-    if isinstance(item, Text):
+    rich_text = sys.modules.get("rich.text")  # a Text item means rich is loaded already
+    if rich_text is not None and isinstance(item, rich_text.Text):
         plain = item.plain
         cleaned = printable(plain)
         if cleaned != plain:
@@ -304,22 +321,16 @@ class Output:
 
     def __init__(self, *, json_mode: bool = False) -> None:
         self.json_mode = json_mode
-        self.out = _Console(
-            file=sys.stdout,
-            markup=False,
-            emoji=False,
-            highlight=False,
-            no_color=not colour_enabled(sys.stdout),
-            soft_wrap=True,
-        )
-        self.err = _Console(
-            file=sys.stderr,
-            markup=False,
-            emoji=False,
-            highlight=False,
-            no_color=not colour_enabled(sys.stderr),
-            soft_wrap=True,
-        )
+
+    @functools.cached_property
+    def out(self) -> Console:
+        """The console for results (stdout), made on first use."""
+        return _console(sys.stdout)
+
+    @functools.cached_property
+    def err(self) -> Console:
+        """The console for diagnostics (stderr), made on first use."""
+        return _console(sys.stderr)
 
     def json(self, obj: object) -> None:
         """Print ``obj`` as one line of JSON on stdout."""
@@ -344,6 +355,8 @@ class Output:
 
 def card_text(card: Card, *, words: bool = True, colour: bool = True) -> Text:
     """A card as rich text: code and shape glyph (in its colour), then the words."""
+    from rich.text import Text
+
     text = Text()
     style = COLOUR_STYLES[card.colour] if colour else ""
     text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)

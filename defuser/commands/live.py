@@ -16,18 +16,19 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import RenderableType
-from rich.text import Text
 
 from defuser.apps.live_session import LiveSession, SessionReply
-from defuser.commands import screen
 from defuser.commands.common import Output, edgework_options, error_words, resolve_edgework
 from defuser.commands.safeio import interruptible
 from defuser.strategy.cache import cache_dir
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from edgework import Batteries
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 HISTORY_FILE = "live-history"
 
@@ -61,6 +62,11 @@ def _terminal_lines(out: Output) -> Iterator[str]:
 
 def screen_reply(reply: SessionReply) -> list[RenderableType]:
     """One answer drawn for a person at a terminal (see :mod:`defuser.commands.screen`)."""
+    # rich is imported here: piped and --json sessions never draw, and start faster.
+    from rich.text import Text
+
+    from defuser.commands import screen
+
     if reply.help:
         return [Text(reply.help)]
     if not reply.ok:
