@@ -202,6 +202,25 @@ def test_lazy_first_cycle_matches_the_full_solve() -> None:
         assert math.isclose(lazy.value(start, s), full.value(start, s), rel_tol=1e-12)
 
 
+def test_on_demand_values_are_exactly_the_best_choice() -> None:
+    """The on-demand path (no choice objects built) gives one click plus the lowest
+    value :meth:`Solution.choices` lists, in every kind of phase (to rounding: once
+    many later-cycle values are asked for, they come from one vectorised sweep)."""
+    rules, n = SMALL
+    sol = dp.Solution.from_cycle_value(rules, n, solution_for(rules, n).cycle_value)
+    rng = random.Random(5)
+    modes = set()
+    for phase in rng.sample(range(len(sol.graph.phases)), 20):
+        modes.add(sol.graph.phases[phase].mode)
+        for _ in range(15):
+            size = rng.randint(0, 3)
+            s = dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
+            best = min((v for _, v in sol.choices(phase, s)), default=math.inf)
+            got = sol.value(phase, s)
+            assert got == 1.0 + best or math.isclose(got, 1.0 + best, rel_tol=1e-12)
+    assert modes == set(dp.Mode)
+
+
 # ---------------------------------------------------------------- safety
 
 

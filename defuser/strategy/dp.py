@@ -559,6 +559,35 @@ def tables_for(table: str, last_digit: int) -> _Tables:
 
 
 
+@dataclass(frozen=True, slots=True)
+class _PhaseDeals:
+    """A phase's deals laid out for the on-demand path: per outcome its probability,
+    successor phase (-1 for the mitten, which starts a new cycle) and whether it deals a
+    plain card; the faces a deal can show; for a draw into two illegal cards, the legal
+    plain faces per discard top."""
+
+    outcomes: tuple[tuple[float, int, bool], ...]
+    all_outcomes: tuple[tuple[float, int, bool], ...]
+    plain: tuple[int, ...]
+    defuses: tuple[int, ...]
+    legal_plain: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, phase: Phase, tabs: _Tables) -> _PhaseDeals:
+        """The layout of ``phase`` under ``tabs``' rule set."""
+        every = tuple(
+            (o.probability, -1 if o.kind is DealKind.MITTEN else o.phase, o.kind is DealKind.PLAIN)
+            for o in phase.outcomes
+        )
+        plain = tuple(tabs.plain)
+        legal_plain = tuple(
+            tuple(c for c in plain if tabs.legal[d] >> c & 1) or plain for d in range(FACES)
+        )
+        return cls(
+            tuple(o for o in every if o[1] >= 0), every, plain, tuple(tabs.defuses), legal_plain
+        )
+
+
 class Solution:
     """Every state's value for one (table, last digit, N), for the player or the oracle.
 
@@ -585,10 +614,12 @@ class Solution:
         #: Expected clicks from the start of a new cycle, per hand (discard = the mitten).
         self.cycle_value = cycle_value
         self.sweeps = sweeps
-        self._memo: dict[int, dict[int, float]] = {}
+        #: On-demand values, keyed ``phase * STATES + state``.
+        self._memo: dict[int, float] = {}
         #: Later-cycle values still to compute one by one before a sweep is cheaper.
         self._lazy_left = LAZY_LATER_VALUES
         self._recurrent = [p.recurrent for p in graph.phases]
+        self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
 
     def _fill_recurrent(self) -> None:
         """Evaluate every recurring phase in full from the cycle's start values (one
@@ -627,11 +658,9 @@ class Solution:
 
     def value(self, phase: int, state: int) -> float:
         """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
-        memo = self._memo.get(phase)
-        if memo is not None:
-            known = memo.get(state)
-            if known is not None:
-                return known
+        known = self._memo.get(phase * STATES + state)
+        if known is not None:
+            return known
         full = self.full[phase]
         if full is None and self._recurrent[phase]:
             if self._lazy_left <= 0:
@@ -641,11 +670,72 @@ class Solution:
                 self._lazy_left -= 1
         if full is not None:
             return float(full[state])
-        found = 1.0 + min(v for _, v in self.choices(phase, state))
-        if memo is None:
-            memo = self._memo[phase] = {}
-        memo[state] = found
+        found = 1.0 + self._best(phase, state)
+        self._memo[phase * STATES + state] = found
         return found
+
+    def _best(self, phase: int, state: int) -> float:
+        """The lowest value after one click among :meth:`choices` (the same sums in the
+        same order, so the same float), without building the choices: the hot path of a
+        first answer, which computes a few thousand states one by one."""
+        tabs = self.tables
+        ph = self.graph.phases[phase]
+        h, d = divmod(state, FACES)
+        hand = HANDS[h]
+        mode = ph.mode
+        if mode is Mode.ZERO and tabs.hand_has_defuse[h]:
+            return 0.0
+        mask = tabs.legal[d]
+        is_defuse = tabs.is_defuse
+        best = math.inf
+        legal_cards = [c for c in hand if mask >> c & 1]
+        if mode is Mode.SAFE and len(hand) < HAND_SIZE:
+            best = self._draw_value(phase, h, d, hand, mask)
+        if not legal_cards or (len(legal_cards) == 1 and is_defuse[legal_cards[0]]):
+            found = self._discard_value(phase, h)
+            if found < best:
+                best = found
+        value = self.value
+        for c, rest in _remove_table()[h]:
+            if not mask >> c & 1:
+                continue
+            if mode is Mode.UNSAFE and is_defuse[c]:
+                found = (1.0 - ph.on_top) * value(ph.probe_fail, rest * FACES + c)
+            else:
+                found = value(phase, rest * FACES + c)
+            if found < best:
+                best = found
+        return best
+
+    def _draw_value(self, phase: int, h: int, d: int, hand: tuple[int, ...], mask: int) -> float:
+        """:meth:`deal_value` of a draw (same arithmetic), for :meth:`_best`."""
+        deals = self._deals[phase]
+        add = _add_table()[h]
+        value = self.value
+        total = 0.0
+        for probability, successor, is_plain in deals.outcomes:
+            if is_plain and len(hand) == 2 and not any(mask >> c & 1 for c in hand):
+                faces = deals.legal_plain[d]
+            else:
+                faces = deals.plain if is_plain else deals.defuses
+            part = sum(value(successor, add[c] * FACES + d) for c in faces)
+            total += probability * part / len(faces)
+        return total
+
+    def _discard_value(self, phase: int, h: int) -> float:
+        """:meth:`deal_value` of a discard (same arithmetic), for :meth:`_best`."""
+        deals = self._deals[phase]
+        value = self.value
+        base = h * FACES
+        total = 0.0
+        for probability, successor, is_plain in deals.all_outcomes:
+            if successor < 0:
+                total += probability * self.cycle_value[h]
+                continue
+            faces = deals.plain if is_plain else deals.defuses
+            part = sum(value(successor, base + c) for c in faces)
+            total += probability * part / len(faces)
+        return total
 
     def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
         """Expected clicks after the card dealt by a draw or a discard (the click excluded).
