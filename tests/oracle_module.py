@@ -14,7 +14,7 @@ produced and checks that it is one the spec allows at that moment
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from dataclasses import dataclass, field
 
 import oracle_manual as manual
@@ -109,7 +109,8 @@ class NaiveModule:
         return self.deals + 1 == self.next_mitten_deal
 
     def snapshot(self) -> NaiveModule:
-        return copy.deepcopy(self)
+        """An independent copy (the lists copied; faces and lines are immutable)."""
+        return dataclasses.replace(self, hand=list(self.hand), log=list(self.log))
 
     # ------------------------------------------------------------ the spec's checks
 

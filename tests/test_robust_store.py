@@ -49,12 +49,21 @@ def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
     return result.stderr
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A stats database with three answers."""
-    path = tmp_path / "stats.db"
+@pytest.fixture(scope="module")
+def db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A stats database with three answers, written once by a real drill session."""
+    path = tmp_path_factory.mktemp("template") / "stats.db"
     done = mittens("drill", "--seed", "1", "--count", "3", "--db", str(path), stdin=b"A\nB\nC\n")
     assert done.returncode == 0, done.stderr
+    assert not path.with_name("stats.db-wal").exists()  # one file holds it all
+    return path
+
+
+@pytest.fixture
+def db(db_template: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the three-answer stats database, for one test to change."""
+    path = tmp_path / "stats.db"
+    shutil.copyfile(db_template, path)
     return path
 
 
