@@ -26,7 +26,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -223,6 +222,8 @@ def write_user_file(
                 write(stream)
             return
         directory = os.path.dirname(real) or "."
+        import tempfile  # here, not at start-up: most commands never write a file
+
         handle, temp = tempfile.mkstemp(prefix=".mittens-", dir=directory)
         try:
             with GuardedText(os.fdopen(handle, "wb"), os.fspath(path), what) as stream:

@@ -24,12 +24,14 @@ hand is three plain cards; while no card is both legal and plain, slot 1 or 2 (n
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from defuser.engine.rules import HAND_SIZE
 from edgework import Card, CardType, Ruleset
+
+if TYPE_CHECKING:
+    import random  # the callers pass a generator in
 
 #: One hidden deck state: (deals until the mitten is on top, deals until this cycle's
 #: Defuse is on top or ``None`` when no Defuse is ahead before the mitten).

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Final
 
@@ -82,6 +81,8 @@ class DiskCache:
         tmp: str | None = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only when writing: a lookup should not pay its import
+
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(obj, f, separators=(",", ":"), allow_nan=False)

@@ -620,6 +620,13 @@ class Solution:
         self._lazy_left = LAZY_LATER_VALUES
         self._recurrent = [p.recurrent for p in graph.phases]
         self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
+        self._add = _add_table()
+        self._remove = _remove_table()
+        #: Values shared by the states of a phase without draws that differ only in a
+        #: discard top admitting the same cards of the hand (see :meth:`value`).
+        self._alike: dict[int, float] = {}
+        #: Discard values, which depend on the phase and the hand only.
+        self._discards: dict[int, float] = {}
 
     def _fill_recurrent(self) -> None:
         """Evaluate every recurring phase in full from the cycle's start values (one
@@ -655,10 +662,13 @@ class Solution:
                     self.graph.phases[i], self.full, self.cycle_value
                 )
         self._memo.clear()
+        self._alike.clear()
+        self._discards.clear()
 
     def value(self, phase: int, state: int) -> float:
         """Expected clicks to the solve from ``state`` in ``phase``, playing optimally."""
-        known = self._memo.get(phase * STATES + state)
+        key = phase * STATES + state
+        known = self._memo.get(key)
         if known is not None:
             return known
         full = self.full[phase]
@@ -670,14 +680,31 @@ class Solution:
                 self._lazy_left -= 1
         if full is not None:
             return float(full[state])
-        found = 1.0 + self._best(phase, state)
-        self._memo[phase * STATES + state] = found
+        if self.graph.phases[phase].mode is Mode.SAFE:
+            found = 1.0 + self._best(phase, state)
+        else:
+            # No draw is allowed, so the discard top matters only through which of the
+            # hand's cards it admits: states that agree on that share one value.
+            h, d = divmod(state, FACES)
+            mask = self.tables.legal[d]
+            pattern = 0
+            for i, c in enumerate(HANDS[h]):
+                if mask >> c & 1:
+                    pattern |= 1 << i
+            alike = (phase * HAND_COUNT + h) << HAND_SIZE | pattern
+            shared = self._alike.get(alike)
+            if shared is None:
+                shared = self._alike[alike] = 1.0 + self._best(phase, state)
+            found = shared
+        self._memo[key] = found
         return found
 
     def _best(self, phase: int, state: int) -> float:
         """The lowest value after one click among :meth:`choices` (the same sums in the
         same order, so the same float), without building the choices: the hot path of a
-        first answer, which computes a few thousand states one by one."""
+        first answer, which computes a few thousand states one by one. Every value
+        stored in the memo is at least 1 (a click), so ``memo.get(k) or value(...)``
+        only calls :meth:`value` for a state not yet known."""
         tabs = self.tables
         ph = self.graph.phases[phase]
         h, d = divmod(state, FACES)
@@ -695,14 +722,19 @@ class Solution:
             found = self._discard_value(phase, h)
             if found < best:
                 best = found
+        memo = self._memo
         value = self.value
-        for c, rest in _remove_table()[h]:
+        for c, rest in self._remove[h]:
             if not mask >> c & 1:
                 continue
+            target = rest * FACES + c
             if mode is Mode.UNSAFE and is_defuse[c]:
-                found = (1.0 - ph.on_top) * value(ph.probe_fail, rest * FACES + c)
+                fail = ph.probe_fail
+                found = (1.0 - ph.on_top) * (
+                    memo.get(fail * STATES + target) or value(fail, target)
+                )
             else:
-                found = value(phase, rest * FACES + c)
+                found = memo.get(phase * STATES + target) or value(phase, target)
             if found < best:
                 best = found
         return best
@@ -710,7 +742,8 @@ class Solution:
     def _draw_value(self, phase: int, h: int, d: int, hand: tuple[int, ...], mask: int) -> float:
         """:meth:`deal_value` of a draw (same arithmetic), for :meth:`_best`."""
         deals = self._deals[phase]
-        add = _add_table()[h]
+        add = self._add[h]
+        memo = self._memo
         value = self.value
         total = 0.0
         for probability, successor, is_plain in deals.outcomes:
@@ -718,23 +751,34 @@ class Solution:
                 faces = deals.legal_plain[d]
             else:
                 faces = deals.plain if is_plain else deals.defuses
-            part = sum(value(successor, add[c] * FACES + d) for c in faces)
+            base = successor * STATES
+            part = sum([
+                memo.get(base + add[c] * FACES + d) or value(successor, add[c] * FACES + d)
+                for c in faces
+            ])
             total += probability * part / len(faces)
         return total
 
     def _discard_value(self, phase: int, h: int) -> float:
-        """:meth:`deal_value` of a discard (same arithmetic), for :meth:`_best`."""
+        """:meth:`deal_value` of a discard (same arithmetic), for :meth:`_best`; the discard
+        top is replaced, so the value depends on the phase and the hand only."""
+        known = self._discards.get(phase * HAND_COUNT + h)
+        if known is not None:
+            return known
         deals = self._deals[phase]
+        memo = self._memo
         value = self.value
-        base = h * FACES
+        here = h * FACES
         total = 0.0
         for probability, successor, is_plain in deals.all_outcomes:
             if successor < 0:
                 total += probability * self.cycle_value[h]
                 continue
             faces = deals.plain if is_plain else deals.defuses
-            part = sum(value(successor, base + c) for c in faces)
+            base = successor * STATES + here
+            part = sum([memo.get(base + c) or value(successor, here + c) for c in faces])
             total += probability * part / len(faces)
+        self._discards[phase * HAND_COUNT + h] = total
         return total
 
     def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
