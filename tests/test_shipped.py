@@ -16,7 +16,7 @@ from defuser.strategy.belief import CycleBelief
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.solutions import SolutionStore
-from edgework import Ruleset
+from edgework import INTERVALS, Ruleset
 
 #: Configurations re-solved from scratch: every table, both ends of N, player and oracle.
 SAMPLE = (
@@ -45,10 +45,44 @@ def test_the_file_is_exactly_what_its_header_lists() -> None:
     assert found is not None
     header, base = found
     entries = header["entries"]
-    assert len(entries) == 2 * len(CONFIGS)
+    graphs = {shipped.graph_name(n, oracle) for n in INTERVALS for oracle in (False, True)}
+    assert len(entries) == 2 * len(CONFIGS) + len(graphs)
+    assert graphs <= set(entries)
     ends = sorted((e["offset"], e["offset"] + e["length"]) for e in entries.values())
     assert ends[0][0] == 0 and ends[-1][1] == len(raw) - base  # no gap, nothing extra
     assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))
+
+
+@pytest.mark.parametrize("oracle", [False, True], ids=["player", "oracle"])
+def test_every_shipped_graph_is_the_explored_one(oracle: bool) -> None:
+    """Each N's stored phase graph equals a fresh exploration, field by field."""
+    for n in INTERVALS:
+        data = shipped.load_graph(n, oracle=oracle)
+        assert data is not None, n
+        stored = dp.graph_from_data(data, n, oracle=oracle)
+        explored = dp.explore_graph(n, oracle=oracle)
+        assert stored.phases == explored.phases
+        assert stored.index == explored.index
+        assert stored.order == explored.order
+        assert stored.cycle_starts == explored.cycle_starts
+        assert stored.cycle_mix == explored.cycle_mix
+        assert stored.refine is explored.refine
+        assert dp.build_graph(n, oracle=oracle).phases == explored.phases
+
+
+def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
+    """A graph block that fails its checksum is not used (None), and the DP explores."""
+    raw = bytearray(shipped.DATA_FILE.read_bytes())
+    found = shipped._header(shipped.DATA_FILE)
+    assert found is not None
+    header, base = found
+    entry = header["entries"][shipped.graph_name(12, False)]
+    raw[base + entry["offset"] + entry["length"] // 2] ^= 0xFF
+    damaged = tmp_path / "solutions.bin"
+    damaged.write_bytes(bytes(raw))
+    assert shipped.load_graph(12, path=damaged) is None
+    assert shipped.load_graph(11, path=damaged) is not None
+    assert dp.graph_to_data(dp.explore_graph(12)) == shipped.load_graph(12)
 
 
 @pytest.mark.parametrize(("table", "digit", "interval", "oracle"), SAMPLE)

@@ -42,7 +42,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.deck import DealKind
@@ -107,29 +107,39 @@ def state_index(discard: Card | int, hand: Sequence[Card | int]) -> int:
 
 
 @functools.cache
+def add_row(h: int) -> tuple[int, ...]:
+    """``ADD[h]``: per face, the hand ``h`` plus that face (all -1 when ``h`` is full).
+
+    Built per hand on first use: a first answer touches a few hundred of the 969.
+    """
+    hand = HANDS[h]
+    if len(hand) >= HAND_SIZE:
+        return (-1,) * FACES
+    return tuple(HAND_INDEX[tuple(sorted((*hand, c)))] for c in range(FACES))
+
+
+@functools.cache
+def remove_row(h: int) -> tuple[tuple[int, int], ...]:
+    """``REMOVE[h]``: (face, hand without one of it) for each distinct face in hand ``h``."""
+    hand = HANDS[h]
+    pairs = []
+    for c in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(c)
+        pairs.append((c, HAND_INDEX[tuple(rest)]))
+    return tuple(pairs)
+
+
+@functools.cache
 def _add_table() -> tuple[tuple[int, ...], ...]:
-    """``ADD[h][c]``: the hand ``h`` plus face ``c`` (or -1 when ``h`` is full)."""
-    rows: list[tuple[int, ...]] = []
-    for hand in HANDS:
-        if len(hand) >= HAND_SIZE:
-            rows.append((-1,) * FACES)
-        else:
-            rows.append(tuple(HAND_INDEX[tuple(sorted((*hand, c)))] for c in range(FACES)))
-    return tuple(rows)
+    """:func:`add_row` of every hand."""
+    return tuple(add_row(h) for h in range(HAND_COUNT))
 
 
 @functools.cache
 def _remove_table() -> tuple[tuple[tuple[int, int], ...], ...]:
-    """``REMOVE[h]``: (face, hand without one of it) for each distinct face in ``h``."""
-    rows = []
-    for hand in HANDS:
-        pairs = []
-        for c in sorted(set(hand)):
-            rest = list(hand)
-            rest.remove(c)
-            pairs.append((c, HAND_INDEX[tuple(rest)]))
-        rows.append(tuple(pairs))
-    return tuple(rows)
+    """:func:`remove_row` of every hand."""
+    return tuple(remove_row(h) for h in range(HAND_COUNT))
 
 
 class Mode(enum.Enum):
@@ -246,9 +256,25 @@ class PhaseGraph:
 
 @functools.cache
 def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
-    """Explore every belief reachable from start-up, for the player or for an oracle.
+    """The phase graph of one N, for the player or for an oracle, built once and shared.
 
-    The graph is built once per (N, player or oracle) and shared: nothing changes it.
+    It is read from the shipped file when that holds it (written from
+    :func:`explore_graph` by ``python -m defuser.strategy.shipped``; exploring costs a
+    first answer about as much as the rest of its work) and explored otherwise.
+    """
+    from defuser.strategy import shipped  # it imports this module
+
+    data = shipped.load_graph(interval, oracle=oracle)
+    if data is not None:
+        try:
+            return graph_from_data(data, interval, oracle=oracle)
+        except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
+            pass  # a damaged entry: explore instead
+    return explore_graph(interval, oracle=oracle)
+
+
+def explore_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
+    """Explore every belief reachable from start-up, for the player or for an oracle.
 
     The player's beliefs come from every possible event: deals of each kind, a probe
     that fails (the mitten is not on top), a draw strike (it is). The oracle's beliefs
@@ -300,6 +326,56 @@ def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
     order = _post_order(phases)
     _mark_recurrent(phases, cycle_starts)
     return PhaseGraph(interval, phases, index, order, cycle_starts, cycle_mix, refine)
+
+
+def graph_to_data(graph: PhaseGraph) -> list[Any]:
+    """A JSON-able form of a phase graph that :func:`graph_from_data` reads back equal.
+
+    Per phase: first-cycle flag, support as ``[m, e or -1, numerator, denominator]``,
+    mode, chance the mitten is on top, outcomes as ``[probability, kind, phase]``, the
+    phase after a failed probe and whether it recurs; then the order and cycle mix.
+    """
+    phases = [
+        [
+            ph.belief.first_cycle,
+            [[m, -1 if e is None else e, w.numerator, w.denominator]
+             for (m, e), w in ph.belief.support],
+            ph.mode.value,
+            ph.on_top,
+            [[o.probability, o.kind.value, o.phase] for o in ph.outcomes],
+            ph.probe_fail,
+            ph.recurrent,
+        ]
+        for ph in graph.phases
+    ]
+    return [phases, graph.order, [[c, w] for c, w in sorted(graph.cycle_mix.items())]]
+
+
+def graph_from_data(data: list[Any], interval: int, *, oracle: bool = False) -> PhaseGraph:
+    """The phase graph :func:`graph_to_data` wrote (raises on malformed data)."""
+    raw_phases, order, mix = data
+    phases: list[Phase] = []
+    index: dict[CycleBelief, int] = {}
+    for i, (first, support, mode, on_top, outcomes, probe_fail, recurrent) in enumerate(
+        raw_phases
+    ):
+        belief = CycleBelief(
+            interval,
+            bool(first),
+            tuple(((m, None if e < 0 else e), Fraction(num, den)) for m, e, num, den in support),
+        )
+        branches = tuple(DealBranch(float(p), DealKind(k), int(j)) for p, k, j in outcomes)
+        phase = Phase(i, belief, Mode(mode), float(on_top), branches, int(probe_fail),
+                      bool(recurrent))
+        phases.append(phase)
+        index[belief.key] = i
+    if len(index) != len(phases):
+        raise ValueError("two phases share a belief")
+    cycle_mix = {int(c): float(w) for c, w in mix}
+    return PhaseGraph(
+        interval, phases, index, [int(i) for i in order], sorted(cycle_mix), cycle_mix,
+        _oracle_refine if oracle else _bayes_refine,
+    )
 
 
 def _successors(phase: Phase, *, back_edges: bool) -> list[int]:
@@ -370,6 +446,18 @@ class _Tables:
             and not any(any_legal >> c & 1 for c in h)
             for i, h in enumerate(HANDS)
         ]
+
+    @functools.cached_property
+    def deal_faces(
+        self,
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """The plain faces, the Defuse faces and, per discard top, the plain faces a draw
+        into two illegal cards can show (the legal ones, or all when none is legal)."""
+        plain = tuple(self.plain)
+        legal_plain = tuple(
+            tuple(c for c in plain if self.legal[d] >> c & 1) or plain for d in range(FACES)
+        )
+        return plain, tuple(self.defuses), legal_plain
 
     @functools.cached_property
     def arrays(self) -> _Arrays:
@@ -579,13 +667,8 @@ class _PhaseDeals:
             (o.probability, -1 if o.kind is DealKind.MITTEN else o.phase, o.kind is DealKind.PLAIN)
             for o in phase.outcomes
         )
-        plain = tuple(tabs.plain)
-        legal_plain = tuple(
-            tuple(c for c in plain if tabs.legal[d] >> c & 1) or plain for d in range(FACES)
-        )
-        return cls(
-            tuple(o for o in every if o[1] >= 0), every, plain, tuple(tabs.defuses), legal_plain
-        )
+        plain, defuses, legal_plain = tabs.deal_faces
+        return cls(tuple(o for o in every if o[1] >= 0), every, plain, defuses, legal_plain)
 
 
 class Solution:
@@ -620,8 +703,6 @@ class Solution:
         self._lazy_left = LAZY_LATER_VALUES
         self._recurrent = [p.recurrent for p in graph.phases]
         self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
-        self._add = _add_table()
-        self._remove = _remove_table()
         #: Values shared by the states of a phase without draws that differ only in a
         #: discard top admitting the same cards of the hand (see :meth:`value`).
         self._alike: dict[int, float] = {}
@@ -724,7 +805,7 @@ class Solution:
                 best = found
         memo = self._memo
         value = self.value
-        for c, rest in self._remove[h]:
+        for c, rest in remove_row(h):
             if not mask >> c & 1:
                 continue
             target = rest * FACES + c
@@ -742,7 +823,7 @@ class Solution:
     def _draw_value(self, phase: int, h: int, d: int, hand: tuple[int, ...], mask: int) -> float:
         """:meth:`deal_value` of a draw (same arithmetic), for :meth:`_best`."""
         deals = self._deals[phase]
-        add = self._add[h]
+        add = add_row(h)
         memo = self._memo
         value = self.value
         total = 0.0
@@ -790,7 +871,7 @@ class Solution:
         tabs = self.tables
         h, d = divmod(state, FACES)
         hand = HANDS[h]
-        add = _add_table()
+        add = add_row(h)
         total = 0.0
         for o in self.graph.phases[phase].outcomes:
             if o.kind is DealKind.MITTEN:
@@ -805,7 +886,7 @@ class Solution:
             else:
                 faces = tabs.plain
             if draw:
-                targets = [add[h][c] * FACES + d for c in faces]
+                targets = [add[c] * FACES + d for c in faces]
             else:
                 targets = [h * FACES + c for c in faces]
             part = sum(self.value(o.phase, t) for t in targets)
@@ -836,7 +917,7 @@ class Solution:
             out.append((DRAW, self.deal_value(phase, state, draw=True)))
         if not legal_cards or lone_defuse:
             out.append((DISCARD, self.deal_value(phase, state, draw=False)))
-        for c, rest in _remove_table()[h]:
+        for c, rest in remove_row(h):
             if not mask >> c & 1:
                 continue
             target = rest * FACES + c

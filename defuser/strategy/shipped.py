@@ -1,20 +1,25 @@
-"""The solutions shipped with the package: every configuration's cycle fixed point.
+"""The solutions shipped with the package: every configuration's cycle fixed point,
+and every N's phase graph.
 
 Contract: :func:`load` returns the stored cycle-start values and exact expected clicks
-of one (table, last digit, N, player or oracle), or ``None`` when the shipped file is
-missing, was written for another model version, or the entry fails its checksum
-(CRC-32 of the values, on top of zlib's own check of each block); it never raises.
+of one (table, last digit, N, player or oracle), and :func:`load_graph` the stored
+phase graph of one (N, player or oracle); each returns ``None`` when the shipped file is
+missing, was written for another model version or file format, or the entry fails its
+checksum (CRC-32 of the block, on top of zlib's own check); they never raise.
 Callers then fall back to the DP, which stays the source of truth: these are its own
 results, written by the command below, and a stored fixed point gives exactly the
-values a fresh solve gives (to the DP's 1e-11 tolerance).
+values a fresh solve gives (to the DP's 1e-11 tolerance), a stored graph exactly the
+graph :func:`~defuser.strategy.dp.explore_graph` finds.
 
 File layout (``data/solutions.bin``): a magic line, the length of a JSON header as
-eight ASCII digits and a newline, the header, then one zlib-compressed block per entry
-holding its 969 cycle-start values as little-endian IEEE doubles (``inf`` for a hand
-that can never be solved). The header maps an entry name such as ``player-B4-n12`` to
-its offset (from the end of the header), length, the CRC-32 of the uncompressed block
-and the exact expected clicks. Only the header and the requested block are read, so a
-process pays for the one configuration it plays.
+eight ASCII digits and a newline, the header, then one zlib-compressed block per entry.
+A configuration's block (entry name such as ``player-B4-n12``) holds its 969
+cycle-start values as little-endian IEEE doubles (``inf`` for a hand that can never be
+solved); a graph's block (``graph-player-n12``) holds it as compact JSON
+(:func:`~defuser.strategy.dp.graph_to_data`). The header maps each entry name to its
+offset (from the end of the header), length and the CRC-32 of the uncompressed block,
+plus, for a configuration, the exact expected clicks. Only the header and the requested
+blocks are read, so a process pays for the one configuration it plays.
 
 Regenerate it (about two minutes on two cores) after any change to the model::
 
@@ -32,14 +37,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, solve
-from edgework import Ruleset
+from defuser.strategy.dp import (
+    HAND_COUNT,
+    MODEL_VERSION,
+    explore_graph,
+    graph_to_data,
+    solve,
+)
+from edgework import INTERVALS, Ruleset
 
 #: Where the file lives inside the package.
 DATA_FILE: Final = Path(__file__).resolve().parent / "data" / "solutions.bin"
 MAGIC: Final = b"exploding-mittens solutions\n"
 #: Bumped when the file layout changes (the model has :data:`~defuser.strategy.dp.MODEL_VERSION`).
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 _HEADER_DIGITS: Final = 8
 
 
@@ -93,29 +104,54 @@ def _header(path: Path) -> tuple[dict[str, Any], int] | None:
     return header, len(MAGIC) + _HEADER_DIGITS + 1 + size
 
 
-def load(
-    rules: Ruleset, interval: int, *, oracle: bool = False, path: Path = DATA_FILE
-) -> Stored | None:
-    """One configuration's stored fixed point and expectation, checked; ``None`` if unusable."""
+def _read_block(path: Path, name: str) -> tuple[bytes, dict[str, Any]] | None:
+    """The uncompressed block of one entry and its header record, checked; or ``None``."""
     found = _header(path)
     if found is None:
         return None
     header, base = found
-    entry = header["entries"].get(entry_name(rules.table, rules.last_digit, interval, oracle))
+    entry = header["entries"].get(name)
     try:
-        offset, length, checksum, expected = (
-            entry["offset"], entry["length"], entry["crc32"], entry["expected_clicks"]
-        )
+        offset, length, checksum = entry["offset"], entry["length"], entry["crc32"]
         with open(path, "rb") as f:
             f.seek(base + int(offset))
             raw = zlib.decompress(f.read(int(length)))
     except (OSError, ValueError, TypeError, KeyError, zlib.error):
         return None
-    if zlib.crc32(raw) != checksum or len(raw) != 8 * HAND_COUNT:
+    if zlib.crc32(raw) != checksum:
         return None
-    if not isinstance(expected, float):
+    return raw, entry
+
+
+def load(
+    rules: Ruleset, interval: int, *, oracle: bool = False, path: Path = DATA_FILE
+) -> Stored | None:
+    """One configuration's stored fixed point and expectation, checked; ``None`` if unusable."""
+    found = _read_block(path, entry_name(rules.table, rules.last_digit, interval, oracle))
+    if found is None:
+        return None
+    raw, entry = found
+    expected = entry.get("expected_clicks")
+    if len(raw) != 8 * HAND_COUNT or not isinstance(expected, float):
         return None
     return Stored(_unpack(raw), expected)
+
+
+def graph_name(interval: int, oracle: bool) -> str:
+    """The header key of one phase graph: ``graph-player-n12`` or ``graph-oracle-n12``."""
+    return f"graph-{'oracle' if oracle else 'player'}-n{interval}"
+
+
+def load_graph(interval: int, *, oracle: bool = False, path: Path = DATA_FILE) -> Any:
+    """One N's stored phase graph as :func:`~defuser.strategy.dp.graph_to_data` wrote it
+    (checked by its CRC-32), or ``None`` if unusable."""
+    found = _read_block(path, graph_name(interval, oracle))
+    if found is None:
+        return None
+    try:
+        return json.loads(found[0])
+    except (ValueError, RecursionError):
+        return None
 
 
 def _solve_one(job: tuple[str, int, int, bool]) -> tuple[str, list[float], float]:
@@ -145,15 +181,17 @@ def build(jobs: int = 2) -> bytes:
     entries: dict[str, dict[str, Any]] = {}
     blocks: list[bytes] = []
     offset = 0
-    for name, values, expected in results:
-        raw = _pack(values)
+    named: list[tuple[str, bytes, dict[str, Any]]] = [
+        (name, _pack(values), {"expected_clicks": expected}) for name, values, expected in results
+    ]
+    for oracle in (False, True):
+        for interval in INTERVALS:
+            data = graph_to_data(explore_graph(interval, oracle=oracle))
+            text = json.dumps(data, separators=(",", ":")).encode("ascii")
+            named.append((graph_name(interval, oracle), text, {}))
+    for name, raw, extra in named:
         block = zlib.compress(raw, 9)
-        entries[name] = {
-            "offset": offset,
-            "length": len(block),
-            "crc32": zlib.crc32(raw),
-            "expected_clicks": expected,
-        }
+        entries[name] = {"offset": offset, "length": len(block), "crc32": zlib.crc32(raw), **extra}
         blocks.append(block)
         offset += len(block)
     header = json.dumps(
