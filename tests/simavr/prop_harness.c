@@ -121,6 +121,13 @@ static const pin_t LED_PINS[] = {
 #define LED_COUNT 3
 
 static avr_t *avr;
+
+/* simavr's sleep callback: pacing is the main loop's job. */
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
+{
+	(void)a;
+	(void)how_long;
+}
 static avr_cycle_count_t slice, next_slice; /* stdin and pacing run once per slice */
 static int waiting;                         /* a "wait" command is pending */
 static avr_cycle_count_t wait_until;        /* ... until this cycle */
@@ -695,6 +702,9 @@ int main(int argc, char **argv)
 		fail("simavr does not know %s", MCU_NAME);
 	avr_init(avr);
 	avr->frequency = MCU_FREQUENCY;
+	/* While the firmware sleeps, simavr skips ahead to the next timer event and would
+	 * sleep in real time itself; the loop below paces the run (at any -s speed). */
+	avr->sleep = no_sleep;
 	avr_load_firmware(avr, &firmware);
 
 	/* D2 and D3 (the timer display's CLK, the buzzer) are INT0 and INT1. The firmware

@@ -8,6 +8,8 @@
 //
 // Builds in the Arduino IDE or with arduino-cli (board "Arduino Uno" or "Arduino Nano"),
 // and with the Makefile next to this folder. Needs no libraries beyond the Arduino core.
+#include <avr/sleep.h>
+
 #include "prop_buttons.h"
 #include "prop_buzzer.h"
 #include "prop_digits.h"
@@ -32,4 +34,9 @@ void loop() {
   display_tick(now_ms);
   timer_tick(now_ms);
   buzzer_tick(now_ms);
+  // Idle until the next interrupt: the 1 ms timer tick or a received byte. Timers and
+  // the UART keep running, so nothing is missed; the prop draws less current, and a
+  // byte that came in just before this waits at most one tick.
+  set_sleep_mode(SLEEP_MODE_IDLE);
+  sleep_mode();
 }
