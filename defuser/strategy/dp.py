@@ -87,9 +87,10 @@ _PROBE_OFF: Final = _ZERO_CELL + 1
 #: Convergence threshold of the cycle's value iteration, in clicks.
 TOLERANCE: Final = 1e-11
 
-#: A solution from stored start values computes this many later-cycle values one by one
-#: (a first answer needs a few hundred) before it evaluates the later cycle in full.
-LAZY_LATER_VALUES: Final = 20_000
+#: A solution computes this many states' values one by one (a first answer needs a few
+#: thousand at most) before it evaluates every phase in full, vectorised: a question deep
+#: in a game, with many draws ahead, would otherwise take seconds state by state.
+LAZY_VALUES: Final = 20_000
 
 #: Bumped whenever the model changes; stored solutions (shipped or cached) of another
 #: version are ignored.
@@ -699,9 +700,8 @@ class Solution:
         self.sweeps = sweeps
         #: On-demand values, keyed ``phase * STATES + state``.
         self._memo: dict[int, float] = {}
-        #: Later-cycle values still to compute one by one before a sweep is cheaper.
-        self._lazy_left = LAZY_LATER_VALUES
-        self._recurrent = [p.recurrent for p in graph.phases]
+        #: Values still to compute one by one before evaluating every phase is cheaper.
+        self._lazy_left = LAZY_VALUES
         self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
         #: Values shared by the states of a phase without draws that differ only in a
         #: discard top admitting the same cards of the hand (see :meth:`value`).
@@ -711,9 +711,8 @@ class Solution:
 
     def _fill_recurrent(self) -> None:
         """Evaluate every recurring phase in full from the cycle's start values (one
-        sweep): a solution built from known start values (:meth:`from_cycle_value`)
-        computes later-cycle values one by one at first (a first answer needs a few
-        hundred) and does this once it has asked for :data:`LAZY_LATER_VALUES`."""
+        sweep); a solution built from known start values (:meth:`from_cycle_value`)
+        has none of them until it needs many (see :data:`LAZY_VALUES`)."""
         for i in self.graph.order:
             if self.graph.phases[i].recurrent and self.full[i] is None:
                 self.full[i] = self.tables.evaluate(
@@ -726,8 +725,8 @@ class Solution:
     ) -> Solution:
         """A solution from its cycle-start values alone (a stored fixed point), no sweep.
 
-        Every value follows from them: first-cycle ones on demand, later cycles' too at
-        first, then all at once in one vectorised sweep when many are needed.
+        Every value follows from them: on demand at first, then all at once, vectorised,
+        when many are needed (:data:`LAZY_VALUES`).
         """
         if len(cycle_value) != HAND_COUNT:
             raise ValueError(f"expected {HAND_COUNT} cycle-start values, got {len(cycle_value)}")
@@ -735,7 +734,8 @@ class Solution:
         return cls(rules, interval, graph, [None] * len(graph.phases), list(cycle_value), 0)
 
     def complete(self) -> None:
-        """Solve every first-cycle phase in full too (for bulk use: expectations, tests)."""
+        """Evaluate every phase in full (bulk use: expectations, tests; and by itself once
+        :data:`LAZY_VALUES` states were computed one by one)."""
         self._fill_recurrent()
         for i in self.graph.order:
             if self.full[i] is None:
@@ -753,15 +753,13 @@ class Solution:
         if known is not None:
             return known
         full = self.full[phase]
-        if full is None and self._recurrent[phase]:
-            if self._lazy_left <= 0:
-                self._fill_recurrent()
-                full = self.full[phase]
-            else:
-                self._lazy_left -= 1
+        if full is None and self._lazy_left <= 0:
+            self.complete()
+            full = self.full[phase]
         if full is not None:
             return float(full[state])
         if self.graph.phases[phase].mode is Mode.SAFE:
+            self._lazy_left -= 1
             found = 1.0 + self._best(phase, state)
         else:
             # No draw is allowed, so the discard top matters only through which of the
@@ -775,6 +773,7 @@ class Solution:
             alike = (phase * HAND_COUNT + h) << HAND_SIZE | pattern
             shared = self._alike.get(alike)
             if shared is None:
+                self._lazy_left -= 1
                 shared = self._alike[alike] = 1.0 + self._best(phase, state)
             found = shared
         self._memo[key] = found
