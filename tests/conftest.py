@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Tests never touch the user's own policy cache or training stats: both live under a
@@ -33,3 +34,18 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for ``-n auto``: two per usable CPU (at most 8).
+
+    Many tests wait rather than compute: the firmware under simavr is paced to real time,
+    the prop checker waits out its deadlines, the log follower reads at game pace. A
+    second worker per CPU runs other tests in those waits (measured on 2 cores: 2
+    workers 128 s, 4 workers 116 s, same tests, before other speed-ups).
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(2, min(8, 2 * cpus))
