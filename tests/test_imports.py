@@ -113,12 +113,17 @@ def test_defuser_engine_loads_no_cli_library() -> None:
     assert not found, f"modules that load a CLI library: {found}"
 
 
-def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
-    """``python -m defuser --help`` lists the commands without loading rich or pyserial."""
+def run_cli_recording_modules(
+    tmp_path: Path, argv: list[str], stdin: str = ""
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Run ``mittens ARGV`` in a fresh interpreter; its result and the modules it held.
+
+    The cache home is under ``tmp_path``, so nothing cached by earlier tests is used.
+    """
     record = tmp_path / "modules.json"
     script = (
         "import json, runpy, sys\n"
-        "sys.argv = ['mittens', '--help']\n"
+        f"sys.argv = {['mittens', *argv]!r}\n"
         "try:\n"
         "    runpy.run_module('defuser', run_name='__main__', alter_sys=True)\n"
         "finally:\n"
@@ -127,20 +132,27 @@ def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
+        input=stdin,
         capture_output=True,
         text=True,
         check=False,
         timeout=60,
-        stdin=subprocess.DEVNULL,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
     )
+    modules: list[str] = json.loads(record.read_text())
+    return done, modules
+
+
+def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
+    """``python -m defuser --help`` lists the commands without loading rich or pyserial."""
+    done, modules = run_cli_recording_modules(tmp_path, ["--help"])
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Usage: mittens")
     for name in COMMANDS:
         assert name in done.stdout
-    loaded = {name.partition(".")[0] for name in json.loads(record.read_text())}
+    loaded = {name.partition(".")[0] for name in modules}
     assert "click" in loaded  # the record is real: the CLI itself ran
     assert not loaded & {"rich", "serial", "hardware"}
-    modules = set(json.loads(record.read_text()))
     assert not {m for m in modules if m.startswith("defuser.commands.")}
 
 
@@ -148,29 +160,15 @@ def test_live_json_answers_without_loading_rich_or_numpy(tmp_path: Path) -> None
     """``live --json`` answers its first line without rich (it never draws) or numpy (the
     shipped solution and the on-demand values need neither): its first answer should
     cost about what the process start does."""
-    record = tmp_path / "modules.json"
-    script = (
-        "import json, runpy, sys\n"
-        "sys.argv = ['mittens', 'live', '--json', '--serial', 'AB3CD4', '--batteries', '3']\n"
-        "try:\n"
-        "    runpy.run_module('defuser', run_name='__main__', alter_sys=True)\n"
-        "finally:\n"
-        f"    open({str(record)!r}, 'w').write(json.dumps(sorted(sys.modules)))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        input="start RC BH GS YT\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    done, modules = run_cli_recording_modules(
+        tmp_path,
+        ["live", "--json", "--serial", "AB3CD4", "--batteries", "3"],
+        stdin="start RC BH GS YT\n",
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout.splitlines()[0])
     assert answer["ok"] and answer["recommendation"]["command"] == "play 1"
-    loaded = {name.partition(".")[0] for name in json.loads(record.read_text())}
+    loaded = {name.partition(".")[0] for name in modules}
     assert "defuser" in loaded and "click" in loaded  # the record is real
     assert not loaded & {"rich", "numpy"}
 
