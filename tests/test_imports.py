@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,9 +49,8 @@ EDGEWORK_MODULES = [module_name(p) for p in sources("edgework")]
 ENGINE_MODULES = [module_name(p) for p in sources("defuser") if not is_cli_layer(p)]
 
 
-def loaded_after(code: str) -> set[str]:
-    """Top-level names of the modules a fresh interpreter holds after running ``code``."""
-    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+def json_from_python(script: str) -> Any:
+    """The JSON that a fresh interpreter running ``script`` prints last (it must succeed)."""
     done = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
@@ -60,7 +60,14 @@ def loaded_after(code: str) -> set[str]:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    names: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def loaded_after(code: str) -> set[str]:
+    """Top-level names of the modules a fresh interpreter holds after running ``code``."""
+    names: list[str] = json_from_python(
+        f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    )
     return {name.partition(".")[0] for name in names}
 
 
@@ -99,16 +106,7 @@ def test_defuser_engine_loads_no_cli_library() -> None:
         "            found[name] = module\n"
         "print(json.dumps([len(sys.modules), found]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    count, found = json.loads(done.stdout.splitlines()[-1])
+    count, found = json_from_python(script)
     assert count > 100  # the record is real: the engine modules were imported
     assert not found, f"modules that load a CLI library: {found}"
 
