@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,3 +51,12 @@ def check_golden(name: str, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"golden file {path} is missing; run with UPDATE_GOLDEN=1"
     assert text == path.read_text(encoding="utf-8")
+
+
+def default_sigint() -> None:
+    """A ``preexec_fn`` for a child that is to meet Ctrl-C as a terminal sends it.
+
+    A suite run with SIGINT ignored (a background job, ``nohup``, some CI runners) passes
+    the ignored signal on to its children; this puts the default handler back.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

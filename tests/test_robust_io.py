@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import default_sigint
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -259,7 +260,7 @@ def _interrupt(
     proc = subprocess.Popen(
         [sys.executable, "-m", "defuser", *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        cwd=tmp_path,
+        cwd=tmp_path, preexec_fn=default_sigint,
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(first)

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from cli_helpers import default_sigint
 
 from defuser.trainer.report import build_scheduler
 from defuser.trainer.store import (
@@ -244,12 +245,6 @@ def test_directory_as_database_is_an_input_error(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def _default_sigint() -> None:
-    # A suite run with SIGINT ignored (a background job, nohup, some CI runners) would
-    # pass the ignored signal on; the drill must meet Ctrl-C as a user's terminal sends it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _drill_proc(path: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "defuser", "drill", "--mode", "table", "--seed", "3",
@@ -260,7 +255,7 @@ def _drill_proc(path: Path) -> subprocess.Popen[str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "NO_COLOR": "1"},
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,
     )
 
 
