@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
@@ -206,6 +206,12 @@ def legal_mask(table: str, last_digit: int, discard: Card) -> int:
     return mask_of([c for c in ALL_CARDS if rule_admits(letter, c, discard, mitten)])
 
 
+@functools.cache
+def _mask_row(table: str, last_digit: int) -> tuple[int, ...]:
+    """:func:`legal_mask` for each of the 16 discard faces, in face order."""
+    return tuple(legal_mask(table, last_digit, discard) for discard in ALL_CARDS)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """The lookups of one module: its table (from the serial) and Table E column.
@@ -216,12 +222,15 @@ class Ruleset:
 
     table: str
     last_digit: int
+    #: :func:`legal_mask` of every discard face, by face value (the rules' hot path).
+    _masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.table not in CARD_TABLES:
             raise EdgeworkError(f"table {self.table!r} is not a table, expected A, B, C or D")
         if not 0 <= self.last_digit <= 9:
             raise EdgeworkError(f"last digit {self.last_digit!r} is not a digit, expected 0-9")
+        object.__setattr__(self, "_masks", _mask_row(self.table, self.last_digit))
 
     @property
     def mitten(self) -> Card:
@@ -248,8 +257,8 @@ class Ruleset:
 
     def is_legal(self, card: Card, discard: Card) -> bool:
         """Whether the rule in force admits ``card`` (pure rule legality)."""
-        return bool(legal_mask(self.table, self.last_digit, discard) >> int(card) & 1)
+        return bool(self._masks[discard] >> card & 1)
 
     def legal_mask(self, discard: Card) -> int:
         """The legal faces on ``discard`` as a 16-bit mask."""
-        return legal_mask(self.table, self.last_digit, discard)
+        return self._masks[discard]

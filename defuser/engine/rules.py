@@ -34,7 +34,9 @@ def is_legal(rules: Ruleset, card: Card, discard: Card) -> bool:
 def legal_slots(rules: Ruleset, discard: Card, hand: Sequence[Card]) -> tuple[int, ...]:
     """The 1-based slots whose cards the rule in force admits."""
     mask = rules.legal_mask(discard)
-    return tuple(i + 1 for i, c in enumerate(check_hand(hand)) if mask >> int(c) & 1)
+    if len(hand) > HAND_SIZE:
+        check_hand(hand)  # raises
+    return tuple([i for i, c in enumerate(hand, 1) if mask >> c & 1])
 
 
 def blocking_slots(rules: Ruleset, discard: Card, hand: Sequence[Card]) -> tuple[int, ...]:
