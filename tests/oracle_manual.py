@@ -251,6 +251,21 @@ def discard_allowed(table: str, digit: int, discard: Face, hand: Sequence[Face])
     return not blocking_slots(table, digit, discard, hand)
 
 
+def hand_verdict(
+    table: str, digit: int, discard: Face, hand: Sequence[Face]
+) -> tuple[list[int], list[int], bool, bool]:
+    """Legal slots, blocking slots, and twice whether discarding is allowed, read once.
+
+    The same answers as :func:`legal_slots`, :func:`blocking_slots` and
+    :func:`discard_allowed`, for tests that ask all of them about many hands.
+    """
+    legal = legal_slots(table, digit, discard, hand)
+    blocking = legal
+    if len(legal) == 1 and card_type(table, hand[legal[0] - 1]) == DEFUSE:
+        blocking = []
+    return legal, blocking, not blocking, not blocking
+
+
 def interval(batteries: int) -> int:
     """N: the number of batteries modulo 5, plus 9 (as the manual words it)."""
     return batteries % MANUAL.battery_modulus + MANUAL.battery_offset
