@@ -171,6 +171,22 @@ def test_live_json_answers_without_loading_rich_or_numpy(tmp_path: Path) -> None
     assert not loaded & {"rich", "numpy"}
 
 
+def test_stats_and_a_table_drill_load_no_strategy(tmp_path: Path) -> None:
+    """``stats`` and a table drill never ask a decision question: the registry names the
+    generators, so the policy, the DP and the simulator stay out of both processes."""
+    db = str(tmp_path / "stats.db")
+    strategy = {"defuser.strategy.policy", "defuser.strategy.dp", "defuser.trainer.situations"}
+    done, modules = run_cli_recording_modules(tmp_path, ["stats", "--json", "--db", db])
+    assert done.returncode == 0, done.stderr
+    assert not strategy & set(modules)
+    done, modules = run_cli_recording_modules(
+        tmp_path, ["drill", "--mode", "table", "--count", "1", "--seed", "1", "--db", db], "A\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "defuser.trainer.lookups" in modules
+    assert not {"defuser.strategy.dp", "defuser.trainer.situations"} & set(modules)
+
+
 def test_python_m_defuser_help_runs() -> None:
     """The documented ``python -m defuser`` entry point works as a real process."""
     done = subprocess.run(

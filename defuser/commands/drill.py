@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import click
 from rich.table import Table
@@ -26,7 +26,6 @@ from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.focus import answers_today
-from defuser.trainer.game import Game
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.model import MODES, Answered, Grade, Kind, Question, Verdict
@@ -36,6 +35,9 @@ from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store, default_db_path
 from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
+
+if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
+    from defuser.trainer.game import Game
 
 #: Questions per drill session, and games per ``--mode game`` session, by default.
 DEFAULT_COUNT = 10
@@ -452,6 +454,8 @@ def run_games(
 ) -> bool:
     """Play games until the goal's count or minutes; returns False when stopped early
     (quit, end of input)."""
+    from defuser.trainer.game import Game
+
     target = term.out.err if term.json_mode else term.out.out
     number = 0
     index = 0

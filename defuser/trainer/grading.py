@@ -25,6 +25,7 @@ from defuser.trainer.answers import (
     read_table,
     read_type,
 )
+from defuser.trainer.kinds import spec_of
 from defuser.trainer.model import Grade, Option, Question, Verdict
 
 #: A ``decide`` answer losing less than this many expected clicks counts as the best
@@ -197,8 +198,6 @@ def grade(
     An unreadable answer is graded ``unreadable`` (wrong) with the reader's message as
     the detail. With ``time_limit``, an answer taking longer is graded ``too slow``.
     """
-    from defuser.trainer.kinds import spec_of  # the registry imports this module's judges
-
     given = text.strip()
     try:
         verdict, reading, detail, loss = spec_of(question.kind).judge(question, given)

@@ -6,16 +6,20 @@ teaching order, the question generator and the judge. Adding a kind means adding
 :class:`Kind` member and one entry here; ``tests/test_trainer_kinds.py`` proves every
 kind has every part and that the parts agree (each generated question is of its kind
 and skill, and its expected answer is judged right).
+
+The generator and the judge are named, not imported: their modules (the decision
+questions bring the policy and the simulator with them) load the first time a question
+of the kind is asked or judged, so ``mittens stats`` and a table drill start without them.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
-from defuser.trainer import edge, grading, lookups, situations
 from defuser.trainer.model import KINDS, Kind, Question, Verdict
 from defuser.trainer.skills import (
     CELL_SKILLS,
@@ -46,8 +50,25 @@ class KindSpec(Generic[S]):
     target_seconds: float
     #: Every skill of the kind, in the order new skills are introduced.
     skills: tuple[S, ...]
-    generate: Callable[[random.Random, S], Question]
-    judge: Judge
+    #: The question generator and the judge, as "module.function" in defuser.trainer.
+    generator: str
+    judge_name: str
+
+    def generate(self, rng: random.Random, skill: S) -> Question:
+        """A new question of this kind training ``skill``."""
+        generator: Callable[[random.Random, S], Question] = _function(self.generator)
+        return generator(rng, skill)
+
+    def judge(self, question: Question, given: str) -> tuple[Verdict, str, str, float | None]:
+        """Verdict, reading, detail and loss of the answer ``given`` to ``question``."""
+        judge: Judge = _function(self.judge_name)
+        return judge(question, given)
+
+
+def _function(name: str) -> Any:
+    """The function ``module.function`` of defuser.trainer, its module imported now."""
+    module, function = name.rsplit(".", 1)
+    return getattr(importlib.import_module(f"defuser.trainer.{module}"), function)
 
 
 KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
@@ -58,24 +79,24 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "a table letter: A, B, C or D",
             4.0,
             TABLE_SKILLS,
-            lookups.table_question,
-            grading.judge_table,
+            "lookups.table_question",
+            "grading.judge_table",
         ),
         KindSpec(
             Kind.IDENTIFY,
             "a card type: Nope, Yep, Defuse, Double Play (dp), Attack, Mitten",
             5.0,
             CELL_SKILLS,
-            lookups.identify_question,
-            grading.judge_identify,
+            "lookups.identify_question",
+            "grading.judge_identify",
         ),
         KindSpec(
             Kind.RULE,
             "a rule letter A-L",
             7.0,
             RULE_SKILLS,
-            lookups.rule_question,
-            grading.judge_rule,
+            "lookups.rule_question",
+            "grading.judge_rule",
         ),
         KindSpec(
             Kind.LEGAL,
@@ -83,16 +104,16 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "(like 'none discard' or '2 discard')",
             10.0,
             LEGAL_SKILLS,
-            lookups.legal_question,
-            grading.judge_legal,
+            "lookups.legal_question",
+            "grading.judge_legal",
         ),
         KindSpec(
             Kind.DECIDE,
             "an action: draw, discard, play 1/2/3 (or just 1/2/3)",
             12.0,
             DECIDE_SKILLS,
-            situations.decide_question,
-            grading.judge_decide,
+            "situations.decide_question",
+            "grading.judge_decide",
         ),
         KindSpec(
             Kind.CYCLE,
@@ -100,16 +121,16 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "like 1/5, 0.2 or 20%",
             10.0,
             CYCLE_SKILLS,
-            situations.cycle_question,
-            grading.judge_cycle,
+            "situations.cycle_question",
+            "grading.judge_cycle",
         ),
         KindSpec(
             Kind.EDGE,
             "a whole number (batteries, or N), or a table letter A-D",
             6.0,
             EDGE_SKILLS,
-            edge.edge_question,
-            grading.judge_edge,
+            "edge.edge_question",
+            "grading.judge_edge",
         ),
     )
 }
@@ -127,5 +148,4 @@ def all_skills() -> dict[Kind, tuple[Skill, ...]]:
 
 def generate(rng: random.Random, skill: Skill) -> Question:
     """A new question training ``skill``."""
-    spec: KindSpec[Any] = KIND_SPECS[skill.kind]
-    return spec.generate(rng, skill)
+    return KIND_SPECS[skill.kind].generate(rng, skill)
