@@ -22,6 +22,7 @@ from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Module, Result
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.policy import action_values, best_action, recommend
+from defuser.strategy.solutions import solution_for
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Kind, Option, Question
 from defuser.trainer.skills import CycleSkill, DecideSkill, Move
@@ -416,6 +417,9 @@ def decide_situation(rng: random.Random, skill: DecideSkill) -> Situation:
     fallback: Situation | None = None
     for _ in range(_DECIDE_MODULES):
         walk = random_walk(rng)
+        # A walk asks for thousands of values: evaluating every phase at once (about
+        # 0.2 s) is cheaper than the one-by-one start a single answer gets.
+        solution_for(walk.module.rules, walk.module.interval).complete()
         length = rng.randint(3, 45)
         matches: list[Situation] = []
         for _ in range(length):
