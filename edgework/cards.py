@@ -135,22 +135,22 @@ class Card(enum.IntEnum):
     @property
     def shape(self) -> Shape:
         """This face's shape."""
-        return Shape(self.value // 4)
+        return _SHAPES[self]
 
     @property
     def colour(self) -> Colour:
         """This face's colour."""
-        return Colour(self.value % 4)
+        return _COLOURS[self]
 
     @property
     def code(self) -> str:
         """The two-letter code: colour initial then shape initial (``RC``)."""
-        return self.colour.initial + self.shape.initial
+        return _CODES[self]
 
     @property
     def words(self) -> str:
         """``<colour> <shape>`` in lower case (``red circle``), as the module logs it."""
-        return f"{self.colour.word} {self.shape.word}"
+        return _WORDS[self]
 
     def __str__(self) -> str:
         return self.code
@@ -176,6 +176,18 @@ class Card(enum.IntEnum):
                 "(colour R/B/G/Y then shape C/H/T/S) or words like 'red circle'"
             )
         return found
+
+
+# Each face's parts, worked out once by value: they are on the path of every log line
+# the simulator writes and the log checker reads (an enum lookup costs microseconds).
+_SHAPES: Final[tuple[Shape, ...]] = tuple(Shape(value // 4) for value in range(16))
+_COLOURS: Final[tuple[Colour, ...]] = tuple(Colour(value % 4) for value in range(16))
+_CODES: Final[tuple[str, ...]] = tuple(
+    c.initial + s.initial for c, s in zip(_COLOURS, _SHAPES, strict=True)
+)
+_WORDS: Final[tuple[str, ...]] = tuple(
+    f"{c.word} {s.word}" for c, s in zip(_COLOURS, _SHAPES, strict=True)
+)
 
 
 def _card_names() -> dict[str, Card]:

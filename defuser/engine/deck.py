@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
 from defuser.engine.rules import HAND_SIZE
-from edgework import Card, CardType, Ruleset
+from edgework import ALL_CARDS, Card, CardType, Ruleset
 
 if TYPE_CHECKING:
     import random  # the callers pass a generator in
@@ -137,7 +137,8 @@ def random_new_cycle(interval: int, rng: random.Random) -> Hidden:
 
 def opening_discards(rules: Ruleset) -> list[Card]:
     """The faces the opening discard top can be: all but the mitten."""
-    return [c for c in Card if c != rules.mitten]
+    mitten = rules.mitten
+    return [c for c in ALL_CARDS if c != mitten]
 
 
 def opening_has_legal_plain(rules: Ruleset, discard: Card, hand: Sequence[Card]) -> bool:
@@ -154,7 +155,7 @@ def random_opening(rules: Ruleset, rng: random.Random) -> tuple[Card, list[Card]
     # Slot 1 or 2 (never 3) is re-rolled over all 16 faces until some card is both
     # legal and plain; this is how a Defuse or a mitten face can start in hand.
     while not opening_has_legal_plain(rules, discard, hand):
-        hand[REROLL_SLOTS[rng.randrange(len(REROLL_SLOTS))] - 1] = rng.choice(list(Card))
+        hand[REROLL_SLOTS[rng.randrange(len(REROLL_SLOTS))] - 1] = rng.choice(ALL_CARDS)
     return discard, hand
 
 
