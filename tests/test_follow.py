@@ -22,6 +22,7 @@ from gamelog_builder import BombSpec, game_log
 
 from defuser.apps import follow as follow_mod
 from defuser.apps.follow import Advice, Follower, LogTail, follow
+from defuser.commands.live_follow import follow_header
 from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome
@@ -157,6 +158,14 @@ def test_a_log_of_module_lines_only_uses_the_given_edgework() -> None:
     assert blind[0].reply.error == "the log has not shown this bomb's serial number and batteries"
     given = Follower(serial=SerialNumber.parse("AB3CD4"), batteries=3).feed_all(lines)
     assert all(a.reply.ok for a in given) and given[-1].solved
+    # The JSON names the edgework in use and says it came from the options.
+    bomb = given[0].to_json()["bomb"]
+    assert bomb == {"number": 1, "serial": "AB3CD4", "batteries": 3,
+                    "given": ["serial", "batteries"], "certain": True}
+    assert "bomb 1 AB3CD4, 3 batteries (serial and batteries from the options)" in (
+        follow_header(given[0])
+    )
+    assert blind[0].to_json()["bomb"]["serial"] is None
 
 
 def test_a_serial_that_contradicts_the_module_is_reported_not_followed() -> None:

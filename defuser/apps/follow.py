@@ -167,6 +167,11 @@ class Advice:
     bomb_certain: bool = True
     #: The edgework the log did not show and the advice needs (``serial``, ``batteries``).
     needs: tuple[str, ...] = ()
+    #: The serial number and battery count in use: the log's, else the options' ones.
+    serial: str | None = None
+    batteries: int | None = None
+    #: Which of the two came from the options (``serial``, ``batteries``), not the log.
+    given: tuple[str, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -182,8 +187,9 @@ class Advice:
             "session": self.session,
             "bomb": None if bomb is None else {
                 "number": bomb.number,
-                "serial": bomb.serial,
-                "batteries": bomb.batteries,
+                "serial": self.serial,
+                "batteries": self.batteries,
+                "given": list(self.given),
                 "certain": self.bomb_certain,
             },
             "module": self.module_id,
@@ -420,8 +426,15 @@ class Follower:
         certain = len({(o.rules.table, o.rules.last_digit, o.interval)
                        for o in module.views.values()}) <= 1
         needs = module.needs if chosen is None else ()
+        serial, batteries = self._edge(bomb)
+        given = tuple(
+            what for what, logged, used in (
+                ("serial", bomb.serial, serial), ("batteries", bomb.batteries, batteries)
+            ) if logged is None and used is not None
+        )
         return Advice(self.line, self.session, bomb, module.module_id, event, reply, certain,
-                      needs)
+                      needs, serial.text if serial is not None else bomb.serial, batteries,
+                      given)
 
 
 # --------------------------------------------------------------------------- the loop

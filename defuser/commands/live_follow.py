@@ -33,10 +33,12 @@ def follow_header(advice: Advice) -> str:
     where = "bomb ?"
     if bomb is not None:
         where = f"bomb {bomb.number}"
-        if bomb.serial is not None:
-            where += f" {bomb.serial}"
-        if bomb.batteries is not None:
-            where += f", {bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
+        if advice.serial is not None:
+            where += f" {advice.serial}"
+        if advice.batteries is not None:
+            where += f", {advice.batteries} batter{'y' if advice.batteries == 1 else 'ies'}"
+        if advice.given:
+            where += f" ({' and '.join(advice.given)} from the options)"
         if not advice.bomb_certain:
             where += " (or another bomb of this mission)"
     # The serial number comes from the log: never let its bytes drive the terminal.
