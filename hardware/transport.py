@@ -84,7 +84,17 @@ def open_port(url: str, *, baudrate: int = BAUDRATE) -> Any:
             write_timeout=2.0,
         )
     except OPEN_ERRORS as exc:
-        raise LinkError(f"cannot open port {url!r}: {exc}") from exc
+        raise LinkError(f"cannot open port {url!r}: {_open_reason(exc)}") from exc
+
+
+def _open_reason(exc: BaseException) -> str:
+    """Why a port did not open, once: pyserial's message repeats the path and the OS
+    error ("could not open port X: [Errno 2] No such file or directory: 'X'")."""
+    for error in (exc, exc.__cause__, exc.__context__):
+        errno = getattr(error, "errno", None)
+        if isinstance(errno, int) and errno > 0:
+            return os.strerror(errno)
+    return str(exc)
 
 
 class Link:

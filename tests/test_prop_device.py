@@ -105,7 +105,9 @@ def test_a_missing_port_is_a_link_error() -> None:
     device = Device("/dev/does-not-exist-mittens", timing=FAST)
     with pytest.raises(LinkError) as caught:
         device.connect()
-    assert "cannot open port '/dev/does-not-exist-mittens'" in str(caught.value)
+    assert str(caught.value) == (
+        "cannot open port '/dev/does-not-exist-mittens': No such file or directory"
+    )
 
 
 def test_corrupted_and_garbage_lines_are_counted_and_survived() -> None:
