@@ -108,14 +108,29 @@ def trend_table(trends: Sequence[SpeedTrend]) -> Table:
     return table
 
 
+def _skills(count: int) -> str:
+    return f"{count} skill{'s' if count != 1 else ''}"
+
+
 def retention_words(retention: Retention) -> str:
     """Predicted and measured recall in one line."""
+    desired = f"desired {retention.desired:.0%}"
+    if not retention.skills:
+        return f"Retention: nothing seen yet ({desired})."
+    learning = retention.learning
     if retention.predicted is None:
-        return f"Retention: nothing seen yet (desired {retention.desired:.0%})."
-    text = (
-        f"Retention: predicted recall now {retention.predicted:.0%} averaged over "
-        f"{retention.skills} skills seen (desired {retention.desired:.0%})"
-    )
+        text = (
+            f"Retention: the {_skills(learning)} seen {'is' if learning == 1 else 'are'} "
+            f"still in {'its' if learning == 1 else 'their'} learning steps ({desired}); "
+            "recall is predicted once a skill has passed them"
+        )
+    else:
+        text = (
+            f"Retention: predicted recall now {retention.predicted:.0%} averaged over "
+            f"{_skills(retention.skills - learning)} past learning ({desired})"
+        )
+        if learning:
+            text += f", {learning} still learning"
     if retention.measured is not None:
         text += (
             f"; measured {retention.measured:.0%} right on {retention.reviews} "

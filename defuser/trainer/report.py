@@ -220,13 +220,18 @@ class Retention:
     """What the memory model says about recall."""
 
     desired: float
-    #: Mean predicted chance of recall now over the skills seen (``None``: none seen).
+    #: Mean predicted chance of recall now over the skills seen that are past their
+    #: learning steps (``None``: none is). Right after an answer the model predicts
+    #: recall near 100% for any skill, so skills still being learned (new, or wrong
+    #: last time) would only flatter the mean.
     predicted: float | None
     skills: int
     #: Answers given a day or more after the skill's previous answer, and how many of
     #: them were right (the measured retention).
     reviews: int
     recalled: int
+    #: Skills seen that are still in their learning steps (left out of ``predicted``).
+    learning: int = 0
 
     @property
     def measured(self) -> float | None:
@@ -239,6 +244,7 @@ class Retention:
             "desired": self.desired,
             "predicted": None if self.predicted is None else round(self.predicted, 4),
             "skills": self.skills,
+            "learning": self.learning,
             "reviews": self.reviews,
             "recalled": self.recalled,
             "measured": None if self.measured is None else round(self.measured, 4),
@@ -309,7 +315,7 @@ def speed_trends(rows: Sequence[AnswerRow]) -> list[SpeedTrend]:
 def retention(rows: Sequence[AnswerRow], scheduler: Scheduler, now: float) -> Retention:
     """Predicted recall now (FSRS) and measured recall after a day or more."""
     seen = [s for s in scheduler.skills.values() if s.seen]
-    recalls = [scheduler.recall(s, now) or 0.0 for s in seen]
+    recalls = [scheduler.recall(s, now) or 0.0 for s in seen if not s.learning]
     last: dict[str, float] = {}
     reviews = recalled = 0
     for row in rows:
@@ -324,6 +330,7 @@ def retention(rows: Sequence[AnswerRow], scheduler: Scheduler, now: float) -> Re
         len(seen),
         reviews,
         recalled,
+        len(seen) - len(recalls),
     )
 
 

@@ -318,7 +318,9 @@ class Scheduler:
             text += f", {state.lapses} miss{'es' if state.lapses != 1 else ''}"
         if state.seen:
             recall = self.recall(state, now)
-            if recall is not None:
+            if state.learning:  # the model's recall is near 100% just after any answer
+                text += ", still learning"
+            elif recall is not None:
                 text += f", recall {recall:.0%}"
             text += f", target {state.target:.1f} s"
             if state.missed:
