@@ -173,12 +173,14 @@ def test_live_json_answers_without_loading_rich_or_numpy(tmp_path: Path) -> None
 
 def test_stats_and_a_table_drill_load_no_strategy(tmp_path: Path) -> None:
     """``stats`` and a table drill never ask a decision question: the registry names the
-    generators, so the policy, the DP and the simulator stay out of both processes."""
+    generators, so the policy, the DP and the simulator stay out of both processes (and
+    ``stats --json`` draws nothing, so rich stays out too)."""
     db = str(tmp_path / "stats.db")
     strategy = {"defuser.strategy.policy", "defuser.strategy.dp", "defuser.trainer.situations"}
     done, modules = run_cli_recording_modules(tmp_path, ["stats", "--json", "--db", db])
     assert done.returncode == 0, done.stderr
     assert not strategy & set(modules)
+    assert "rich" not in modules  # --json draws nothing
     done, modules = run_cli_recording_modules(
         tmp_path, ["drill", "--mode", "table", "--count", "1", "--seed", "1", "--db", db], "A\n"
     )

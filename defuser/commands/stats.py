@@ -8,33 +8,18 @@ confirmation (``--yes`` skips it), and with ``--export`` writes the backup first
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import time
 from pathlib import Path
 from typing import IO
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from defuser.commands.common import Output, colour_enabled
 from defuser.commands.safeio import confirm, write_user_file
-from defuser.commands.stats_view import (
-    forecast_table,
-    heatmaps_view,
-    picture,
-    retention_words,
-    trend_table,
-)
-from defuser.streams import printable
-from defuser.trainer.report import StatsReport, Tally, build_report, sparkline
+from defuser.trainer.report import build_report
 from defuser.trainer.settings import Settings, load_settings
-from defuser.trainer.store import AnswerRow, Store, default_db_path, iso_time, write_csv
-
-#: Width of the longest bar of the answers-per-week chart.
-BAR_WIDTH = 30
+from defuser.trainer.store import AnswerRow, Store, default_db_path, write_csv
 
 
 class PicturePath(click.ParamType[str]):
@@ -56,125 +41,8 @@ class PicturePath(click.ParamType[str]):
 PICTURE_PATH = PicturePath()
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0%}"
-
-
-def _secs(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f} s"
-
-
-def tally_table(
-    first: str,
-    rows: list[Tally],
-    extra: dict[str, str] | None = None,
-    *,
-    losses: bool = True,
-) -> Table:
-    """Answers, accuracy, median and 90th-percentile time per row (and the mean
-    expected-click loss of decisions, with ``losses``)."""
-    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
-    table.add_column(first)
-    for column in ("answers", "accuracy", "median", "90th pct"):
-        table.add_column(column, justify="right", no_wrap=True)
-    if extra is not None:
-        table.add_column("best streak", justify="right", no_wrap=True)
-    for row in rows:
-        cells = [
-            printable(row.label),  # labels come from the database: no escape codes
-            str(row.answers),
-            _pct(row.accuracy),
-            _secs(row.median_seconds),
-            _secs(row.p90_seconds),
-        ]
-        if losses and row.mean_loss is not None:
-            cells[0] += f" (mean loss {row.mean_loss:.2f})"
-        if extra is not None:
-            cells.append(extra.get(row.label, "-"))
-        table.add_row(*cells)
-    return table
-
-
-def week_chart(report: StatsReport, colour: bool) -> Table:
-    """One line per week: answers as a bar, accuracy and median time."""
-    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
-    table.add_column("week", no_wrap=True)
-    table.add_column("answers", justify="right", no_wrap=True)
-    table.add_column("accuracy", justify="right", no_wrap=True)
-    table.add_column("median", justify="right", no_wrap=True)
-    table.add_column("", no_wrap=True)
-    most = max((w.answers for w in report.weeks), default=1)
-    for week in report.weeks:
-        width = max(1, round(BAR_WIDTH * week.answers / most))
-        bar = Text("█" * width, style="cyan" if colour else "")
-        table.add_row(
-            printable(week.label),
-            str(week.answers),
-            _pct(week.accuracy),
-            _secs(week.median_seconds),
-            bar,
-        )
-    return table
-
-
-def render(report: StatsReport, console: Console, colour: bool, now: float) -> None:
-    """The human report, on ``console`` (the terminal, or a recording for a picture)."""
-    total = report.total
-    if not total.answers:
-        console.print(f"No answers yet in {report.database}. Run `mittens drill` to start.")
-        return
-    assert report.first is not None and report.last is not None
-    bold = "bold" if colour else ""
-
-    def head(title: str) -> None:
-        console.print(Text(f"\n{title}", style=bold))
-
-    console.print(
-        f"Stats from {report.database}: {total.answers} answers in {report.sessions} "
-        f"session{'s' if report.sessions != 1 else ''} over {report.days} "
-        f"day{'s' if report.days != 1 else ''} ({iso_time(report.first)[:10]} to "
-        f"{iso_time(report.last)[:10]})"
-    )
-    console.print(
-        f"Overall: {_pct(total.accuracy)} right, median {_secs(total.median_seconds)}, "
-        f"90th percentile {_secs(total.p90_seconds)}; best streak {report.streaks.best}, "
-        f"current streak {report.streaks.current}"
-    )
-    if report.retention is not None:
-        console.print(retention_words(report.retention))
-    head("By drill kind")
-    streaks = {k: str(v) for k, v in report.streaks.best_by_kind.items()}
-    console.print(tally_table("kind", report.by_kind, streaks))
-    if report.by_rule:
-        head("By rule letter (questions with that rule in force)")
-        console.print(tally_table("rule", report.by_rule, losses=False))
-    head("Tables A-E, cell by cell")
-    console.print(heatmaps_view(report.heatmaps, colour))
-    head("Answer time per kind, week by week")
-    console.print(trend_table(report.speed_trends))
-    head("Progress per week")
-    console.print(week_chart(report, colour))
-    console.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
-    head("Recent sessions")
-    console.print(tally_table("session", report.recent_sessions))
-    head("Weakest skills (asked first when you drill without --seed)")
-    if report.weakest:
-        for n, weak in enumerate(report.weakest, start=1):
-            console.print(Text(printable(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}")))
-    else:
-        console.print("none yet")
-    console.print(f"\nSkills due for review now: {report.due}")
-    if report.forecast:
-        head("Due in the coming days")
-        console.print(forecast_table(report.forecast, colour, lambda n: _weekday(now, n)))
-
-
 def _write(stream: IO[str], text: str) -> None:
     stream.write(text)
-
-
-def _weekday(now: float, offset: int) -> str:
-    return (dt.datetime.fromtimestamp(now) + dt.timedelta(days=offset)).strftime("%A")
 
 
 def _protected(database: Path) -> list[tuple[Path, str]]:
@@ -267,6 +135,11 @@ def stats(
             return
     now = time.time()
     report = build_report(rows, database=str(path), now=now, settings=settings)
+    if json_mode and picture_to is None:
+        out.json(report.to_json())  # rich (the drawing) is never loaded for this
+        return
+    from defuser.commands.stats_view import picture, render
+
     if picture_to is not None:
         suffix = Path(picture_to).suffix.lower()
         document = picture(
