@@ -28,18 +28,23 @@ _SANDBOX = tempfile.mkdtemp(prefix="mittens-tests-")
 atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
 os.environ["XDG_CACHE_HOME"] = os.path.join(_SANDBOX, "cache")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
-# The suite starts a few hundred 'python -m defuser' processes and several test workers.
-# Where byte-code writing is switched off (PYTHONDONTWRITEBYTECODE), each would compile
-# every module it imports again, and each worker would redo pytest's rewriting of
-# Hypothesis (a pytest plugin, so its modules are rewritten too). They share compiled
-# byte-code under this process's sandbox instead, never in the tree: this process
-# writes what it imports from here on (Hypothesis first), workers and subprocesses
-# inherit the prefix and find it there.
-if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
-    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(_SANDBOX, "pycache")
-    sys.dont_write_bytecode = False
+# Byte-code. The suite starts a few hundred 'python -m defuser' processes and several
+# test workers. Where writing byte-code is switched off (PYTHONDONTWRITEBYTECODE, as in
+# many container images) nothing would keep the compiled project: every process would
+# compile each module it imports, and every worker would redo pytest's rewriting of
+# Hypothesis (a pytest plugin, so its modules are rewritten too). So the controller
+# writes the project's byte-code and the rewritten test files into the usual
+# __pycache__ folders (ignored by git) before the workers start (pytest_configure
+# below), and Hypothesis's rewritten modules are written beside it by the first process
+# that imports it here; everything else keeps the environment's setting. (Pointing
+# PYTHONPYCACHEPREFIX at a scratch folder instead made every process compile the
+# standard library, pytest and numpy into it as well.)
+_no_byte_code = sys.dont_write_bytecode
+sys.dont_write_bytecode = False
+import hypothesis.stateful  # noqa: E402, F401  (written once, as said above; strategies too)
+from hypothesis import HealthCheck, settings  # noqa: E402
 
-from hypothesis import HealthCheck, settings  # noqa: E402  (after the byte-code prefix)
+sys.dont_write_bytecode = _no_byte_code
 
 settings.register_profile(
     "ci",
@@ -81,7 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
     (measured: the collection of 4 workers went from 30 s of CPU to 18 s).
     """
     parallel = config.getoption("numprocesses", None)
-    if parallel and not hasattr(config, "workerinput") and not sys.dont_write_bytecode:
+    if parallel and not hasattr(config, "workerinput"):
         _warm_byte_code(config)
 
 
