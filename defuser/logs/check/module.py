@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from defuser.engine.rules import HAND_SIZE
 from defuser.logs.check.messages import ACTION_STARTS, STRIKE_STARTS, is_cut_short, read_message
@@ -91,26 +91,37 @@ class ModuleCheck:
         return state.discard, state.hand
 
 
-@dataclass(frozen=True, slots=True)
-class Trail:
-    """The records that led to one beam state, newest first (shared between states)."""
-
-    record: LineRecord
-    parent: Trail | None = None
-
-    def records(self) -> list[LineRecord]:
-        """The records in line order."""
-        out: list[LineRecord] = []
-        link: Trail | None = self
-        while link is not None:
-            out.append(link.record)
-            link = link.parent
-        out.reverse()
-        return out
-
-
 #: A module line read: the line, its message name (``None``: not a message) and fields.
 _Read = tuple[ModuleLine, str | None, dict[str, Any]]
+
+
+class Trail(NamedTuple):
+    """How one beam state was reached: its last line's step and the trail before it.
+
+    Trails are shared between the states that branch from one state. The beam keeps
+    only the raw pieces of each step; :meth:`records` makes the
+    :class:`~defuser.logs.check.state.LineRecord` values of the one replay reported.
+    """
+
+    before: ReplayState
+    after: ReplayState
+    problems: list[str]
+    parent: Trail | None
+
+    def records(self, read: Sequence[_Read]) -> list[LineRecord]:
+        """The records in line order; ``read`` are the lines the trail stepped through."""
+        links: list[Trail] = []
+        link: Trail | None = self
+        while link is not None:
+            links.append(link)
+            link = link.parent
+        links.reverse()
+        return [
+            LineRecord(ml.number, name, fields, t.before, t.after, tuple(t.problems))
+            for (ml, name, fields), t in zip(read, links, strict=True)
+        ]
+
+
 #: The beam: each state with its cost (contradictions so far) and its trail.
 _Beam = dict[ReplayState, tuple[int, Trail | None]]
 
@@ -156,7 +167,7 @@ def check_module(
     best_cost = min(cost for cost, _ in beam.values())
     finals = [(s, t) for s, (c, t) in beam.items() if c == best_cost]
     best_state, best_trail = finals[0]
-    result.records = best_trail.records() if best_trail is not None else []
+    result.records = best_trail.records(read) if best_trail is not None else []
     for record in result.records:
         if record.problems:
             result.inconsistencies.append(Inconsistency(record.number, "; ".join(record.problems)))
@@ -243,12 +254,11 @@ def _run_beam(ctx: Context, beam: _Beam, read: list[_Read]) -> _Beam:
         new_beam: _Beam = {}
         for state, (cost, trail) in beam.items():
             for after, problems in step(ctx, state, ml.number, name, fields, ml.message):
-                total = cost + len(problems)
-                known = new_beam.get(after)
-                if known is not None and known[0] <= total:
-                    continue
-                record = LineRecord(ml.number, name, fields, state, after, tuple(problems))
-                new_beam[after] = (total, Trail(record, trail))
+                entry = (cost + len(problems), Trail(state, after, problems, trail))
+                # A state reached twice keeps its first place and its cheapest trail.
+                known = new_beam.setdefault(after, entry)
+                if known[0] > entry[0]:
+                    new_beam[after] = entry
         beam = _prune(new_beam)
     return beam
 
@@ -257,7 +267,10 @@ def _prune(beam: _Beam) -> _Beam:
     """Keep the hypotheses within :data:`MARGIN` of the best, at most :data:`BEAM`."""
     if not beam:
         return beam
-    best = min(cost for cost, _ in beam.values())
+    costs = [cost for cost, _ in beam.values()]
+    best = min(costs)
+    if max(costs) <= best + MARGIN and len(beam) <= BEAM:
+        return beam  # every hypothesis is kept, in the same order
     kept = [(s, v) for s, v in beam.items() if v[0] <= best + MARGIN]
     if len(kept) > BEAM:
         kept.sort(key=lambda item: item[1][0])
