@@ -40,6 +40,10 @@ class Stage(enum.Enum):
     #: The blocking-card lines and the ``Strike!`` of a blocked discard.
     BLOCKING = "blocking"
 
+    # Members are singletons compared by identity, so identity hashes them (in C): the
+    # beam hashes a state's stage for every successor, and Enum's own hash is Python.
+    __hash__ = object.__hash__
+
 
 class Inconsistency(NamedTuple):
     """A line that contradicts the module's behaviour, and what was expected."""
