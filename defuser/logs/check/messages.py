@@ -58,9 +58,21 @@ def read_message(message: str) -> tuple[str | None, dict[str, Any]]:
 
     Returns ``(None, {})`` for text the module never writes.
     """
+    name, fields = _read_message(message)
+    return name, dict(fields)
+
+
+#: How many messages :func:`_read_message` remembers: the module writes some 800
+#: different ones (a countdown up to 99), and a log repeats them all the time.
+_READ_CACHE_SIZE: Final = 4096
+
+
+@functools.lru_cache(maxsize=_READ_CACHE_SIZE)
+def _read_message(message: str) -> tuple[str | None, tuple[tuple[str, Any], ...]]:
+    """:func:`read_message`, with the fields as immutable pairs so that it can be cached."""
     found = modlog.classify(message)
     if found is None:
-        return None, {}
+        return None, ()
     name, raw = found
     fields: dict[str, Any] = {}
     try:
@@ -76,8 +88,8 @@ def read_message(message: str) -> tuple[str | None, dict[str, Any]]:
             else:
                 fields[key] = value
     except (InvalidCardError, ValueError, KeyError):
-        return None, {}
-    return name, fields
+        return None, ()
+    return name, tuple(fields.items())
 
 
 @functools.cache
