@@ -77,8 +77,7 @@ class CardType(enum.Enum):
     @property
     def card_words(self) -> str:
         """The type with its article, for prose: ``a Yep card``, ``an Attack card``."""
-        article = "an" if self.value[0] in "AEIOU" else "a"
-        return f"{article} {self.value} card"
+        return _TYPE_WORDS[self]
 
     @property
     def is_plain(self) -> bool:
@@ -96,6 +95,10 @@ class CardType(enum.Enum):
         return found
 
 
+#: Each type's :attr:`CardType.card_words`, made once (findings word types all the time).
+_TYPE_WORDS: Final[dict[CardType, str]] = {
+    t: f"{'an' if t.value[0] in 'AEIOU' else 'a'} {t.value} card" for t in CardType
+}
 _TYPE_NAMES: Final[dict[str, CardType]] = {t.value.lower(): t for t in CardType}
 _TYPE_NAMES.update(
     {
