@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import typing
 
 import pytest
 from gamelog_builder import (
@@ -25,6 +26,7 @@ from defuser.engine.actions import ALL_ACTIONS, Action
 from defuser.engine.simulator import Module
 from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check import ModuleCheck, check_module
+from defuser.logs.check.state import ReplayState, Stage, StateChanges
 from defuser.logs.reader import read_log
 from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
@@ -366,3 +368,19 @@ def test_a_mission_generating_several_bombs_before_play() -> None:
     placed = {m.check.module_id: b.serial for b in analysis.bombs for m in b.modules}
     assert placed == {1: "5M3ES3", 2: "784TA1", 3: "RP9CW7"}
     assert analysis.inconsistency_count == 0
+
+
+# --------------------------------------------------------------------------- the replay state
+
+
+def test_evolve_is_replace_and_its_changes_name_every_field_with_its_type() -> None:
+    assert typing.get_type_hints(StateChanges) == typing.get_type_hints(ReplayState)
+    assert list(typing.get_type_hints(StateChanges)) == list(ReplayState._fields)
+    state = ReplayState(
+        table="A", digit=3, n=None, n_min=3, stage=Stage.START, discard=None, hand=(),
+        until=None, first_cycle=True, defuse_line=0, coming=0, pending_line=0, blocking=(),
+        listed=0, solved_line=0, deals=0,
+    )
+    changed = state.evolve(stage=Stage.IDLE, hand=(Card.RED_HEART,), deals=3)
+    assert type(changed) is ReplayState
+    assert changed == state._replace(stage=Stage.IDLE, hand=(Card.RED_HEART,), deals=3)

@@ -42,7 +42,7 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
             "('You were going to draw an Exploding Mitten. Strike!')"
         )
         hand = (*s.hand, card)[:HAND_SIZE]
-        return [(s._replace(hand=hand, stage=Stage.COMING, coming=1, pending_line=line),
+        return [(s.evolve(hand=hand, stage=Stage.COMING, coming=1, pending_line=line),
                  problems)]
     full = len(s.hand) >= HAND_SIZE
     if full:
@@ -53,7 +53,7 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
     out = []
     for new, deal_problems in deal(ctx, s, line, card, via_draw=True):
         hand = new.hand if full else (*new.hand, card)
-        out.append((new._replace(hand=hand, stage=Stage.COMING, pending_line=line),
+        out.append((new.evolve(hand=hand, stage=Stage.COMING, pending_line=line),
                     problems + deal_problems))
     return out
 
@@ -77,11 +77,11 @@ def discarded(
         )
     out = []
     for new, deal_problems in deal(ctx, s, line, card, via_draw=False):
-        base = new._replace(stage=Stage.RULE_AFTER_DISCARD, pending_line=line)
-        out.append((base._replace(discard=card), problems + deal_problems))
+        base = new.evolve(stage=Stage.RULE_AFTER_DISCARD, pending_line=line)
+        out.append((base.evolve(discard=card), problems + deal_problems))
         if s.until == 0 and card != rules.mitten:
             # The face may be what was altered: the mitten really went to the pile.
-            out.append((base._replace(discard=rules.mitten), problems + deal_problems))
+            out.append((base.evolve(discard=rules.mitten), problems + deal_problems))
     return out
 
 
@@ -93,11 +93,11 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
     bad_type = type_problem(rules, card, claimed)
     if bad_type:
         problems.append(bad_type)
-    base = s._replace(stage=Stage.RULE_AFTER_PLAY, pending_line=line)
+    base = s.evolve(stage=Stage.RULE_AFTER_PLAY, pending_line=line)
     legal = rules.is_legal(card, s.discard)
     held = card in s.hand
     if held and legal and not (rules.type_of(card) is CardType.DEFUSE and s.until == 0):
-        return [(base._replace(hand=h, discard=card), problems) for h in remove(s.hand, card)]
+        return [(base.evolve(hand=h, discard=card), problems) for h in remove(s.hand, card)]
     if not held:
         problems.append(
             f"{card.words} is not in the hand ({hand_words(s.hand)})"
@@ -117,13 +117,13 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
     # wrong card and one of the legal cards was played.
     out: list[Branch] = []
     if held:
-        out += [(base._replace(hand=h, discard=card), problems)
+        out += [(base.evolve(hand=h, discard=card), problems)
                 for h in remove(s.hand, card)]
     else:
-        out.append((base._replace(discard=card), problems))
+        out.append((base.evolve(discard=card), problems))
     for other in dict.fromkeys(c for c in s.hand if rules.is_legal(c, s.discard)):
         if other != card:
-            out += [(base._replace(hand=h, discard=other), problems)
+            out += [(base.evolve(hand=h, discard=other), problems)
                     for h in remove(s.hand, other)]
     return out
 
@@ -184,9 +184,9 @@ def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     blocking = blocking_slots(rules, s.discard, s.hand)
-    base = s._replace(stage=Stage.BLOCKING, pending_line=line, listed=0)
+    base = s.evolve(stage=Stage.BLOCKING, pending_line=line, listed=0)
     if blocking:
-        return base._replace(blocking=blocking), []
+        return base.evolve(blocking=blocking), []
     legal = [i + 1 for i, c in enumerate(s.hand) if rules.is_legal(c, s.discard)]
     why = (
         f"the only legal card, {slot_words(s.hand, legal)}, is a Defuse, and a lone "
@@ -194,7 +194,7 @@ def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
         if legal
         else f"no card in the hand ({hand_words(s.hand)}) is legal"
     )
-    return base._replace(blocking=None), [
+    return base.evolve(blocking=None), [
         f"discarding was allowed: {why} under {rule_why(rules, s.discard)}"
     ]
 
@@ -208,7 +208,7 @@ def blocking_line(ctx: Context, s: ReplayState, f: dict[str, Any]) -> Branch:
             f"the {ORDINAL_WORD[slot]} card's line ends '{SLOT_EXCLAIM[slot]}', "
             f"not '{f['exclamation']}'"
         )
-    new = s._replace(listed=s.listed + 1)
+    new = s.evolve(listed=s.listed + 1)
     if s.blocking is None:
         return new, problems
     rules = ruleset(s.table, s.digit)
@@ -238,7 +238,7 @@ def blocking_end(ctx: Context, s: ReplayState) -> Branch:
             f"the list of blocking cards misses {slot_words(s.hand, missing)} "
             f"(expected '{ordinal_line(missing[0])}' before 'Strike!')"
         )
-    return s._replace(stage=Stage.IDLE, blocking=(), listed=0), problems
+    return s.evolve(stage=Stage.IDLE, blocking=(), listed=0), problems
 
 
 def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
@@ -258,10 +258,10 @@ def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
     defuses = [c for c in s.hand if rules.type_of(c) is CardType.DEFUSE]
     if not defuses:
         problems.append(f"there is no Defuse in the hand ({hand_words(s.hand)})")
-        return [(s._replace(solved_line=line), problems)]
+        return [(s.evolve(solved_line=line), problems)]
     out = []
     for card in dict.fromkeys(defuses):
         for hand in remove(s.hand, card):
-            out.append((s._replace(solved_line=line, hand=hand, discard=card), problems))
+            out.append((s.evolve(solved_line=line, hand=hand, discard=card), problems))
     return out
 

@@ -24,7 +24,7 @@ def deal(ctx: Context, s: ReplayState, line: int, card: Card, via_draw: bool) ->
         out: list[Branch] = []
         for u0 in deck.first_mitten_distances(s.n if s.n is not None else MAX_INTERVAL):
             n_min = max(s.n_min, u0 + 2)
-            out += deal(ctx, s._replace(until=u0, n_min=n_min), line, card, via_draw)
+            out += deal(ctx, s.evolve(until=u0, n_min=n_min), line, card, via_draw)
         return out
     if s.until == 0:
         return _mitten_dealt(s, card)
@@ -44,7 +44,7 @@ def _mitten_dealt(s: ReplayState, card: Card) -> list[Branch]:
         )
     return [
         (
-            s._replace(n=interval, until=deck.cycle_length(interval), first_cycle=False,
+            s.evolve(n=interval, until=deck.cycle_length(interval), first_cycle=False,
                        defuse_line=0, coming=0, deals=s.deals + 1),
             list(problems),
         )
@@ -54,10 +54,10 @@ def _mitten_dealt(s: ReplayState, card: Card) -> list[Branch]:
 
 def _card_dealt(s: ReplayState, until: int, line: int, card: Card, via_draw: bool) -> Branch:
     """A card other than a due mitten was dealt, ``until`` deals before the mitten."""
-    new = s._replace(until=until - 1, coming=until, deals=s.deals + 1)
+    new = s.evolve(until=until - 1, coming=until, deals=s.deals + 1)
     problem, defuse_dealt = _cycle_problem(s, until, card)
     if defuse_dealt:
-        new = new._replace(defuse_line=line)
+        new = new.evolve(defuse_line=line)
     problems = [problem] if problem else []
     if via_draw:
         problems += _guaranteed_legal_problem(s, card)
@@ -123,7 +123,7 @@ def _guaranteed_legal_problem(s: ReplayState, card: Card) -> list[str]:
 def coming_line(ctx: Context, s: ReplayState, k: int) -> Branch:
     """Check the countdown line that follows a deal."""
     if k == s.coming:
-        return s._replace(stage=Stage.IDLE), []
+        return s.evolve(stage=Stage.IDLE), []
     if s.coming == 0:
         why = "right after the Exploding Mitten is discarded the module writes 0"
     elif not s.first_cycle and s.n is not None and s.coming == s.n - 1:
@@ -135,7 +135,7 @@ def coming_line(ctx: Context, s: ReplayState, k: int) -> Branch:
         why = "the first mitten's place, fixed by the other countdown lines, gives this"
     else:
         why = "the previous countdown, less one deal, gives this"
-    return s._replace(stage=Stage.IDLE), [
+    return s.evolve(stage=Stage.IDLE), [
         f"the line says the mitten is coming in {k} draws, expected {s.coming}: {why}"
     ]
 

@@ -49,7 +49,7 @@ def _at_start(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
     if ln.name == "table":
         return [startup.table_line(ctx, s, ln.fields["table"])]
     if ln.name == "initial_discard":
-        out = startup.initial_discard(ctx, s._replace(stage=Stage.OPENING_DISCARD), ln.fields)
+        out = startup.initial_discard(ctx, s.evolve(stage=Stage.OPENING_DISCARD), ln.fields)
         return [(st, ["the start-up's first line 'You should use Table X.' is "
                       "missing", *m]) for st, m in out]
     return [(s, ["the module's start-up is missing before this line"])]
@@ -67,8 +67,8 @@ def _rule_expected(
 ) -> list[Branch]:
     """A rule line is due; after it the replay goes on at ``then``."""
     if ln.name in RULE_MESSAGES:
-        return [startup.rule_line(ctx, s._replace(stage=then), ln.fields["rule"], ln.name)]
-    return _missing(ctx, s._replace(stage=then), ln, what)
+        return [startup.rule_line(ctx, s.evolve(stage=then), ln.fields["rule"], ln.name)]
+    return _missing(ctx, s.evolve(stage=then), ln, what)
 
 
 def _at_opening_rule(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
@@ -78,7 +78,7 @@ def _at_opening_rule(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
 def _at_hand(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
     if ln.name == "hand_card":
         return startup.hand_card(ctx, s, ln.number, ln.fields)
-    out = _step(ctx, s._replace(stage=Stage.IDLE), ln)
+    out = _step(ctx, s.evolve(stage=Stage.IDLE), ln)
     if ln.name in ACTION_STARTS and len(s.hand) < HAND_SIZE:
         msg = f"the start-up listed {len(s.hand)} hand card(s), expected {HAND_SIZE}"
         return [(st, [msg, *m]) for st, m in out]
@@ -88,7 +88,7 @@ def _at_hand(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
 def _at_coming(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
     if ln.name == "mitten_coming":
         return [coming_line(ctx, s, ln.fields["k"])]
-    return _missing(ctx, s._replace(stage=Stage.IDLE), ln,
+    return _missing(ctx, s.evolve(stage=Stage.IDLE), ln,
                     f"the countdown line after the deal at line {s.pending_line}")
 
 
@@ -109,7 +109,7 @@ def _at_blocking(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
         return [clicks.blocking_line(ctx, s, ln.fields)]
     if ln.name == "strike":
         return [clicks.blocking_end(ctx, s)]
-    return _missing(ctx, s._replace(stage=Stage.IDLE, blocking=()), ln,
+    return _missing(ctx, s.evolve(stage=Stage.IDLE, blocking=()), ln,
                     f"'Strike!' closing the blocked discard at line {s.pending_line}")
 
 

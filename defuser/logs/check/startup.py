@@ -30,7 +30,7 @@ def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
             f"the line says Table {claimed}, expected Table {s.table}: "
             f"{ctx.table_reason(s.table)}"
         )
-    return s._replace(stage=Stage.OPENING_DISCARD), problems
+    return s.evolve(stage=Stage.OPENING_DISCARD), problems
 
 
 def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Branch]:
@@ -46,7 +46,7 @@ def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Bra
             f"the opening discard is never the Exploding Mitten ({card.words} in "
             f"Table {s.table})"
         )
-    return [(s._replace(stage=Stage.OPENING_RULE, discard=card), problems)]
+    return [(s.evolve(stage=Stage.OPENING_RULE, discard=card), problems)]
 
 
 def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
@@ -88,7 +88,7 @@ def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> lis
         problems.append(bad_type)
     if len(s.hand) >= HAND_SIZE:
         problems.append(f"the start-up hand has only {HAND_SIZE} cards")
-        return [(s._replace(stage=Stage.IDLE), problems)]
+        return [(s.evolve(stage=Stage.IDLE), problems)]
     hand = (*s.hand, card)
     if len(hand) == HAND_SIZE:
         assert s.discard is not None
@@ -102,6 +102,6 @@ def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> lis
                 "the opening hand has no legal plain card, but the module re-rolls until "
                 f"it has one ({rule_why(rules, s.discard)})"
             )
-    return [(s._replace(hand=hand, stage=Stage.HAND if len(hand) < HAND_SIZE else Stage.IDLE),
+    return [(s.evolve(hand=hand, stage=Stage.HAND if len(hand) < HAND_SIZE else Stage.IDLE),
              problems)]
 

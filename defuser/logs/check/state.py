@@ -12,7 +12,7 @@ import enum
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, TypedDict, Unpack
 
 from defuser.engine import modlog
 from edgework import RULE_TEXTS, Card, CardType, Ruleset, SerialNumber, table_traits
@@ -78,6 +78,39 @@ class ReplayState(NamedTuple):
     listed: int
     solved_line: int
     deals: int
+
+    def evolve(self, **changes: Unpack[StateChanges]) -> ReplayState:
+        """This state with ``changes``: what ``_replace`` gives, in less time (the beam
+        makes a million states for a few hundred logs)."""
+        values: list[Any] = list(self)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return tuple.__new__(ReplayState, values)
+
+
+class StateChanges(TypedDict, total=False):
+    """Fields of a :class:`ReplayState` to change, for :meth:`ReplayState.evolve`."""
+
+    table: str
+    digit: int
+    n: int | None
+    n_min: int
+    stage: Stage
+    discard: Card | None
+    hand: tuple[Card, ...]
+    until: int | None
+    first_cycle: bool
+    defuse_line: int
+    coming: int
+    pending_line: int
+    blocking: tuple[int, ...] | None
+    listed: int
+    solved_line: int
+    deals: int
+
+
+#: Where each field of a :class:`ReplayState` sits in the tuple.
+_FIELD_INDEX: Final = {name: i for i, name in enumerate(ReplayState._fields)}
 
 
 @dataclass(frozen=True, slots=True)
