@@ -265,8 +265,8 @@ def _run_beam(ctx: Context, beam: _Beam, read: list[_Read]) -> _Beam:
 
 def _prune(beam: _Beam) -> _Beam:
     """Keep the hypotheses within :data:`MARGIN` of the best, at most :data:`BEAM`."""
-    if not beam:
-        return beam
+    if len(beam) < 2:
+        return beam  # most lines leave one hypothesis: nothing to compare
     costs = [cost for cost, _ in beam.values()]
     best = min(costs)
     if max(costs) <= best + MARGIN and len(beam) <= BEAM:
