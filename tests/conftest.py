@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
     modules and compiles the project; every ``python -m defuser`` the tests start
     compiles what it imports. Cold, that is several seconds of CPU per worker, all at
     once, and a tenth of a second per process; done here first, in two processes, the
-    others load it (start-up and collection of 4 workers: 18 s of CPU before, 11-15 s
+    others load it (start-up and collection of 4 workers: 30 s of CPU before, 11-15 s
     after; see docs/benchmarks.md).
     """
     if not hasattr(config, "workerinput"):
