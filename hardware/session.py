@@ -17,7 +17,7 @@ and takes out the bytes to write (:meth:`~HostSession.data_to_send`) and what ha
 (:meth:`~HostSession.events`): presses to apply, notices for the user, trace lines, a
 link that is down, a handshake completed, a failure that ends the run. The same input
 always gives the same output, so every recovery path is tested with a fake clock
-(tests/test_prop_session.py); :class:`hardware.device.Device` is the I/O loop around it.
+(tests/hardware/test_prop_session.py); :class:`hardware.device.Device` is the I/O loop around it.
 """
 
 from __future__ import annotations

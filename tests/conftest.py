@@ -98,7 +98,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def _warm_byte_code(config: pytest.Config) -> None:
     """Write the rewritten test modules and the compiled project where workers look."""
-    files = [*sorted(TESTS.glob("test_*.py")), TESTS / "conftest.py"]
+    files = [*sorted(TESTS.rglob("test_*.py")), TESTS / "conftest.py"]
     helpers = [f for f in TESTS.glob("*.py") if f not in files]
     if _rewrite is None or not hasattr(os, "fork"):
         return  # pytest's internals moved, or no fork: each worker does it for itself

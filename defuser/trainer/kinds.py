@@ -3,7 +3,7 @@
 Contract: :data:`KIND_SPECS` maps every :class:`~defuser.trainer.model.Kind` to one
 :class:`KindSpec`: how to type an answer, the default answer-time target, the skills in
 teaching order, the question generator and the judge. Adding a kind means adding its
-:class:`Kind` member and one entry here; ``tests/test_trainer_kinds.py`` proves every
+:class:`Kind` member and one entry here; ``tests/trainer/test_trainer_kinds.py`` proves every
 kind has every part and that the parts agree (each generated question is of its kind
 and skill, and its expected answer is judged right).
 

@@ -26,7 +26,7 @@ from hardware.bridge import button_for, winning_actions
 from hardware.device import Device, Notice, NoticeKind
 from hardware.protocol import Button, Cue, GameState, ShowHand, ShowTop
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EDGE = "3B 2H // AB3CD4"
 
 

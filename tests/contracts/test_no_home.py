@@ -15,7 +15,7 @@ from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Runs ``mittens`` as a user the system does not know: ``pwd`` has no entry for it.
 _UNKNOWN_USER = """

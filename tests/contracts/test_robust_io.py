@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import default_sigint
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def mittens(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Names of files that live outside the repository (the project's private sources).
 OUTSIDE = ("module-behaviour.md", "/work/shared", "exploding-mittens-manual.txt")
 

@@ -16,7 +16,7 @@ def test_generated_blocks_are_current(path: Path) -> None:
 
 
 def test_rules_page_renders_tables_from_data() -> None:
-    rules = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     blocks = [m.group("args") for m in BLOCK.finditer(rules)]
     assert "tables --format markdown" in blocks
 

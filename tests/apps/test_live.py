@@ -246,7 +246,7 @@ def test_cards_by_words_and_slots_by_card() -> None:
 
 
 def test_docs_transcript_is_what_the_session_answers() -> None:
-    docs = Path(__file__).resolve().parent.parent / "docs" / "live.md"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "live.md"
     text = docs.read_text(encoding="utf-8")
     human = text.split("## Human mode", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     typed = [line[2:] for line in human.splitlines() if line.startswith("> ")]

@@ -27,7 +27,7 @@ from defuser.trainer.store import (
     write_csv,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def record(n: int, *, correct: bool = True, kind: str = "table") -> AnswerRecord:

@@ -24,7 +24,7 @@ from cli_helpers import run_cli
 from defuser.trainer import store as store_module
 from defuser.trainer.store import APPLICATION_ID, MAX_GIVEN_CHARS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def mittens(*args: str, stdin: bytes = b"", user: list[str] | None = None

@@ -17,7 +17,7 @@ from defuser.commands import screen
 from defuser.commands.live import screen_reply
 from edgework import Batteries, Card, SerialNumber
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "live.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "live.md"
 
 
 @pytest.fixture(autouse=True)

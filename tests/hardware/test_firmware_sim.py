@@ -53,7 +53,7 @@ from hardware.protocol import (
     ShowTop,
 )
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 FIRMWARE_DIR: Final = ROOT / "hardware" / "firmware"
 ARDUINO_AVR: Final = Path(os.environ.get("ARDUINO_AVR", "/usr/share/arduino/hardware/arduino/avr"))
 APT_PACKAGES: Final = "gcc-avr avr-libc binutils-avr simavr libsimavr-dev arduino-core-avr"

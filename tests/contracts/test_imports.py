@@ -21,7 +21,7 @@ import pytest
 
 from defuser.cli import COMMANDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI_LIBRARIES = frozenset({"click", "rich", "serial"})
 PROJECT_PACKAGES = frozenset({"edgework", "defuser", "hardware"})
 

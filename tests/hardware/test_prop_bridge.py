@@ -57,7 +57,7 @@ from hardware.protocol import (
     ShowTop,
 )
 
-GOLDEN = Path(__file__).parent / "golden" / "prop" / "full_game.txt"
+GOLDEN = Path(__file__).parents[1] / "golden" / "prop" / "full_game.txt"
 
 
 def test_buttons_and_actions_correspond() -> None:

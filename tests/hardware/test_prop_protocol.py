@@ -64,7 +64,7 @@ from hardware.protocol import (
     next_seq,
 )
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 tags = st.integers(0, MAX_TAG)
 seqs = st.integers(0, SEQ_MODULUS - 1)

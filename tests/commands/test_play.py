@@ -327,7 +327,7 @@ def test_docs_transcripts_are_current(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
 ) -> None:
     """docs/play.md shows real output of these exact commands."""
-    doc = (Path(__file__).parent.parent / "docs" / "play.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
     edge = ["--serial", "KT4RE7", "--batteries", "3B 2H", "--seed", "2"]
     log = tmp_path / "game.log"
     script = "draw\nplay 1\nplay 1\ndraw\ndraw\nplay 2\n"

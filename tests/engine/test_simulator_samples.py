@@ -27,7 +27,7 @@ from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
 SAMPLES = Path("/work/shared/samples/real-module-logs")
 if not SAMPLES.is_dir():
-    SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "real-module-logs"
+    SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples" / "real-module-logs"
 
 T = TypeVar("T")
 
