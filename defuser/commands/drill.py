@@ -28,12 +28,13 @@ from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.focus import answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
+from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, Answered, Grade, Kind, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
-from defuser.trainer.store import Store, default_db_path
+from defuser.trainer.store import Store
 from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
 
 if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game

@@ -17,9 +17,11 @@ import click
 
 from defuser.commands.common import Output, colour_enabled
 from defuser.commands.safeio import confirm, write_user_file
+from defuser.trainer.export import write_csv
+from defuser.trainer.location import default_db_path
 from defuser.trainer.report import build_report
 from defuser.trainer.settings import Settings, load_settings
-from defuser.trainer.store import AnswerRow, Store, default_db_path, write_csv
+from defuser.trainer.store import AnswerRow, Store
 
 
 class PicturePath(click.ParamType[str]):

@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.streams import printable
+from defuser.trainer.export import iso_time
 from defuser.trainer.report import (
     Cell,
     Heatmap,
@@ -31,7 +32,6 @@ from defuser.trainer.report import (
     Tally,
     sparkline,
 )
-from defuser.trainer.store import iso_time
 
 #: Width of the longest bar of the answers-per-week chart.
 BAR_WIDTH = 30

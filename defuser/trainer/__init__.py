@@ -15,8 +15,9 @@ exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zer
 - :mod:`~defuser.trainer.skills`: the typed skills and their stored keys;
 - :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.settings`: FSRS spaced
   repetition per skill and the learner's settings;
-- :mod:`~defuser.trainer.store` and :mod:`~defuser.trainer.report`: the SQLite answer
-  log and its statistics;
+- :mod:`~defuser.trainer.store`, :mod:`~defuser.trainer.location`,
+  :mod:`~defuser.trainer.export` and :mod:`~defuser.trainer.report`: the SQLite answer
+  log, where it lives by default, its CSV export and its statistics;
 - :mod:`~defuser.trainer.session` and :mod:`~defuser.trainer.game`: a drill session and
   a graded game.
 """

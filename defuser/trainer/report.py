@@ -20,12 +20,13 @@ from typing import Any, Final
 
 from fsrs import Rating
 
+from defuser.trainer.export import iso_time
 from defuser.trainer.kinds import all_skills
 from defuser.trainer.model import KINDS
 from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
 from defuser.trainer.skills import CellSkill, RuleSkill, Skill
-from defuser.trainer.store import AnswerRow, iso_time
+from defuser.trainer.store import AnswerRow
 from edgework import RULE_LETTERS, TABLE_E_ROWS, TABLE_LETTERS, Card, Colour, Shape
 
 SPARK_BARS: Final = "▁▂▃▄▅▆▇█"

@@ -84,11 +84,6 @@ def rating_for(correct: bool, seconds: float, target: float) -> Rating:
     return Rating.Good
 
 
-def rating_words(rating: Rating) -> str:
-    """A rating as a word: ``again``, ``hard``, ``good``, ``easy``."""
-    return rating.name.lower()
-
-
 def interval_words(seconds: float) -> str:
     """A time span in words: ``1 min``, ``10 min``, ``1 h``, ``3 days``."""
     if seconds < 3600:

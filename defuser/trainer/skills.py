@@ -237,8 +237,3 @@ def parse_skill(key: str) -> Skill | None:
         return None
     return None
 
-
-def skill_label(key: str) -> str:
-    """A stored skill key in words (the key itself when this version does not know it)."""
-    skill = parse_skill(key)
-    return key if skill is None else skill.label

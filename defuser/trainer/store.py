@@ -21,15 +21,13 @@ migrated in place in one transaction when it is opened: the two columns are adde
 (empty for the old answers, whose ratings the scheduler derives when it replays them)
 and the settings table is created; no answer is changed or lost.
 
-The default location is ``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3`` (or
-``~/.local/share/...`` when ``XDG_DATA_HOME`` is unset).
+Where the database lives by default is :mod:`defuser.trainer.location`'s business; the
+CSV export of the stored answers is :mod:`defuser.trainer.export`'s.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
-import datetime as dt
 import json
 import math
 import os
@@ -38,7 +36,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 from defuser.errors import DefuserError
 
@@ -47,12 +45,10 @@ APPLICATION_ID: Final = 0x4D69546E
 SCHEMA_VERSION: Final = 2
 #: How long a writer waits for another session's transaction (milliseconds).
 BUSY_TIMEOUT_MS: Final = 15_000
-DB_FILENAME: Final = "stats.sqlite3"
 #: The longest answer text stored (longer answers are cut; they are unreadable anyway).
 MAX_GIVEN_CHARS: Final = 200
-#: The latest timestamp :func:`iso_time` can show (the end of year 9999).
+#: The latest timestamp stored (the end of year 9999, the last an ISO date can show).
 _LAST_TIME: Final = 253_402_300_799.0
-APP_DIR: Final = "exploding-mittens"
 
 _SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS sessions (
@@ -113,23 +109,6 @@ class StatsDatabaseError(DefuserError):
         self.untouched = untouched
 
 
-def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_DATA_HOME/exploding-mittens/stats.sqlite3``, or under ``~/.local/share``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME") or ""
-    if base and Path(base).is_absolute():
-        return Path(base) / APP_DIR / DB_FILENAME
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError, OSError):
-        raise StatsDatabaseError(
-            "the stats database has no default place: the home directory is unknown "
-            "(HOME is unset and this user has no password entry); set HOME or "
-            "XDG_DATA_HOME, or name a database file"
-        ) from None
-    return home / ".local" / "share" / APP_DIR / DB_FILENAME
-
-
 @dataclass(frozen=True, slots=True)
 class AnswerRecord:
     """One answer to store."""
@@ -169,24 +148,6 @@ class AnswerRow:
     loss: float | None
     rating: int | None = None
     target: float | None = None
-
-
-CSV_COLUMNS: Final[tuple[str, ...]] = (
-    "id",
-    "session",
-    "mode",
-    "time",
-    "kind",
-    "skill",
-    "rule",
-    "question",
-    "expected",
-    "given",
-    "grade",
-    "correct",
-    "seconds",
-    "loss",
-)
 
 
 def _fail(path: Path, what: str) -> StatsDatabaseError:
@@ -543,10 +504,6 @@ class Store:
                 (key, value),
             )
 
-    def integrity(self) -> str:
-        """SQLite's full integrity check: ``ok`` or the first problem."""
-        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
-
     def close(self) -> None:
         """Close the connection (every answer is already committed)."""
         self._db.close()
@@ -606,33 +563,3 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     if rating is not None and not 1 <= rating <= 4:
         return f"answer {row[0]!r}: rating {rating} is not 1-4"
     return None
-
-
-def iso_time(at: float) -> str:
-    """A stored timestamp as ISO 8601 in UTC, to the second."""
-    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def write_csv(rows: list[AnswerRow], stream: IO[str]) -> None:
-    """Write answers as CSV with a header row (:data:`CSV_COLUMNS`)."""
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for r in rows:
-        writer.writerow(
-            (
-                r.id,
-                r.session_id,
-                r.mode,
-                iso_time(r.at),
-                r.kind,
-                r.skill,
-                r.rule or "",
-                r.question,
-                r.expected,
-                r.given,
-                r.grade,
-                int(r.correct),
-                f"{r.seconds:.3f}",
-                "" if r.loss is None else f"{r.loss:.3f}",
-            )
-        )

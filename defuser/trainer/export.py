@@ -1,0 +1,62 @@
+"""The stored answers as CSV, one row per answer, times in ISO 8601 UTC.
+
+Contract: :func:`write_csv` writes a header row (:data:`CSV_COLUMNS`) and then one row
+per :class:`~defuser.trainer.store.AnswerRow`, oldest first as given; it writes to the
+stream it is handed and never opens a file (the command decides where it goes).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from typing import IO, TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from defuser.trainer.store import AnswerRow
+
+CSV_COLUMNS: Final[tuple[str, ...]] = (
+    "id",
+    "session",
+    "mode",
+    "time",
+    "kind",
+    "skill",
+    "rule",
+    "question",
+    "expected",
+    "given",
+    "grade",
+    "correct",
+    "seconds",
+    "loss",
+)
+
+
+def iso_time(at: float) -> str:
+    """A stored timestamp as ISO 8601 in UTC, to the second."""
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_csv(rows: list[AnswerRow], stream: IO[str]) -> None:
+    """Write answers as CSV with a header row (:data:`CSV_COLUMNS`)."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in rows:
+        writer.writerow(
+            (
+                r.id,
+                r.session_id,
+                r.mode,
+                iso_time(r.at),
+                r.kind,
+                r.skill,
+                r.rule or "",
+                r.question,
+                r.expected,
+                r.given,
+                r.grade,
+                int(r.correct),
+                f"{r.seconds:.3f}",
+                "" if r.loss is None else f"{r.loss:.3f}",
+            )
+        )
