@@ -1,10 +1,12 @@
 """The bomb's edge and the manual's lookups it keys.
 
-Serial number, batteries and the other widgets; the 16 card faces; Tables A-F as data.
+Serial number, batteries and the other widgets; the 16 card faces; Tables A-F as data;
+the 200 configurations (table, last digit, N) they select.
 This package uses only the standard library and imports nothing else from the project.
 """
 
 from edgework.cards import ALL_CARDS, SHAPE_GLYPHS, Card, CardType, Colour, Shape, parse_hand
+from edgework.configs import CONFIGS, Config
 from edgework.errors import (
     EdgeworkError,
     InvalidBatteriesError,
@@ -43,6 +45,7 @@ from edgework.widgets import Batteries, Edgework, Indicator, PortPlate
 __all__ = [
     "ALL_CARDS",
     "CARD_TABLES",
+    "CONFIGS",
     "DEFUSE_FACES",
     "INTERVALS",
     "MAX_INTERVAL",
@@ -61,6 +64,7 @@ __all__ = [
     "Card",
     "CardType",
     "Colour",
+    "Config",
     "Edgework",
     "EdgeworkError",
     "Indicator",

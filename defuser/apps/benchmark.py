@@ -30,39 +30,13 @@ from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import POLICY_NAMES, make_policy
 from defuser.strategy.solutions import expected_clicks, solution_for
-from edgework import MAX_INTERVAL, MIN_INTERVAL, TABLE_LETTERS, Ruleset
+from edgework import CONFIGS, Config
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.
 MAX_CLICKS: Final = 5000
 
 #: z for a two-sided 95% normal interval.
 Z95: Final = 1.959963984540054
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    """One kind of module: its table, the serial's last digit and N."""
-
-    table: str
-    last_digit: int
-    interval: int
-
-    @property
-    def rules(self) -> Ruleset:
-        """The rule set."""
-        return Ruleset(self.table, self.last_digit)
-
-    def __str__(self) -> str:
-        return f"{self.table}{self.last_digit} N={self.interval}"
-
-
-#: All 200 configurations, in a fixed order.
-CONFIGS: Final[tuple[Config, ...]] = tuple(
-    Config(t, d, n)
-    for t in TABLE_LETTERS
-    for d in range(10)
-    for n in range(MIN_INTERVAL, MAX_INTERVAL + 1)
-)
 
 
 @dataclass(frozen=True, slots=True)

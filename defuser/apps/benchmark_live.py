@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from defuser.apps.benchmark import CONFIGS, game_seed
+from defuser.apps.benchmark import game_seed
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.cache import APP_DIR, DiskCache
 from defuser.strategy.solutions import SolutionStore
-from edgework import Ruleset
+from edgework import CONFIGS, Ruleset
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ exist yet, and starts again from the top when the file is truncated, replaced
 an :class:`Advice` for every module whose visible state changed: the bomb's edgework
 from the bomb generator's lines (as :mod:`defuser.logs.reader` reads them), each
 module's start-up and clicks from its ``[Exploding Mittens #<id>]`` lines, and the
-optimal policy's next click (:func:`defuser.strategy.policy.recommend`).
+optimal policy's next click (:func:`defuser.strategy.values.recommend`).
 
 Only what the defuser can see informs the advice: the cards shown, each click and
 whether it struck. The module's ``(The Exploding Mitten is coming in N draws.)`` lines
@@ -43,7 +43,7 @@ from defuser.errors import DefuserError
 from defuser.logs.check import read_message
 from defuser.logs.reader import MAX_LINE_CHARS, game_line
 from defuser.strategy.belief import Observation
-from defuser.strategy.policy import Recommendation, recommend
+from defuser.strategy.values import Recommendation, recommend
 from defuser.streams import printable
 from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
 

@@ -38,7 +38,7 @@ from defuser.engine.actions import (
 )
 from defuser.errors import DefuserError, InvalidCommandError, NoOpeningStateError
 from defuser.strategy.belief import Observation
-from defuser.strategy.policy import Recommendation, recommend
+from defuser.strategy.values import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 
 #: How many changes ``undo`` can take back, one after another (older ones are forgotten).

@@ -21,7 +21,7 @@ from rich.text import Text
 from defuser.commands.common import COLOUR_STYLES
 from defuser.engine.actions import Action
 from defuser.strategy.belief import CycleBelief, Observation, odds
-from defuser.strategy.policy import Recommendation
+from defuser.strategy.values import Recommendation
 from edgework import SHAPE_GLYPHS, Card
 
 #: The badge style of each kind of click: the move must stand out from everything else.

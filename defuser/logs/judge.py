@@ -3,7 +3,7 @@
 Contract: :func:`judge` takes a :class:`~defuser.logs.check.ModuleCheck` and walks its
 replay through a :class:`~defuser.strategy.belief.Observation`, which sees only what the player
 saw (cards, strikes; never the log's countdown lines). Before every action it asks the
-policy (:func:`defuser.strategy.policy.action_values`) for the expected clicks to the solve of
+policy (:func:`defuser.strategy.values.action_values`) for the expected clicks to the solve of
 every action and their chance of a strike, and rates the action taken:
 
 - ``best``: safe and as fast as the optimal policy's choice;
@@ -24,7 +24,8 @@ from defuser.engine.actions import Action
 from defuser.errors import DefuserError
 from defuser.logs.check import ModuleCheck, ReplayStep
 from defuser.strategy.belief import Observation, odds
-from defuser.strategy.policy import TIE, ActionValue, action_values, best_action, explain
+from defuser.strategy.reasons import reason_line
+from defuser.strategy.values import TIE, ActionValue, action_values, best_action
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,7 @@ def _rate(
         best_clicks=_finite(best.expected_clicks),
         extra_clicks=extra if math.isfinite(extra) else 0.0,
         strike_probability=taken.strike_probability,
-        best_reason=explain(obs, best, values),
+        best_reason=reason_line(obs, best, values),
         cycle=belief.describe(),
         mitten_on_top=belief.mitten_on_top,
         deals_until_on_top=belief.deals_until_on_top,

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
+from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
 from edgework import Card, CardType, Ruleset
 
@@ -260,12 +261,10 @@ def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
     """The phase graph of one N, for the player or for an oracle, built once and shared.
 
     It is read from the shipped file when that holds it (written from
-    :func:`explore_graph` by ``python -m defuser.strategy.shipped``; exploring costs a
+    :func:`explore_graph` by :mod:`defuser.strategy.shipped_build`; exploring costs a
     first answer about as much as the rest of its work) and explored otherwise.
     """
-    from defuser.strategy import shipped  # it imports this module
-
-    data = shipped.load_graph(interval, oracle=oracle)
+    data = shipped.load_graph(interval, model=MODEL_VERSION, oracle=oracle)
     if data is not None:
         try:
             return graph_from_data(data, interval, oracle=oracle)

@@ -11,8 +11,8 @@ import argparse
 import collections
 import time
 
-from defuser.apps.benchmark import CONFIGS
 from defuser.strategy import dp
+from edgework import CONFIGS
 
 
 def main() -> None:

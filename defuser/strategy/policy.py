@@ -11,8 +11,7 @@ one by name. The strategy's other jobs live beside this module: action values an
 recommendation in :mod:`defuser.strategy.values`, their reasons in
 :mod:`defuser.strategy.reasons`, where solutions come from in
 :mod:`defuser.strategy.solutions`, the opening states in :mod:`defuser.engine.deck`
-(their expectation in :mod:`defuser.strategy.openings`). Their public names are
-re-exported here for callers that import them from this module.
+(their expectation in :mod:`defuser.strategy.openings`); import those from there.
 """
 
 from __future__ import annotations
@@ -21,21 +20,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.deck import opening_distribution
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.dp import Choice, state_index
-from defuser.strategy.reasons import explain
-from defuser.strategy.solutions import SolutionStore, expected_clicks, solution_for
-from defuser.strategy.values import (
-    TIE,
-    ActionValue,
-    Recommendation,
-    action_values,
-    best_action,
-    recommend,
-)
+from defuser.strategy.solutions import SolutionStore, solution_for
+from defuser.strategy.values import TIE, action_values, best_action
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState
@@ -165,20 +155,9 @@ def make_policy(
 
 __all__ = [
     "POLICY_NAMES",
-    "TIE",
-    "ActionValue",
     "OptimalPolicy",
     "OraclePolicy",
     "Policy",
-    "Recommendation",
     "SafePolicy",
-    "SolutionStore",
-    "action_values",
-    "best_action",
-    "expected_clicks",
-    "explain",
     "make_policy",
-    "opening_distribution",
-    "recommend",
-    "solution_for",
 ]

@@ -1,6 +1,6 @@
 """Reasons: the one line that tells a player why the optimal click is the best one.
 
-Contract: :func:`explain` is a pure function of the observation and the situation's
+Contract: :func:`reason_line` is a pure function of the observation and the situation's
 action values (from :mod:`defuser.strategy.values`); it quotes a value where a close
 alternative deserves a number, and never looks at hidden state.
 """
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 
-def explain(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]) -> str:
+def reason_line(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]) -> str:
     """A one-line reason for ``chosen`` that a player understands: the click, then why
     (``Discard: the mitten may be on top (1 in 4); ...``).
 

@@ -1,15 +1,17 @@
-"""The solutions shipped with the package: every configuration's cycle fixed point,
-and every N's phase graph.
+"""Reading the solutions shipped with the package: every configuration's cycle fixed
+point, and every N's phase graph.
 
 Contract: :func:`load` returns the stored cycle-start values and exact expected clicks
 of one (table, last digit, N, player or oracle), and :func:`load_graph` the stored
 phase graph of one (N, player or oracle); each returns ``None`` when the shipped file is
-missing, was written for another model version or file format, or the entry fails its
-checksum (CRC-32 of the block, on top of zlib's own check); they never raise.
-Callers then fall back to the DP, which stays the source of truth: these are its own
-results, written by the command below, and a stored fixed point gives exactly the
-values a fresh solve gives (to the DP's 1e-11 tolerance), a stored graph exactly the
-graph :func:`~defuser.strategy.dp.explore_graph` finds.
+missing, was written for another model version (the caller says which one it has) or
+file format, or the entry fails its checksum (CRC-32 of the block, on top of zlib's own
+check); they never raise. Callers then fall back to the DP, which stays the source of
+truth: these are its own results, written by :mod:`defuser.strategy.shipped_build`,
+and a stored fixed point gives exactly the values a fresh solve gives (to the DP's
+1e-11 tolerance), a stored graph exactly the graph
+:func:`~defuser.strategy.dp.explore_graph` finds. This module reads the file format
+only: it imports nothing from the DP (which reads its graphs through it).
 
 File layout (``data/solutions.bin``): a magic line, the length of a JSON header as
 eight ASCII digits and a newline, the header, then one zlib-compressed block per entry.
@@ -23,7 +25,7 @@ blocks are read, so a process pays for the one configuration it plays.
 
 Regenerate it (about two minutes on two cores) after any change to the model::
 
-    python -m defuser.strategy.shipped
+    python -m defuser.strategy.shipped_build
 """
 
 from __future__ import annotations
@@ -37,21 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from defuser.strategy.dp import (
-    HAND_COUNT,
-    MODEL_VERSION,
-    explore_graph,
-    graph_to_data,
-    solve,
-)
-from edgework import INTERVALS, Ruleset
+from edgework import Ruleset
 
 #: Where the file lives inside the package.
 DATA_FILE: Final = Path(__file__).resolve().parent / "data" / "solutions.bin"
 MAGIC: Final = b"exploding-mittens solutions\n"
 #: Bumped when the file layout changes (the model has :data:`~defuser.strategy.dp.MODEL_VERSION`).
 FORMAT_VERSION: Final = 2
-_HEADER_DIGITS: Final = 8
+#: How many ASCII digits give the header's length.
+HEADER_DIGITS: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +64,6 @@ def entry_name(table: str, last_digit: int, interval: int, oracle: bool) -> str:
     return f"{who}-{table}{last_digit}-n{interval}"
 
 
-def _pack(values: list[float]) -> bytes:
-    data = array.array("d", values)
-    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
-        data.byteswap()
-    return data.tobytes()
-
-
 def _unpack(raw: bytes) -> list[float]:
     data = array.array("d")
     data.frombytes(raw)
@@ -85,31 +74,34 @@ def _unpack(raw: bytes) -> list[float]:
 
 @functools.cache
 def _header(path: Path) -> tuple[dict[str, Any], int] | None:
-    """The parsed header of ``path`` and where its blocks start, or ``None``."""
+    """The parsed header of ``path`` and where its blocks start, or ``None`` (the model
+    version it was written for is checked by :func:`_read_block`)."""
     try:
         with open(path, "rb") as f:
             if f.read(len(MAGIC)) != MAGIC:
                 return None
-            size = int(f.read(_HEADER_DIGITS + 1))
+            size = int(f.read(HEADER_DIGITS + 1))
             header = json.loads(f.read(size))
     except (OSError, ValueError, RecursionError):
         return None
     if (
         not isinstance(header, dict)
         or header.get("format") != FORMAT_VERSION
-        or header.get("model") != MODEL_VERSION
         or not isinstance(header.get("entries"), dict)
     ):
         return None
-    return header, len(MAGIC) + _HEADER_DIGITS + 1 + size
+    return header, len(MAGIC) + HEADER_DIGITS + 1 + size
 
 
-def _read_block(path: Path, name: str) -> tuple[bytes, dict[str, Any]] | None:
-    """The uncompressed block of one entry and its header record, checked; or ``None``."""
+def _read_block(path: Path, name: str, model: int) -> tuple[bytes, dict[str, Any]] | None:
+    """The uncompressed block of one entry and its header record, checked (the file
+    written for model version ``model``); or ``None``."""
     found = _header(path)
     if found is None:
         return None
     header, base = found
+    if header.get("model") != model:
+        return None
     entry = header["entries"].get(name)
     try:
         offset, length, checksum = entry["offset"], entry["length"], entry["crc32"]
@@ -124,15 +116,23 @@ def _read_block(path: Path, name: str) -> tuple[bytes, dict[str, Any]] | None:
 
 
 def load(
-    rules: Ruleset, interval: int, *, oracle: bool = False, path: Path = DATA_FILE
+    rules: Ruleset,
+    interval: int,
+    *,
+    model: int,
+    size: int,
+    oracle: bool = False,
+    path: Path = DATA_FILE,
 ) -> Stored | None:
-    """One configuration's stored fixed point and expectation, checked; ``None`` if unusable."""
-    found = _read_block(path, entry_name(rules.table, rules.last_digit, interval, oracle))
+    """One configuration's stored fixed point (``size`` values) and expectation, written
+    for model version ``model`` and checked; ``None`` if unusable."""
+    name = entry_name(rules.table, rules.last_digit, interval, oracle)
+    found = _read_block(path, name, model)
     if found is None:
         return None
     raw, entry = found
     expected = entry.get("expected_clicks")
-    if len(raw) != 8 * HAND_COUNT or not isinstance(expected, float):
+    if len(raw) != 8 * size or not isinstance(expected, float):
         return None
     return Stored(_unpack(raw), expected)
 
@@ -142,83 +142,15 @@ def graph_name(interval: int, oracle: bool) -> str:
     return f"graph-{'oracle' if oracle else 'player'}-n{interval}"
 
 
-def load_graph(interval: int, *, oracle: bool = False, path: Path = DATA_FILE) -> Any:
+def load_graph(
+    interval: int, *, model: int, oracle: bool = False, path: Path = DATA_FILE
+) -> Any:
     """One N's stored phase graph as :func:`~defuser.strategy.dp.graph_to_data` wrote it
-    (checked by its CRC-32), or ``None`` if unusable."""
-    found = _read_block(path, graph_name(interval, oracle))
+    for model version ``model`` (checked by its CRC-32), or ``None`` if unusable."""
+    found = _read_block(path, graph_name(interval, oracle), model)
     if found is None:
         return None
     try:
         return json.loads(found[0])
     except (ValueError, RecursionError):
         return None
-
-
-def _solve_one(job: tuple[str, int, int, bool]) -> tuple[str, list[float], float]:
-    from defuser.strategy.openings import exact_expected_clicks
-
-    table, digit, interval, oracle = job
-    rules = Ruleset(table, digit)
-    sol = solve(rules, interval, oracle=oracle)
-    return (
-        entry_name(table, digit, interval, oracle),
-        sol.cycle_value,
-        exact_expected_clicks(sol, oracle=oracle),
-    )
-
-
-def build(jobs: int = 2) -> bytes:
-    """Solve every configuration from scratch with the DP and return the file's bytes."""
-    from defuser.apps.benchmark import CONFIGS
-
-    work = [
-        (c.table, c.last_digit, c.interval, oracle) for oracle in (False, True) for c in CONFIGS
-    ]
-    import concurrent.futures
-
-    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(_solve_one, work, chunksize=4))
-    entries: dict[str, dict[str, Any]] = {}
-    blocks: list[bytes] = []
-    offset = 0
-    named: list[tuple[str, bytes, dict[str, Any]]] = [
-        (name, _pack(values), {"expected_clicks": expected}) for name, values, expected in results
-    ]
-    for oracle in (False, True):
-        for interval in INTERVALS:
-            data = graph_to_data(explore_graph(interval, oracle=oracle))
-            text = json.dumps(data, separators=(",", ":")).encode("ascii")
-            named.append((graph_name(interval, oracle), text, {}))
-    for name, raw, extra in named:
-        block = zlib.compress(raw, 9)
-        entries[name] = {"offset": offset, "length": len(block), "crc32": zlib.crc32(raw), **extra}
-        blocks.append(block)
-        offset += len(block)
-    header = json.dumps(
-        {"format": FORMAT_VERSION, "model": MODEL_VERSION, "entries": entries},
-        separators=(",", ":"),
-        sort_keys=True,
-    ).encode("ascii")
-    return MAGIC + f"{len(header):0{_HEADER_DIGITS}d}\n".encode("ascii") + header + b"".join(
-        blocks
-    )
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Write the shipped solutions file (``--output`` elsewhere, ``--jobs`` workers)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Solve every configuration and ship it.")
-    parser.add_argument("--output", type=Path, default=DATA_FILE, help="file to write")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    args = parser.parse_args(argv)
-    data = build(args.jobs)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.output.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(args.output)
-    print(f"wrote {args.output} ({len(data):,} bytes)")
-
-
-if __name__ == "__main__":
-    main()

@@ -106,7 +106,7 @@ class SolutionStore:
 
     def _load(self, key: _Key, rules: Ruleset, interval: int, oracle: bool) -> Solution:
         if self.shipped:
-            stored = load(rules, interval, oracle=oracle)
+            stored = load(rules, interval, model=MODEL_VERSION, size=HAND_COUNT, oracle=oracle)
             if stored is not None:
                 self._expected[key] = stored.expected_clicks
                 return Solution.from_cycle_value(

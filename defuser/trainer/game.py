@@ -18,7 +18,7 @@ from defuser.engine.bomb import STRIKE_LIMIT, Bomb, End
 from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
 from defuser.strategy.belief import odds
-from defuser.strategy.policy import recommend
+from defuser.strategy.values import recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework

@@ -6,7 +6,7 @@ moves that cannot strike, and the question is asked from what a player has seen 
 :class:`~defuser.strategy.belief.Observation` and the deals so far), never from the hidden deck.
 Expected answers come from the exact belief (:mod:`defuser.strategy.belief`) and, for
 ``decide``, from the optimal zero-strike policy's expected clicks for every candidate
-action (:func:`defuser.strategy.policy.action_values`).
+action (:func:`defuser.strategy.values.action_values`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Module, Result
 from defuser.strategy.belief import Observation, odds
-from defuser.strategy.policy import action_values, best_action, recommend
 from defuser.strategy.solutions import solution_for
+from defuser.strategy.values import action_values, best_action, recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Kind, Option, Question
 from defuser.trainer.skills import CycleSkill, DecideSkill, Move

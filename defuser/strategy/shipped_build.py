@@ -1,0 +1,102 @@
+"""Building the solutions file that :mod:`defuser.strategy.shipped` reads.
+
+Contract: :func:`build` solves every configuration (:data:`edgework.CONFIGS`, for the
+player and the oracle) from scratch with the DP, explores every N's phase graph, and
+returns the file's bytes in the layout :mod:`defuser.strategy.shipped` describes; the
+same model gives the same bytes. Nothing reads this module at run time: it is the
+build step, run after any change to the model (about two minutes on two cores)::
+
+    python -m defuser.strategy.shipped_build [--output FILE] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import concurrent.futures
+import json
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+from defuser.strategy.dp import MODEL_VERSION, explore_graph, graph_to_data, solve
+from defuser.strategy.openings import exact_expected_clicks
+from defuser.strategy.shipped import (
+    DATA_FILE,
+    FORMAT_VERSION,
+    HEADER_DIGITS,
+    MAGIC,
+    entry_name,
+    graph_name,
+)
+from edgework import CONFIGS, INTERVALS, Ruleset
+
+
+def _pack(values: list[float]) -> bytes:
+    data = array.array("d", values)
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
+        data.byteswap()
+    return data.tobytes()
+
+
+def _solve_one(job: tuple[str, int, int, bool]) -> tuple[str, list[float], float]:
+    table, digit, interval, oracle = job
+    rules = Ruleset(table, digit)
+    sol = solve(rules, interval, oracle=oracle)
+    return (
+        entry_name(table, digit, interval, oracle),
+        sol.cycle_value,
+        exact_expected_clicks(sol, oracle=oracle),
+    )
+
+
+def build(jobs: int = 2) -> bytes:
+    """Solve every configuration from scratch with the DP and return the file's bytes."""
+    work = [
+        (c.table, c.last_digit, c.interval, oracle) for oracle in (False, True) for c in CONFIGS
+    ]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(_solve_one, work, chunksize=4))
+    entries: dict[str, dict[str, Any]] = {}
+    blocks: list[bytes] = []
+    offset = 0
+    named: list[tuple[str, bytes, dict[str, Any]]] = [
+        (name, _pack(values), {"expected_clicks": expected}) for name, values, expected in results
+    ]
+    for oracle in (False, True):
+        for interval in INTERVALS:
+            data = graph_to_data(explore_graph(interval, oracle=oracle))
+            text = json.dumps(data, separators=(",", ":")).encode("ascii")
+            named.append((graph_name(interval, oracle), text, {}))
+    for name, raw, extra in named:
+        block = zlib.compress(raw, 9)
+        entries[name] = {"offset": offset, "length": len(block), "crc32": zlib.crc32(raw), **extra}
+        blocks.append(block)
+        offset += len(block)
+    header = json.dumps(
+        {"format": FORMAT_VERSION, "model": MODEL_VERSION, "entries": entries},
+        separators=(",", ":"),
+        sort_keys=True,
+    ).encode("ascii")
+    return MAGIC + f"{len(header):0{HEADER_DIGITS}d}\n".encode("ascii") + header + b"".join(
+        blocks
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the shipped solutions file (``--output`` elsewhere, ``--jobs`` workers)."""
+    parser = argparse.ArgumentParser(description="Solve every configuration and ship it.")
+    parser.add_argument("--output", type=Path, default=DATA_FILE, help="file to write")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args(argv)
+    data = build(args.jobs)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = args.output.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(args.output)
+    print(f"wrote {args.output} ({len(data):,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
