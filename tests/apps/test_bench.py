@@ -14,7 +14,7 @@ from cli_helpers import run_cli
 from defuser.apps import benchmark as bench
 from defuser.apps.benchmark_live import _serial_for, measure
 from defuser.commands.bench import progress_line
-from edgework import SerialNumber
+from edgework import CONFIGS, SerialNumber
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +25,7 @@ def _private_cache(
 
 
 def test_configurations_cover_every_table_digit_and_n() -> None:
-    assert len(bench.CONFIGS) == 200 == len(set(bench.CONFIGS))
+    assert len(CONFIGS) == 200 == len(set(CONFIGS))
     assert sum(bench.allocate(1001)) == 1001
     assert max(bench.allocate(1001)) - min(bench.allocate(1001)) == 1
     with pytest.raises(ValueError, match="not positive"):

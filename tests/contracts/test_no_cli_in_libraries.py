@@ -24,9 +24,9 @@ OWN_COMMAND_LINES = {
     "defuser/apps/benchmark_live.py",
     # ``python -m defuser.strategy.dpstats [--oracle]``: its own argparse command line.
     "defuser/strategy/dpstats.py",
-    # ``python -m defuser.strategy.shipped [--output F] [--jobs N]``: writes the shipped
+    # ``python -m defuser.strategy.shipped_build [--output F] [--jobs N]``: writes the shipped
     # solutions; its own argparse command line.
-    "defuser/strategy/shipped.py",
+    "defuser/strategy/shipped_build.py",
     # ``python -m hardware.propsim --pty``: the simulated prop; its own argparse command line.
     "hardware/propsim.py",
 }

@@ -27,7 +27,7 @@ from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.belief import Observation
-from defuser.strategy.policy import recommend
+from defuser.strategy.values import recommend
 from edgework import Batteries, Edgework, SerialNumber
 
 

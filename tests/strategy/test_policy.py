@@ -16,23 +16,14 @@ from pathlib import Path
 import pytest
 
 from defuser.engine.actions import ActionKind
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import DealKind, opening_distribution
 from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.strategy import cache, dp
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.cache import DiskCache
-from defuser.strategy.policy import (
-    OptimalPolicy,
-    SafePolicy,
-    action_values,
-    best_action,
-    expected_clicks,
-    make_policy,
-    opening_distribution,
-    recommend,
-    solution_for,
-)
-from defuser.strategy.solutions import SolutionStore
+from defuser.strategy.policy import OptimalPolicy, SafePolicy, make_policy
+from defuser.strategy.solutions import SolutionStore, expected_clicks, solution_for
+from defuser.strategy.values import action_values, best_action, recommend
 from edgework import Card, CardType, Ruleset
 
 SMALL = (Ruleset("B", 7), 9)

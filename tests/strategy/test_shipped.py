@@ -7,16 +7,29 @@ import itertools
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from defuser.apps.benchmark import CONFIGS
-from defuser.strategy import dp, shipped
+from defuser.strategy import dp, shipped, solutions
 from defuser.strategy.belief import CycleBelief
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.solutions import SolutionStore
-from edgework import INTERVALS, Ruleset
+from edgework import CONFIGS, INTERVALS, Ruleset
+
+
+def load(rules: Ruleset, interval: int, **options: Any) -> shipped.Stored | None:
+    """:func:`shipped.load` for the model this DP solves."""
+    return shipped.load(
+        rules, interval, model=dp.MODEL_VERSION, size=dp.HAND_COUNT, **options
+    )
+
+
+def load_graph(interval: int, **options: Any) -> Any:
+    """:func:`shipped.load_graph` for the model this DP solves."""
+    return shipped.load_graph(interval, model=dp.MODEL_VERSION, **options)
+
 
 #: Configurations re-solved from scratch: every table, both ends of N, player and oracle.
 SAMPLE = (
@@ -32,7 +45,7 @@ SAMPLE = (
 def test_every_configuration_is_shipped_and_passes_its_checksum() -> None:
     for oracle in (False, True):
         for config in CONFIGS:
-            stored = shipped.load(config.rules, config.interval, oracle=oracle)
+            stored = load(config.rules, config.interval, oracle=oracle)
             assert stored is not None, (config, oracle)
             assert len(stored.cycle_value) == dp.HAND_COUNT
             assert all(v >= 1.0 for v in stored.cycle_value)
@@ -57,7 +70,7 @@ def test_the_file_is_exactly_what_its_header_lists() -> None:
 def test_every_shipped_graph_is_the_explored_one(oracle: bool) -> None:
     """Each N's stored phase graph equals a fresh exploration, field by field."""
     for n in INTERVALS:
-        data = shipped.load_graph(n, oracle=oracle)
+        data = load_graph(n, oracle=oracle)
         assert data is not None, n
         stored = dp.graph_from_data(data, n, oracle=oracle)
         explored = dp.explore_graph(n, oracle=oracle)
@@ -80,9 +93,9 @@ def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
     raw[base + entry["offset"] + entry["length"] // 2] ^= 0xFF
     damaged = tmp_path / "solutions.bin"
     damaged.write_bytes(bytes(raw))
-    assert shipped.load_graph(12, path=damaged) is None
-    assert shipped.load_graph(11, path=damaged) is not None
-    assert dp.graph_to_data(dp.explore_graph(12)) == shipped.load_graph(12)
+    assert load_graph(12, path=damaged) is None
+    assert load_graph(11, path=damaged) is not None
+    assert dp.graph_to_data(dp.explore_graph(12)) == load_graph(12)
 
 
 @pytest.mark.parametrize(("table", "digit", "interval", "oracle"), SAMPLE)
@@ -90,7 +103,7 @@ def test_a_fresh_solve_gives_the_shipped_values(
     table: str, digit: int, interval: int, oracle: bool
 ) -> None:
     rules = Ruleset(table, digit)
-    stored = shipped.load(rules, interval, oracle=oracle)
+    stored = load(rules, interval, oracle=oracle)
     assert stored is not None
     fresh = dp.solve(rules, interval, oracle=oracle)
     assert fresh.cycle_value == pytest.approx(stored.cycle_value, rel=0, abs=1e-9)
@@ -122,12 +135,13 @@ def test_another_model_version_falls_back_to_the_dp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules, n = Ruleset("A", 3), 9
-    stored = shipped.load(rules, n)
+    stored = load(rules, n)
     assert stored is not None
-    monkeypatch.setattr(shipped, "MODEL_VERSION", dp.MODEL_VERSION + 1)
+    assert shipped.load(rules, n, model=dp.MODEL_VERSION + 1, size=dp.HAND_COUNT) is None
+    assert shipped.load_graph(n, model=dp.MODEL_VERSION + 1) is None
+    monkeypatch.setattr(solutions, "MODEL_VERSION", dp.MODEL_VERSION + 1)
     shipped._header.cache_clear()
     try:
-        assert shipped.load(rules, n) is None
         store = SolutionStore(DiskCache(tmp_path))
         sol = store.solution(rules, n)
         assert sol.sweeps > 1  # solved from scratch
@@ -142,7 +156,7 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     raw = bytearray(shipped.DATA_FILE.read_bytes())
     copy = tmp_path / "solutions.bin"
     copy.write_bytes(bytes(raw))
-    assert shipped.load(rules, n, path=copy) is not None
+    assert load(rules, n, path=copy) is not None
     found = shipped._header(copy)
     assert found is not None
     header, base = found
@@ -150,7 +164,7 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.bin"
     raw[base + entry["offset"] + entry["length"] // 2] ^= 0xFF
     damaged.write_bytes(bytes(raw))
-    assert shipped.load(rules, n, path=damaged) is None
+    assert load(rules, n, path=damaged) is None
     # Intact blocks, but a checksum that does not match the values: refused too.
     label = f'"crc32":{entry["crc32"]},'.encode("ascii")
     wrong = f'"crc32":{entry["crc32"] ^ 1},'.encode("ascii")
@@ -158,11 +172,11 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     data = shipped.DATA_FILE.read_bytes()
     assert data.count(label) == 1 and len(wrong) == len(label)
     relabelled.write_bytes(data.replace(label, wrong))
-    assert shipped.load(rules, n, path=relabelled) is None
+    assert load(rules, n, path=relabelled) is None
     truncated = tmp_path / "truncated.bin"
     truncated.write_bytes(bytes(raw[: base + entry["offset"]]))
-    assert shipped.load(rules, n, path=truncated) is None
+    assert load(rules, n, path=truncated) is None
     for junk in (b"", b"not ours", shipped.MAGIC + b"00000005\n[1,2]"):
         (tmp_path / "junk.bin").write_bytes(junk)
         shipped._header.cache_clear()
-        assert shipped.load(rules, n, path=tmp_path / "junk.bin") is None
+        assert load(rules, n, path=tmp_path / "junk.bin") is None

@@ -14,7 +14,7 @@ from defuser.engine.actions import Action
 from defuser.engine.rules import HAND_SIZE, discard_allowed
 from defuser.engine.simulator import HiddenState, Module
 from defuser.strategy.belief import Observation
-from defuser.strategy.policy import action_values, best_action
+from defuser.strategy.values import action_values, best_action
 from defuser.trainer.grading import (
     DECIDE_SCALE,
     STRIKE_PENALTY,
