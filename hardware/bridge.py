@@ -12,10 +12,11 @@ never waits: a press is recorded as applied before any byte goes out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.game import BombState, GameEnd
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import make_policy
@@ -87,6 +88,26 @@ class BombDisplay:
     timer_ms: int | None = None
     rate: int = 0
     state: GameState = GameState.PLAYING
+
+    @classmethod
+    def of(cls, bomb: BombState) -> BombDisplay:
+        """The game session's bomb in the prop's units (milliseconds, thousandths)."""
+        left = bomb.time_left
+        return cls(
+            limit=bomb.strike_limit,
+            timer_ms=None if left is None else round(left * 1000),
+            rate=round(bomb.rate * 1000),
+            state=GAME_STATES[bomb.end],
+        )
+
+
+#: How the prop shows each end of the game (None: still playing).
+GAME_STATES: Final[dict[GameEnd | None, GameState]] = {
+    None: GameState.PLAYING,
+    GameEnd.SOLVED: GameState.SOLVED,
+    GameEnd.EXPLODED: GameState.EXPLODED,
+    GameEnd.TIMED_OUT: GameState.TIMEOUT,
+}
 
 
 def action_for(button: Button) -> Action:
@@ -160,10 +181,23 @@ class PressStep:
     action: Action
     result: Result
     shown: tuple[DisplayCommand, ...]
+    #: What the press did to the bomb (its timer, its end), posted after the ACK.
+    bombed: tuple[DisplayCommand, ...] = ()
+
+    @property
+    def sent(self) -> tuple[DisplayCommand, ...]:
+        """Every display command the press caused, in the order posted."""
+        return (*self.shown, *self.bombed)
 
 
 class Bridge:
-    """Plays ``module`` on ``prop``: shows its state, applies presses, mirrors changes."""
+    """Plays ``module`` on ``prop``: shows its state, applies presses, mirrors changes.
+
+    For a game session it is the clicker and the bomb's display: :meth:`take` a press
+    the prop reported, give its action to the session, which clicks through
+    :meth:`act` (the click, the display, the ACK) and shows the bomb through
+    :meth:`show_bomb` (the timer, the end, the sound).
+    """
 
     def __init__(
         self, module: Module, edgework: Edgework, prop: Prop, bomb: BombDisplay | None = None
@@ -175,6 +209,8 @@ class Bridge:
         self._shown: dict[tuple[str, int], DisplayCommand] = {}
         #: Every step so far.
         self.steps: list[PressStep] = []
+        #: The press taken and not yet applied.
+        self._pending: ButtonPressed | None = None
 
     def start(self) -> list[DisplayCommand]:
         """Show the full state (edge and module), wait until the prop has it; return it."""
@@ -186,13 +222,43 @@ class Bridge:
 
     def apply(self, press: ButtonPressed) -> PressStep:
         """Apply one press to the module, post what changed, acknowledge the press."""
-        action = action_for(press.button)
+        self.act(self.take(press))
+        return self.steps[-1]
+
+    def take(self, press: ButtonPressed) -> Action:
+        """Take a press the prop reported: the click it stands for, to be made with
+        :meth:`act` (a press that comes too late is taken and never applied)."""
+        self._pending = press
+        return action_for(press.button)
+
+    def act(self, action: Action) -> Result:
+        """Click on the module for the press taken: post what changed, acknowledge the
+        press, and keep the step (see :attr:`steps`)."""
+        press = self._pending
+        if press is None or action_for(press.button) != action:
+            raise ValueError(f"{action} is not the click of a press taken")
+        self._pending = None
         result = self.module.act(action)
         sent = tuple(self.refresh())
         self.prop.ack(press)
-        step = PressStep(press, action, result, sent)
-        self.steps.append(step)
-        return step
+        self.steps.append(PressStep(press, action, result, sent))
+        return result
+
+    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
+        """The game session's bomb changed: post it with its sound (the solve, the
+        explosion, or a strike); the commands posted join the last press's step when
+        that press caused them (the timer's time-out is no press's)."""
+        if bomb.end is GameEnd.SOLVED:
+            cue = Cue.SOLVE
+        elif bomb.end is not None:
+            cue = Cue.BOOM
+        elif struck:
+            cue = Cue.STRIKE
+        else:
+            cue = None
+        posted = tuple(self.set_bomb(BombDisplay.of(bomb), cue))
+        if self.steps and bomb.end is not GameEnd.TIMED_OUT:
+            self.steps[-1] = replace(self.steps[-1], bombed=self.steps[-1].bombed + posted)
 
     def set_bomb(self, bomb: BombDisplay, cue: Cue | None = None) -> list[DisplayCommand]:
         """The bomb changed (a strike, the end): post what changed, play ``cue``."""

@@ -21,7 +21,8 @@ from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, SecondsParam, colour_enabled
 from defuser.commands.drill_clock import LiveClock, clock_text
-from defuser.engine.bomb import end_headline, outcome_fields
+from defuser.commands.game_view import end_headline
+from defuser.engine.game import outcome_fields
 from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.trainer.explaining import best_vs_next, option_rows
@@ -522,8 +523,8 @@ def show_game_end(game: Game, term: DrillIO) -> None:
     summary = game.summary()
     if game.timed_out:
         head = "BOOM! The bomb's timer ran out."
-    elif game.bomb.end is not None:
-        head = end_headline(game.bomb.end, summary.strikes)
+    elif game.end is not None:
+        head = end_headline(game.end, summary.strikes)
     else:
         head = f"Game stopped; {game.belief_words()}."
     grades = ", ".join(

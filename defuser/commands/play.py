@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 import sys
 from collections.abc import Iterator
+from time import monotonic
 from typing import IO, Any
 
 import click
@@ -27,10 +27,20 @@ from defuser.commands.common import (
     game_options,
     resolve_edgework,
 )
+from defuser.commands.game_view import Stop, batteries_words, elapsed_words, end_headline
 from defuser.commands.safeio import interruptible, open_output
 from defuser.engine.actions import Action, ActionKind, StrikeKind
-from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
-from defuser.engine.generate import random_batteries, random_serial
+from defuser.engine.game import (
+    Clicked,
+    GameEnd,
+    GameEvent,
+    GameSession,
+    click_fields,
+    edge_fields,
+    visible_state,
+)
+from defuser.engine.generate import build_edgework, new_seed
+from defuser.engine.modlog import LogAppender
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from defuser.logs.reader import bomb_lines
@@ -53,57 +63,6 @@ Goal: draw a Defuse and play it while the Exploding Mitten is on top of the deck
 Every N-th card dealt is the mitten, N = (batteries mod 5) + 9."""
 
 QUIT_WORDS = frozenset({"quit", "exit"})
-
-
-def new_seed() -> int:
-    """A fresh random seed, small enough to type back in."""
-    return random.SystemRandom().randrange(1, 10**9)
-
-
-def build_edgework(edge: Edgework, seed: int, *, whole_edge: bool = False) -> Edgework:
-    """Fill in a missing serial number or battery count at random, from the seed.
-
-    With ``whole_edge`` (the edge came from ``--edgework``) a missing battery part
-    means the bomb has no batteries, as the Twitch Plays notation leaves out what a
-    bomb does not have.
-    """
-    rng = random.Random(f"edgework:{seed}")
-    serial = edge.serial if edge.serial is not None else random_serial(rng)
-    batteries = edge.batteries
-    if batteries is None:
-        batteries = Batteries(0, 0) if whole_edge else random_batteries(rng)
-    return Edgework(serial, batteries, edge.indicators, edge.port_plates)
-
-
-def batteries_words(batteries: Batteries | None) -> str:
-    """``3 batteries in 2 holders (1 AA, 1 D)`` or just ``3 batteries``."""
-    if batteries is None:
-        return "0 batteries"
-    count = batteries.count
-    text = f"{count} batter{'y' if count == 1 else 'ies'}"
-    if batteries.holders:
-        holders = batteries.holders
-        text += f" in {holders} holder{'' if holders == 1 else 's'}"
-        text += f" ({batteries.aa_holders} AA, {batteries.d_holders} D)"
-    return text
-
-
-def elapsed_words(seconds: float) -> str:
-    """Elapsed time as ``m:ss``."""
-    whole = int(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def visible_state(module: Module) -> dict[str, Any]:
-    """What the player can see, as JSON-ready values."""
-    return {
-        "discard": module.discard_top.code,
-        "hand": [c.code for c in module.hand],
-        "rule": module.rule,
-        "strikes": module.strikes,
-        "deals": module.deals,
-        "solved": module.solved,
-    }
 
 
 def result_json(command: str, result: Result, module: Module) -> dict[str, Any]:
@@ -132,30 +91,29 @@ def read_click(text: str) -> Action:
 
 
 class TerminalGame:
-    """One game in the terminal: the bomb (module, strikes, log file, clock), rendered."""
+    """One game in the terminal: the game session's events, rendered, and its log file."""
 
     def __init__(
         self,
-        module: Module,
+        session: GameSession,
         edge: Edgework,
         out: Output,
         *,
         colour: bool,
         json_mode: bool,
-        strike_limit: int,
         log_file: IO[str] | None,
-        time_limit: float | None = None,
     ) -> None:
-        self.bomb = Bomb(
-            module, strike_limit=strike_limit, log_file=log_file, time_limit=time_limit
-        )
-        self.module = module
+        """Render ``session``; its module's start-up log lines go to ``log_file`` at once."""
+        self.session = session
+        self.module = session.module
         self.edge = edge
         self.out = out
         self.colour = colour
         self.json_mode = json_mode
         #: A person's terminal: long lines break at word boundaries, never mid-word.
         self.wrap = colour or (sys.stdout.isatty() and not json_mode)
+        self.log = LogAppender(log_file)
+        self.log.flush(self.module.log, self.module.log_total)
 
     # --------------------------------------------------------------- rendering
 
@@ -198,36 +156,31 @@ class TerminalGame:
             hand.append(f"{slot}: ").append_text(self.card(card))
         self.say(hand)
         self.say(f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt")
-        limit = f"/{self.bomb.strike_limit}" if self.bomb.strike_limit else ""
-        left = self.bomb.time_left()
+        session = self.session
+        limit = f"/{session.strike_limit}" if session.strike_limit else ""
+        left = session.time_left()
         timer = ""
         if left is not None:
             timer = f" · timer {elapsed_words(math.ceil(left))} left"
-            if self.bomb.rate > 1.0:
-                timer += f" (running {self.bomb.rate:g}x)"
+            if session.rate > 1.0:
+                timer += f" (running {session.rate:g}x)"
         self.say(
-            f"Strikes: {m.strikes}{limit} · time {elapsed_words(self.elapsed())}{timer}"
+            f"Strikes: {m.strikes}{limit} · time {elapsed_words(session.elapsed())}{timer}"
         )
-
-    def elapsed(self) -> float:
-        """Seconds since the game started."""
-        return self.bomb.elapsed()
 
     # --------------------------------------------------------------- the game
 
     def start(self, seed: int) -> None:
         """Print the opening: seed, edge and state."""
         if self.json_mode:
+            session = self.session
             self.out.json(
                 {
                     "event": "start",
                     "seed": seed,
                     **edge_fields(self.edge),
-                    "strike_limit": self.bomb.strike_limit,
-                    **(
-                        {} if self.bomb.time_limit is None
-                        else {"time_limit": self.bomb.time_limit}
-                    ),
+                    "strike_limit": session.strike_limit,
+                    **({} if session.time_limit is None else {"time_limit": session.time_limit}),
                     "state": visible_state(self.module),
                 }
             )
@@ -243,8 +196,7 @@ class TerminalGame:
         if not words:
             return True
         if words in QUIT_WORDS:
-            self.bomb.stop(End.QUIT)
-            self.finish(End.QUIT)
+            self.finish(Stop.QUIT)
             return False
         if words == "help":
             if self.json_mode:
@@ -260,22 +212,22 @@ class TerminalGame:
             else:
                 self.out.note(f"error: {exc} (type help for the commands)")
             return True
-        timed_out = self.bomb.tick()
-        if timed_out is not None:
-            # The timer ran out before this click.
-            self.finish(timed_out)
-            return False
-        result = self.bomb.act(action)
-        if self.json_mode:
-            self.out.json(result_json(text, result, self.module))
-        else:
-            self.report(result)
-        if self.bomb.end is not None:
-            self.finish(self.bomb.end)
-            return False
-        if not self.json_mode:
+        self.show(text, self.session.click(action))
+        return not self.session.over
+
+    def show(self, text: str, events: list[GameEvent]) -> None:
+        """Render what the command ``text`` did: the click, then the end or the state."""
+        for event in events:
+            if isinstance(event, Clicked):
+                self.log.flush(self.module.log, self.module.log_total)
+                if self.json_mode:
+                    self.out.json(result_json(text, event.result, self.module))
+                else:
+                    self.report(event.result)
+            else:
+                self.finish(event.end)
+        if not self.session.over and not self.json_mode:
             self.show_state()
-        return True
 
     def report(self, result: Result) -> None:
         """Say what an action did, and on a strike which rule was in force and why."""
@@ -299,21 +251,25 @@ class TerminalGame:
                 line.append(" That was the Exploding Mitten.")
             self.say(line)
         else:
-            assert result.strike is not None
-            self.say(f"{action}: STRIKE {m.strikes} ({result.strike.value}).", "bold red")
-            self.say(
-                "  Why: "
-                + explain.strike_reason(m.rules, m.discard_top, m.hand, result)
-                + "."
-            )
-            self.say("  Rule: " + explain.rule_in_force(m.rules, m.discard_top))
-            if result.strike is StrikeKind.MITTEN_ON_TOP:
-                self.say("  The strike showed you where the mitten is; the deck did not move.")
+            self.report_strike(result)
 
-    def finish(self, end: End) -> None:
+    def report_strike(self, result: Result) -> None:
+        """A strike: the count and kind, why, and the rule in force."""
+        m = self.module
+        assert result.strike is not None
+        self.say(f"{result.action}: STRIKE {m.strikes} ({result.strike.value}).", "bold red")
+        self.say(
+            "  Why: " + explain.strike_reason(m.rules, m.discard_top, m.hand, result) + "."
+        )
+        self.say("  Rule: " + explain.rule_in_force(m.rules, m.discard_top))
+        if result.strike is StrikeKind.MITTEN_ON_TOP:
+            self.say("  The strike showed you where the mitten is; the deck did not move.")
+
+    def finish(self, end: GameEnd | Stop) -> None:
         """The closing summary: how the game ended, actions, strikes and time."""
         m = self.module
-        actions = self.bomb.clicks
+        actions = self.session.clicks
+        elapsed = self.session.elapsed()
         if self.json_mode:
             self.out.json(
                 {
@@ -323,17 +279,17 @@ class TerminalGame:
                     "strikes": m.strikes,
                     "deals": m.deals,
                     "solved": m.solved,
-                    "seconds": round(self.elapsed(), 3),
+                    "seconds": round(elapsed, 3),
                 }
             )
             return
         headline = end_headline(end, m.strikes)
-        self.say(headline, "bold green" if end is End.SOLVED else "bold")
+        self.say(headline, "bold green" if end is GameEnd.SOLVED else "bold")
         self.say(
             f"{actions} action{'' if actions == 1 else 's'}, "
             f"{m.strikes} strike{'' if m.strikes == 1 else 's'}, "
             f"{m.deals} card{'' if m.deals == 1 else 's'} dealt, "
-            f"time {elapsed_words(self.elapsed())}."
+            f"time {elapsed_words(elapsed)}."
         )
 
 
@@ -347,6 +303,20 @@ def read_commands(interactive: bool) -> Iterator[str]:
             yield line
     else:
         yield from input_lines()
+
+
+def run_game(game: TerminalGame, seed: int, interactive: bool) -> None:
+    """Play the commands read as they come, until the game is over or the input ends."""
+    game.start(seed)
+    if interactive:
+        game.say("Type help for the commands.")
+    with interruptible(lambda: game.finish(Stop.STOPPED)):
+        for line in read_commands(interactive):
+            if not game.command(line):
+                return
+    if interactive:
+        game.say("")
+    game.finish(Stop.END_OF_INPUT)
 
 
 @click.command()
@@ -384,8 +354,6 @@ def play(
     edge = build_edgework(given, seed, whole_edge=edgework is not None)
     module = Module.from_edgework(edge, seed)
     interactive = stdin_is_terminal() and not json_mode
-    out = Output(json_mode=json_mode)
-    colour = interactive and colour_enabled(sys.stdout)
     log_file: IO[str] | None = open_output(log_path, "log file") if log_path else None
     if log_file is not None:
         # The bomb's edgework lines first, as the game writes them, so 'mittens log
@@ -393,32 +361,21 @@ def play(
         log_file.write("".join(line + "\n" for line in bomb_lines(seed, edge)))
         log_file.flush()
     try:
-        game = TerminalGame(
+        session = GameSession(
             module,
-            edge,
-            out,
-            colour=colour,
-            json_mode=json_mode,
             strike_limit=strike_limit,
-            log_file=log_file,
+            clock=monotonic,
             time_limit=time_limit,
         )
-        game.start(seed)
-        if interactive:
-            game.say("Type help for the commands.")
-
-        def interrupted() -> None:
-            game.bomb.stop(End.STOPPED)
-            game.finish(End.STOPPED)
-
-        with interruptible(interrupted):
-            for line in read_commands(interactive):
-                if not game.command(line):
-                    return
-        if interactive:
-            game.say("")
-        game.bomb.stop(End.END_OF_INPUT)
-        game.finish(End.END_OF_INPUT)
+        game = TerminalGame(
+            session,
+            edge,
+            Output(json_mode=json_mode),
+            colour=interactive and colour_enabled(sys.stdout),
+            json_mode=json_mode,
+            log_file=log_file,
+        )
+        run_game(game, seed, interactive)
     finally:
         if log_file is not None:
             log_file.close()

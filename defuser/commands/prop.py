@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from time import monotonic
 from typing import IO, Any
 
 import click
@@ -27,9 +28,11 @@ from defuser.commands.common import (
     resolve_edgework,
     seconds,
 )
-from defuser.commands.play import batteries_words, build_edgework, elapsed_words, new_seed
+from defuser.commands.game_view import Stop, batteries_words, elapsed_words, end_headline
 from defuser.commands.safeio import open_output
-from defuser.engine.bomb import Bomb, End, click_fields, edge_fields, end_headline
+from defuser.engine.game import Clicked, GameEnd, GameEvent, GameSession, click_fields, edge_fields
+from defuser.engine.generate import build_edgework, new_seed
+from defuser.engine.modlog import LogAppender
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.streams import EXIT_INTERRUPTED
 from edgework import Batteries, Card, Edgework
@@ -47,7 +50,6 @@ from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.errors import HardwareError, PortNotFoundError
 from hardware.protocol import (
     Button,
-    Cue,
     DisplayCommand,
     GameState,
     ShowBatteries,
@@ -153,26 +155,22 @@ def prop_state(commands: list[DisplayCommand]) -> dict[str, Any]:
 
 
 class PropGame:
-    """One game on the prop: the device, the bridge, the output, the log files."""
+    """One game on the prop, rendered: link notices, the trace file, the log file, the
+    game session's events and what the prop shows."""
 
     def __init__(
         self,
         out: Output,
-        module: Module,
         *,
         colour: bool,
         json_mode: bool,
-        strike_limit: int,
         log_file: IO[str] | None,
         trace_file: IO[str] | None,
-        time_limit: float | None = None,
     ) -> None:
         self.out = out
-        self.bomb = Bomb(
-            module, strike_limit=strike_limit, log_file=log_file, time_limit=time_limit
-        )
         self.colour = colour
         self.json_mode = json_mode
+        self.log = LogAppender(log_file)
         self.trace_file = trace_file
         self._trace_lock = threading.Lock()
 
@@ -252,12 +250,35 @@ class PropGame:
 
     # ------------------------------------------------------------------ the game
 
-    def run(self, device: Device, edge: Edgework, seed: int) -> End:
-        """Play until solved or exploded; return how it ended."""
-        module = self.bomb.module
+    def run(
+        self, device: Device, session: GameSession, bridge: Bridge, seed: int
+    ) -> GameEnd | Stop:
+        """Play until the game ends or a simulated prop's script runs out; return which.
+
+        ``session`` clicks through ``bridge``: a press goes to the session as the click
+        it stands for, and the session has the bridge click, show and acknowledge it.
+        """
+        self.log.flush(session.module.log, session.module.log_total)
         device.connect()
-        bridge = Bridge(module, edge, device, self.bomb_display())
+        bridge.bomb = BombDisplay.of(session.bomb())
         bridge.start()
+        self.show_start(device, bridge.edgework, seed)
+        scripted = _scripted_sim(device.current_url)
+        while session.end is None:
+            # The press is taken without waiting for the display, so it is reported even
+            # when the link fails right after it; the next wait delivers the display.
+            left = session.time_left()
+            press = device.next_press(0.5 if left is None else min(0.5, left + 0.01))
+            events = session.tick() if press is None else session.click(bridge.take(press))
+            if not events and scripted is not None and scripted.script_finished:
+                # A simulated prop that has made all its scripted presses: no more come.
+                return Stop.SCRIPT_ENDED
+            for event in events:
+                self.show_event(event, device, bridge)
+        return session.end
+
+    def show_start(self, device: Device, edge: Edgework, seed: int) -> None:
+        """The opening: seed, port, edge and what the prop shows."""
         shown = device.display_state()
         if self.json_mode:
             self.out.json(
@@ -271,76 +292,30 @@ class PropGame:
                     "prop": prop_state(shown),
                 }
             )
-        else:
-            self.out.print(
-                f"Exploding Mittens on the prop · seed {seed} (replay with --seed {seed})"
-            )
-            where = f" ({device.identity})" if device.identity else ""
-            self.out.print(f"Port:    {device.current_url}{where}, firmware {device.firmware}")
-            self.out.print(
-                f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}"
-            )
-            self.show_prop(shown, edge=True)
-        scripted = _scripted_sim(device.current_url)
-        while True:
-            # Apply without waiting for the display, so a press is reported even when
-            # the link fails right after it; the next wait delivers the display.
-            left = self.bomb.time_left()
-            press = device.next_press(0.5 if left is None else min(0.5, left + 0.01))
-            if self.bomb.tick() is End.TIMEOUT:
-                # The timer ran out; a press that came too late does not count.
-                bridge.set_bomb(self.bomb_display(), Cue.BOOM)
-                device.sync(device.timing.handshake_timeout)
-                self.report_timeout(device)
-                return End.TIMEOUT
-            step = None if press is None else bridge.apply(press)
-            if step is None:
-                if scripted is not None and scripted.script_finished:
-                    # A simulated prop that has made all its scripted presses: no more come.
-                    self.bomb.stop(End.SCRIPT_ENDED)
-                    return End.SCRIPT_ENDED
-                continue
-            self.bomb.record(step.result)
-            bombed = self.bomb_after(step, bridge)
+            return
+        self.out.print(f"Exploding Mittens on the prop · seed {seed} (replay with --seed {seed})")
+        where = f" ({device.identity})" if device.identity else ""
+        self.out.print(f"Port:    {device.current_url}{where}, firmware {device.firmware}")
+        self.out.print(f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}")
+        self.show_prop(shown, edge=True)
+
+    def show_event(self, event: GameEvent, device: Device, bridge: Bridge) -> None:
+        """Render one event of the session: a press's click, or the game's end."""
+        if isinstance(event, Clicked):
+            module = bridge.module
+            self.log.flush(module.log, module.log_total)
+            step = bridge.steps[-1]
             shown = device.display_state()
             if self.json_mode:
-                self.out.json(self.step_json(step, shown, bombed))
+                self.out.json(self.step_json(step, shown))
             else:
                 self.report(step, module)
                 self.show_prop(shown)
-            if self.bomb.end is not None:
-                # Let the prop show the end before the port closes.
-                device.sync(device.timing.handshake_timeout)
-                return self.bomb.end
-
-    def bomb_display(self) -> BombDisplay:
-        """The bomb as the prop shows it now: strike limit, timer, how the game stands."""
-        bomb = self.bomb
-        left = bomb.time_left()
-        state = {
-            End.SOLVED: GameState.SOLVED,
-            End.EXPLODED: GameState.EXPLODED,
-            End.TIMEOUT: GameState.TIMEOUT,
-        }.get(bomb.end or End.STOPPED, GameState.PLAYING)
-        return BombDisplay(
-            limit=bomb.strike_limit,
-            timer_ms=None if left is None else round(left * 1000),
-            rate=round(bomb.rate * 1000),
-            state=state,
-        )
-
-    def bomb_after(self, step: PressStep, bridge: Bridge) -> list[DisplayCommand]:
-        """Tell the prop what a press did to the bomb (the timer's new rate, the end)
-        and sound it; return the display commands posted (none when neither changed)."""
-        if self.bomb.end is End.SOLVED:
-            cue = Cue.SOLVE
-        elif self.bomb.end is End.EXPLODED:
-            cue = Cue.BOOM
-        elif step.result.outcome is Outcome.STRIKE:
-            cue = Cue.STRIKE
-        else:
-            return []
-        return bridge.set_bomb(self.bomb_display(), cue)
+            return
+        # Let the prop show the end before the port closes.
+        device.sync(device.timing.handshake_timeout)
+        if event.end is GameEnd.TIMED_OUT:
+            self.report_timeout(device)
 
     def report_timeout(self, device: Device) -> None:
         """Say that the timer ran out (the summary follows)."""
@@ -350,9 +325,7 @@ class PropGame:
         else:
             self.show_prop(shown)
 
-    def step_json(
-        self, step: PressStep, shown: list[DisplayCommand], bombed: list[DisplayCommand]
-    ) -> dict[str, Any]:
+    def step_json(self, step: PressStep, shown: list[DisplayCommand]) -> dict[str, Any]:
         """One press as a JSON event."""
         result = step.result
         return {
@@ -361,14 +334,16 @@ class PropGame:
             "button": step.press.button.value,
             **click_fields(result),
             "log": list(result.log),
-            "sent": [type(c).WORD for c in [*step.shown, *bombed]],
+            "sent": [type(c).WORD for c in step.sent],
             "prop": prop_state(shown),
         }
 
-    def finish(self, end: End, device: Device, presses: int) -> None:
+    def finish(
+        self, session: GameSession, end: GameEnd | Stop, device: Device, presses: int
+    ) -> None:
         """The closing summary."""
-        module = self.bomb.module
-        elapsed = self.bomb.elapsed()
+        module = session.module
+        elapsed = session.elapsed()
         if self.json_mode:
             self.out.json(
                 {
@@ -523,61 +498,95 @@ def prop(
     except HardwareError as exc:
         raise click.BadParameter(f"the prop cannot show this edge: {exc}") from exc
     module = Module.from_edgework(edge, seed)
-    if demo:
-        presses = [button_for(action) for action in winning_actions(module)]
-        port = propsim.url_of(propsim.create(script=presses))
-    elif port is None:
-        try:
-            port = discover(system_ports())
-        except HardwareError as exc:
-            raise hardware_error(exc) from exc
-    files: list[IO[str]] = []
-    try:
-        log_file = _open_for_writing(log_path, "log file", files)
-        trace_file = _open_for_writing(trace_path, "trace file", files)
-        game = PropGame(
-            out,
-            module,
-            colour=colour_enabled(sys.stdout) and not json_mode,
-            json_mode=json_mode,
-            strike_limit=strike_limit,
-            log_file=log_file,
-            trace_file=trace_file,
-            time_limit=time_limit,
-        )
-        device = Device(
-            port,
-            timing=Timing(
-                reply_timeout=timeout,
-                handshake_timeout=handshake_timeout,
-                reconnect_timeout=reconnect_timeout,
-            ),
-            lister=all_ports,
-            on_notice=game.notice,
-            trace=game.trace,
-        )
-        interrupted = False
-        try:
-            end = End.STOPPED
-            try:
-                end = game.run(device, edge, seed)
-            except KeyboardInterrupt:
-                end, interrupted = End.STOPPED, True
-            except HardwareError as exc:
-                if device.firmware is not None:
-                    # The game had started: its summary is not lost with the link.
-                    game.finish(End.STOPPED, device, module.clicks)
-                raise hardware_error(exc) from exc
-            game.finish(end, device, module.clicks)
-        finally:
-            device.close()
-    finally:
-        for file in files:
-            file.close()
-    if interrupted:
+    port = choose_port(port, demo, module)
+    timing = Timing(
+        reply_timeout=timeout,
+        handshake_timeout=handshake_timeout,
+        reconnect_timeout=reconnect_timeout,
+    )
+    files = (log_path, trace_path)
+    if play_on_port(out, port, timing, module, edge, seed, files, strike_limit, time_limit):
         # Ctrl-C: the summary is printed; exit 130 as every interactive command does.
         sys.stderr.write("mittens: interrupted\n")
         raise SystemExit(EXIT_INTERRUPTED)
+
+
+def play_on_port(
+    out: Output,
+    port: str,
+    timing: Timing,
+    module: Module,
+    edge: Edgework,
+    seed: int,
+    paths: tuple[str | None, str | None],
+    strike_limit: int,
+    time_limit: float | None,
+) -> bool:
+    """Open the log and trace files (``paths``), set up the game session on the prop at
+    ``port`` and play it; return whether Ctrl-C stopped it."""
+    log_path, trace_path = paths
+    files: list[IO[str]] = []
+    try:
+        game = PropGame(
+            out,
+            colour=colour_enabled(sys.stdout) and not out.json_mode,
+            json_mode=out.json_mode,
+            log_file=_open_for_writing(log_path, "log file", files),
+            trace_file=_open_for_writing(trace_path, "trace file", files),
+        )
+        device = Device(
+            port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace
+        )
+        bridge = Bridge(module, edge, device)
+        session = GameSession(
+            module,
+            clicker=bridge,
+            display=bridge,
+            strike_limit=strike_limit,
+            clock=monotonic,
+            time_limit=time_limit,
+        )
+        return play_on_prop(game, device, session, bridge, seed)
+    finally:
+        for file in files:
+            file.close()
+
+
+def choose_port(port: str | None, demo: bool, module: Module) -> str:
+    """The port to play on: the one given, a simulated prop that presses the winning
+    buttons (``demo``), or the one USB board that looks like a prop."""
+    if demo:
+        presses = [button_for(action) for action in winning_actions(module)]
+        return propsim.url_of(propsim.create(script=presses))
+    if port is not None:
+        return port
+    try:
+        return discover(system_ports())
+    except HardwareError as exc:
+        raise hardware_error(exc) from exc
+
+
+def play_on_prop(
+    game: PropGame, device: Device, session: GameSession, bridge: Bridge, seed: int
+) -> bool:
+    """Play the game on ``device`` and print the summary; return whether Ctrl-C stopped
+    it. A lost link after the start still prints the summary, then fails."""
+    interrupted = False
+    try:
+        end: GameEnd | Stop = Stop.STOPPED
+        try:
+            end = game.run(device, session, bridge, seed)
+        except KeyboardInterrupt:
+            end, interrupted = Stop.STOPPED, True
+        except HardwareError as exc:
+            if device.firmware is not None:
+                # The game had started: its summary is not lost with the link.
+                game.finish(session, Stop.STOPPED, device, session.module.clicks)
+            raise hardware_error(exc) from exc
+        game.finish(session, end, device, session.module.clicks)
+    finally:
+        device.close()
+    return interrupted
 
 
 def _scripted_sim(url: str | None) -> propsim.PropSim | None:

@@ -74,3 +74,24 @@ def random_edgework(rng: random.Random) -> Edgework:
         group = rng.choice(PORT_GROUPS)
         plates.append(PortPlate(tuple(p for p in group if rng.random() < 0.5)))
     return Edgework(serial, batteries, indicators, tuple(plates))
+
+
+def new_seed() -> int:
+    """A fresh random seed for a game, small enough to type back in."""
+    return random.SystemRandom().randrange(1, 10**9)
+
+
+def build_edgework(edge: Edgework, seed: int, *, whole_edge: bool = False) -> Edgework:
+    """The edge of a practice game: a missing serial number or battery count filled in
+    at random from the game's seed, so the seed replays the edge too.
+
+    With ``whole_edge`` (the edge was given whole, in the Twitch Plays notation) a
+    missing battery part means the bomb has no batteries, as the notation leaves out
+    what a bomb does not have.
+    """
+    rng = random.Random(f"edgework:{seed}")
+    serial = edge.serial if edge.serial is not None else random_serial(rng)
+    batteries = edge.batteries
+    if batteries is None:
+        batteries = Batteries(0, 0) if whole_edge else random_batteries(rng)
+    return Edgework(serial, batteries, edge.indicators, edge.port_plates)

@@ -4,7 +4,11 @@ Contract: before each click the current situation becomes a ``decide`` question 
 the player sees, with the optimal policy's expected clicks for every action); the
 player's click is graded like any ``decide`` answer and then really played on the
 simulator, strikes included. The game ends at the solve, when the strikes reach the
-limit (the bomb explodes), or when the caller stops.
+limit (the bomb explodes), when the bomb timer runs out, or when the caller stops.
+
+The game is a :class:`~defuser.engine.game.GameSession` that clicks through the walk (so
+the belief follows every click); its clock is the answer time the caller spends, not
+the wall clock: the bomb timer runs only while the player answers.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from defuser.engine.actions import Action, StrikeKind
-from defuser.engine.bomb import STRIKE_LIMIT, Bomb, End
+from defuser.engine.game import STRIKE_LIMIT, Clicked, GameEnd, GameSession, timer_rate
 from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
 from defuser.strategy.belief import odds
@@ -23,8 +27,15 @@ from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
 
-#: Each strike makes the bomb timer run this much faster (a quarter, as on a real bomb).
-STRIKE_SPEEDUP = 0.25
+
+class AnswerClock:
+    """The game's clock: the seconds of answer time spent so far."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +54,16 @@ class GameSummary:
 
 @dataclass(slots=True)
 class Game:
-    """A module on random vanilla edgework and its grading; the :class:`Bomb` around
-    the walk's module keeps the strikes, the explosion and the clicks."""
+    """A module on random vanilla edgework and its grading; the :class:`GameSession`
+    around the walk's module keeps the strikes, the explosion, the timer and the clicks."""
 
     walk: Walk
     seed: int
-    bomb: Bomb
+    session: GameSession
+    clock: AnswerClock
     total_loss: float = 0.0
     verdicts: Counter[str] = field(default_factory=Counter)
     expected_at_start: float = 0.0
-    #: The bomb timer in seconds (``None``: no timer), and the bomb time used so far.
-    timer: float | None = None
-    time_used: float = 0.0
-    timed_out: bool = False
 
     @classmethod
     def new(
@@ -70,7 +78,11 @@ class Game:
         edgework = random_edgework(rng)
         seed = rng.randrange(1 << 30)
         walk = Walk.start(edgework, seed)
-        game = cls(walk, seed, Bomb(walk.module, strike_limit=strike_limit), timer=timer)
+        clock = AnswerClock()
+        session = GameSession(
+            walk.module, clicker=walk, strike_limit=strike_limit, clock=clock, time_limit=timer
+        )
+        game = cls(walk, seed, session, clock)
         start = recommend(game.walk.observation).expected_clicks
         game.expected_at_start = start if start is not None else 0.0
         return game
@@ -78,47 +90,55 @@ class Game:
     @property
     def time_left(self) -> float | None:
         """Seconds left on the bomb timer (``None`` without a timer)."""
-        return None if self.timer is None else max(self.timer - self.time_used, 0.0)
+        return self.session.time_left()
 
     def timer_rate(self) -> float:
         """How fast the bomb timer runs: a quarter faster per strike, as on a real bomb."""
-        return 1.0 + STRIKE_SPEEDUP * self.walk.module.strikes
+        return timer_rate(self.walk.module.strikes)
 
     def spend(self, seconds: float) -> bool:
         """Run the bomb timer for an answer that took ``seconds``; when it runs out the
         bomb explodes (before the click). Returns whether it ran out."""
-        if self.timer is None or self.over:
-            return self.timed_out
-        self.time_used += seconds * self.timer_rate()
-        if self.time_used >= self.timer:
-            self.timed_out = True
-            self.bomb.stop(End.EXPLODED)
+        if not self.over:
+            self.clock.now += seconds
+            self.session.tick()
         return self.timed_out
+
+    @property
+    def end(self) -> GameEnd | None:
+        """How the game ended (None: not yet)."""
+        return self.session.end
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether the bomb timer ran out."""
+        return self.session.end is GameEnd.TIMED_OUT
 
     @property
     def strike_limit(self) -> int:
         """The strikes at which the bomb explodes (0: never)."""
-        return self.bomb.strike_limit
+        return self.session.strike_limit
 
     @property
     def clicks(self) -> int:
         """Clicks played so far."""
-        return self.bomb.clicks
+        return self.session.clicks
 
     @property
     def solved(self) -> bool:
         """Whether the module is solved."""
-        return self.bomb.end is End.SOLVED
+        return self.session.end is GameEnd.SOLVED
 
     @property
     def exploded(self) -> bool:
-        """Whether the strikes reached the limit (0 means no limit)."""
-        return self.bomb.end is End.EXPLODED
+        """Whether the bomb exploded: the strikes reached the limit (0 means no limit),
+        or the timer ran out."""
+        return self.session.end in (GameEnd.EXPLODED, GameEnd.TIMED_OUT)
 
     @property
     def over(self) -> bool:
         """Whether the game has ended."""
-        return self.bomb.over
+        return self.session.over
 
     def edge_words(self) -> str:
         """The bomb's edge as the defuser reads it out."""
@@ -154,7 +174,9 @@ class Game:
     def play(self, grade: Grade) -> Result:
         """Play the graded click on the module (the grade must have read an action)."""
         assert grade.reading is not None
-        result = self.bomb.record(self.walk.act(Action.parse(grade.reading)))
+        clicked = self.session.click(Action.parse(grade.reading))[0]
+        assert isinstance(clicked, Clicked), "a game over takes no click"
+        result = clicked.result
         self.verdicts[grade.verdict.value] += 1
         if grade.loss is not None:
             self.total_loss += grade.loss

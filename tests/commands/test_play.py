@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,10 @@ from cli_helpers import GOLDEN, check_golden, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from defuser.commands.play import batteries_words, build_edgework
+from defuser.commands import play as play_command
+from defuser.commands.game_view import batteries_words
 from defuser.engine.actions import ALL_ACTIONS, Action, ActionKind
+from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError
 from defuser.logs.reader import bomb_lines
@@ -27,8 +28,9 @@ GOLDEN_SCRIPT = GOLDEN / "play" / "seed2.commands"
 
 @pytest.fixture
 def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Elapsed time always 0:00, so transcripts are reproducible."""
-    monkeypatch.setattr(time, "monotonic", lambda: 1000.0)
+    """The game's clock (the one ``mittens play`` gives its session) stands still:
+    elapsed time always 0:00, so transcripts are reproducible."""
+    monkeypatch.setattr(play_command, "monotonic", lambda: 1000.0)
 
 
 # ------------------------------------------------------------------ the parser

@@ -103,18 +103,24 @@ def test_a_long_logged_session_keeps_bounded_lines_and_writes_each_once() -> Non
     import io
 
     from defuser.engine.actions import Action
-    from defuser.engine.bomb import Bomb
+    from defuser.engine.game import Clicked, GameSession
+    from defuser.engine.modlog import LogAppender
     from defuser.engine.simulator import UNDO_DEPTH, Module
     from edgework import Edgework
 
     module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
     every_line = list(module.log)
     file = io.StringIO()
-    bomb = Bomb(module, strike_limit=0, log_file=file)
+    # The log file as the game commands keep it: the module's lines written as they come.
+    log = LogAppender(file)
+    log.flush(module.log, module.log_total)
+    session = GameSession(module, strike_limit=0, clock=lambda: 0.0)
     clicks = [Action.parse(text) for text in ("play 1", "play 2", "play 3", "discard")]
     for n in range(5 * UNDO_DEPTH + 7):
-        result = bomb.act(clicks[n % len(clicks)])
-        every_line += result.log
+        [event] = session.click(clicks[n % len(clicks)])
+        assert isinstance(event, Clicked)
+        log.flush(module.log, module.log_total)
+        every_line += event.result.log
     assert len(every_line) > 3 * UNDO_DEPTH  # the clicks really wrote lines
     # The module keeps only the lines still needed for undo; the file has them all, once.
     assert module.log_dropped > 0
@@ -122,7 +128,6 @@ def test_a_long_logged_session_keeps_bounded_lines_and_writes_each_once() -> Non
     assert module.log == every_line[module.log_dropped :]
     assert len(module.log) <= 2 * len(every_line) // 5
     assert file.getvalue().splitlines() == every_line
-    assert len(bomb.events) <= UNDO_DEPTH
     # Undo takes back exactly the last click's lines.
     last = module.history[-1]
     module.undo()

@@ -18,7 +18,7 @@ from cli_helpers import run_cli
 from prop_helpers import FAST, unique_name
 from serial.tools.list_ports_common import ListPortInfo
 
-from defuser.commands.play import build_edgework
+from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from edgework import Card, Edgework
 from hardware import propsim

@@ -9,7 +9,8 @@ import pytest
 from cli_helpers import run_cli
 
 from defuser.commands.drill import module_view
-from defuser.trainer.game import STRIKE_SPEEDUP, Game
+from defuser.engine.game import RATE_PER_STRIKE
+from defuser.trainer.game import Game
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import DecideSkill, Move
 
@@ -38,9 +39,9 @@ def test_the_bomb_timer_runs_faster_after_a_strike_and_explodes() -> None:
     assert game.time_left == pytest.approx(6.0)
     question = game.question()
     risky = next(o.action for o in question.options if o.strike_risk == 1.0)
-    game.bomb.act(risky)
+    game.session.click(risky)
     assert game.walk.module.strikes == 1
-    assert game.timer_rate() == 1 + STRIKE_SPEEDUP
+    assert game.timer_rate() == 1 + RATE_PER_STRIKE
     assert not game.spend(4.0)  # 4 s at 1.25x: 5 s of bomb time
     assert game.time_left == pytest.approx(1.0)
     assert game.spend(1.0) and game.timed_out and game.over and game.exploded

@@ -1,0 +1,294 @@
+"""One game on one module, the same object under every front end: the game session.
+
+Contract: a :class:`GameSession` is sans-I/O. A click goes in (:meth:`GameSession.click`),
+the time comes from the injected clock, typed events come out (:class:`Clicked`,
+:class:`Ended`), and :meth:`GameSession.state` is JSON-ready, so ``mittens play``,
+``mittens prop``, the trainer's game mode and a web page drive the very same object.
+The session owns what the module alone does not: the strike limit and the explosion,
+the bomb timer (a quarter faster per strike, see :func:`timer_rate`), the count of
+clicks, and how the game ended (:class:`GameEnd`: solved, exploded at the strike limit,
+exploded when the timer ran out). Why a front end stopped playing before that (the
+player quit, the input ended, Ctrl-C, a simulated prop's script ran out) is the front
+end's business, and so are the words that announce an end.
+
+The click itself is made by a :class:`Clicker`: the simulator's :class:`Module`, a
+trainer's walk that keeps its belief in step, or the prop's bridge, which also shows
+what the click changed. A :class:`BombDisplay` (the prop's bridge) is told whenever the
+bomb itself changes: a strike (the timer speeds up) or the end.
+
+The session sits in the engine because everything it needs is here and every layer
+that plays a game (trainer, hardware, the front ends) may import the engine; those
+layers may not import one another. It writes no files: the log lines of a click are in
+its event (``Clicked.result.log``), the start-up lines in :attr:`Module.log`.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from defuser.engine.actions import Action
+from defuser.engine.simulator import Module, Outcome, Result
+from defuser.errors import DefuserError
+from edgework import Edgework
+
+#: The bomb explodes at this many strikes unless told otherwise (0: never).
+STRIKE_LIMIT: Final = 3
+#: The game's bomb timer runs a quarter faster with every strike, for up to four strikes
+#: (twice as fast from the fourth on).
+RATE_PER_STRIKE: Final = 0.25
+MAX_RATE_STRIKES: Final = 4
+
+#: Seconds on some clock (``time.monotonic`` by default).
+Clock = Callable[[], float]
+
+
+def timer_rate(strikes: int) -> float:
+    """How fast the bomb timer runs after ``strikes`` strikes (1.0 is real time)."""
+    return 1.0 + RATE_PER_STRIKE * min(strikes, MAX_RATE_STRIKES)
+
+
+class GameEnd(enum.Enum):
+    """How a game ended. The value is the ``reason`` of the JSON ``end`` event."""
+
+    SOLVED = "solved"
+    #: The strikes reached the limit.
+    EXPLODED = "exploded"
+    #: The bomb timer ran out.
+    TIMED_OUT = "timeout"
+
+
+class Clicker(Protocol):
+    """What makes a click on the module: the simulator, or the prop's bridge."""
+
+    def act(self, action: Action) -> Result:
+        """Click on the module; the module's answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class BombState:
+    """The bomb around the module now: what a display of the bomb shows.
+
+    ``time_left`` is None without a timer; ``rate`` is how fast the timer runs (0 with
+    no timer or once the game is over); ``end`` is None while the game goes on.
+    """
+
+    strike_limit: int
+    time_left: float | None
+    rate: float
+    end: GameEnd | None
+
+
+class BombDisplay(Protocol):
+    """What shows the bomb (the prop): told when a strike or the end changed it."""
+
+    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
+        """Show the bomb as it is now; ``struck`` when a strike changed it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clicked:
+    """A click was made: the module's answer (its log lines included)."""
+
+    result: Result
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready values."""
+        return {"event": "click", **click_fields(self.result), "log": list(self.result.log)}
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The game ended: solved, or the bomb exploded (strikes or timer)."""
+
+    end: GameEnd
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready values."""
+        return {"event": "end", "reason": self.end.value}
+
+
+GameEvent = Clicked | Ended
+
+
+class GameSession:
+    """One module on a bomb with a strike limit and an optional timer, click by click.
+
+    The timer (``time_limit`` seconds) runs on the session's clock at :func:`timer_rate`
+    of the strikes so far; :meth:`tick` ends the game when it has run out (a front end
+    that waits calls it by :meth:`deadline`), and a click that comes after that is not
+    made.
+    """
+
+    def __init__(
+        self,
+        module: Module,
+        *,
+        clicker: Clicker | None = None,
+        display: BombDisplay | None = None,
+        strike_limit: int = STRIKE_LIMIT,
+        clock: Clock = time.monotonic,
+        time_limit: float | None = None,
+    ) -> None:
+        """Start the game now, on ``clock``.
+
+        ``clicker`` makes the clicks (the module itself when not given) and ``display``
+        is told about the bomb; ``strike_limit`` 0 means the bomb never explodes;
+        ``time_limit`` starts the bomb timer with that many seconds (None: no timer).
+        """
+        if strike_limit < 0:
+            raise DefuserError(f"strike limit {strike_limit} is negative, expected 0 or more")
+        if time_limit is not None and not time_limit > 0:
+            raise DefuserError(f"time limit {time_limit} is not positive, expected seconds > 0")
+        self.module = module
+        self.clicker: Clicker = module if clicker is None else clicker
+        self.display = display
+        self.strike_limit = strike_limit
+        self.clock = clock
+        self.started = clock()
+        self.clicks = 0
+        self.end: GameEnd | None = None
+        self.time_limit = time_limit
+        #: The timer: seconds left at clock time ``_time_at``, running at ``_rate``.
+        self._time_left = time_limit
+        self._time_at = self.started
+        self._rate = timer_rate(0)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.end is not None
+
+    def elapsed(self) -> float:
+        """Seconds since the game started."""
+        return self.clock() - self.started
+
+    @property
+    def rate(self) -> float:
+        """How fast the timer runs now: 0 with no timer or once the game is over."""
+        return 0.0 if self.time_limit is None or self.end is not None else self._rate
+
+    def time_left(self) -> float | None:
+        """Seconds left on the bomb timer now (None: no timer); frozen at the end."""
+        if self._time_left is None:
+            return None
+        if self.end is not None:
+            return self._time_left
+        return max(0.0, self._time_left - (self.clock() - self._time_at) * self._rate)
+
+    def deadline(self) -> float | None:
+        """The clock time at which the timer runs out at its present rate (None: no
+        timer, or the game is over)."""
+        left = self.time_left()
+        if left is None or self.end is not None:
+            return None
+        return self.clock() + left / self._rate
+
+    def bomb(self) -> BombState:
+        """The bomb now, as a display shows it."""
+        return BombState(self.strike_limit, self.time_left(), self.rate, self.end)
+
+    def tick(self) -> list[GameEvent]:
+        """End the game when the timer has run out: ``[Ended(TIMED_OUT)]``, else ``[]``."""
+        if self.end is None and self.time_left() == 0.0:
+            return self._finish(GameEnd.TIMED_OUT)
+        return []
+
+    def click(self, action: Action) -> list[GameEvent]:
+        """Make one click through the clicker: ``[Clicked]``, then ``Ended`` when it
+        ended the game. A click after the timer ran out is not made: ``[Ended]`` alone.
+        Clicking once the game is over is misuse (:class:`DefuserError`)."""
+        timed_out = self.tick()
+        if timed_out:
+            return timed_out
+        if self.end is not None:
+            raise DefuserError(f"the game is over ({self.end.value}), expected no more clicks")
+        result = self.clicker.act(action)
+        self.clicks += 1
+        events: list[GameEvent] = [Clicked(result)]
+        if self._time_left is not None:
+            # The time left so far ran at the old rate; a strike speeds up what follows.
+            self._time_left = self.time_left()
+            self._time_at = self.clock()
+            self._rate = timer_rate(self.module.strikes)
+        end = self._end_now()
+        if end is not None:
+            events += self._finish(end)
+        elif result.outcome is Outcome.STRIKE and self.display is not None:
+            self.display.show_bomb(self.bomb(), struck=True)
+        return events
+
+    def _end_now(self) -> GameEnd | None:
+        # The one place that decides whether the module's state ends the game.
+        if self.module.solved:
+            return GameEnd.SOLVED
+        if self.strike_limit and self.module.strikes >= self.strike_limit:
+            return GameEnd.EXPLODED
+        return None
+
+    def _finish(self, end: GameEnd) -> list[GameEvent]:
+        """End the game, freezing the timer, and show the bomb's end."""
+        self._time_left = self.time_left()
+        self.end = end
+        if self.display is not None:
+            self.display.show_bomb(self.bomb(), struck=False)
+        return [Ended(end)]
+
+    def state(self) -> dict[str, Any]:
+        """The game as JSON-ready values: the bomb, the clicks and the visible module."""
+        return {
+            "strike_limit": self.strike_limit,
+            "time_limit": self.time_limit,
+            "time_left": self.time_left(),
+            "rate": self.rate,
+            "clicks": self.clicks,
+            "seconds": self.elapsed(),
+            "end": None if self.end is None else self.end.value,
+            "module": visible_state(self.module),
+        }
+
+
+# ---------------------------------------------------------------------- JSON shapes
+
+
+def visible_state(module: Module) -> dict[str, Any]:
+    """What the player can see of the module, as JSON-ready values."""
+    return {
+        "discard": module.discard_top.code,
+        "hand": [c.code for c in module.hand],
+        "rule": module.rule,
+        "strikes": module.strikes,
+        "deals": module.deals,
+        "solved": module.solved,
+    }
+
+
+def edge_fields(edge: Edgework) -> dict[str, Any]:
+    """The edge as the JSON ``start`` events give it."""
+    return {
+        "serial": str(edge.serial),
+        "batteries": edge.batteries.count if edge.batteries else 0,
+        "holders": edge.batteries.holders if edge.batteries else None,
+        "edgework": str(edge),
+    }
+
+
+def outcome_fields(result: Result) -> dict[str, Any]:
+    """What a click did: its outcome, the card it moved, the strike's kind."""
+    return {
+        "outcome": result.outcome.value,
+        "card": result.card.code if result.card is not None else None,
+        "strike": result.strike.value if result.strike is not None else None,
+    }
+
+
+def click_fields(result: Result) -> dict[str, Any]:
+    """One click in the JSON events: the action, its outcome and the blocking slots."""
+    return {
+        "action": str(result.action),
+        **outcome_fields(result),
+        "blocking_slots": list(result.blocking_slots),
+    }

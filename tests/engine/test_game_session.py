@@ -1,0 +1,184 @@
+"""The game session around a module: strike limit, explosion, solve, timer, events,
+clickers and displays, on a fake clock."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from defuser.engine.actions import Action, ActionKind
+from defuser.engine.game import (
+    BombState,
+    Clicked,
+    Ended,
+    GameEnd,
+    GameSession,
+    click_fields,
+    timer_rate,
+)
+from defuser.engine.simulator import HiddenState, Module, Outcome, Result
+from defuser.errors import DefuserError
+from edgework import Card, Edgework, Ruleset
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _module(to_mitten: int = 0) -> Module:
+    rules = Ruleset("A", 0)
+    return Module(
+        rules, 9, random.Random(5), start=(Card.RED_CIRCLE, [Card.BLUE_CIRCLE]),
+        hidden=HiddenState(to_mitten, None, True),
+    )
+
+
+def module() -> Module:
+    return Module.from_edgework(Edgework.parse("3B 2H // AB3CD4"), 7)
+
+
+def test_strikes_explode_the_bomb_at_the_limit() -> None:
+    session = GameSession(_module(), strike_limit=2, clock=Clock())
+    first = session.click(Action.draw())
+    assert [type(e) for e in first] == [Clicked] and session.end is None
+    second = session.click(Action.draw())
+    assert second[1:] == [Ended(GameEnd.EXPLODED)] and session.over
+    assert session.clicks == 2
+    assert all(isinstance(e, Clicked) and e.result.outcome is Outcome.STRIKE
+               for e in first + second[:1])
+    with pytest.raises(DefuserError, match="the game is over"):
+        session.click(Action.draw())
+
+
+def test_limit_zero_never_explodes() -> None:
+    session = GameSession(_module(), strike_limit=0, clock=Clock())
+    for _ in range(5):
+        session.click(Action.draw())
+    assert session.end is None and session.module.strikes == 5
+
+
+def test_a_click_event_carries_its_log_lines() -> None:
+    session = GameSession(_module(to_mitten=3), clock=Clock())
+    before = list(session.module.log)
+    [event] = session.click(Action.draw())
+    assert isinstance(event, Clicked)
+    assert before + list(event.result.log) == session.module.log
+    assert event.as_dict() == {"event": "click", **click_fields(event.result),
+                               "log": list(event.result.log)}
+    assert click_fields(event.result)["action"] == "draw"
+
+
+def test_the_clock_is_injected_and_the_state_is_json() -> None:
+    clock = Clock()
+    session = GameSession(_module(), clock=clock, time_limit=60.0)
+    clock.now += 2.5
+    assert session.elapsed() == 2.5
+    state = json.loads(json.dumps(session.state()))
+    assert state["time_left"] == 57.5 and state["seconds"] == 2.5 and state["end"] is None
+    assert state["module"]["hand"] == ["BC"] and state["strike_limit"] == 3
+
+
+# ------------------------------------------------------------------ the bomb timer
+
+
+def test_the_rate_rises_a_quarter_per_strike_up_to_four() -> None:
+    assert [timer_rate(n) for n in range(7)] == [1.0, 1.25, 1.5, 1.75, 2.0, 2.0, 2.0]
+
+
+def test_a_strike_speeds_up_the_time_that_follows() -> None:
+    clock = Clock()
+    session = GameSession(module(), clock=clock, time_limit=300.0)
+    assert session.time_left() == 300.0 and session.rate == 1.0
+    assert session.deadline() == 400.0
+    clock.now += 10.0
+    assert session.time_left() == 290.0
+    # Seed 7 with this edge: discarding first is a strike (discard blocked).
+    [event] = session.click(Action(ActionKind.DISCARD))
+    assert isinstance(event, Clicked) and event.result.strike is not None
+    assert session.rate == 1.25 and session.deadline() == 110.0 + 290.0 / 1.25
+    clock.now += 10.0
+    assert session.time_left() == pytest.approx(277.5)
+
+
+def test_time_out_ends_the_game_and_a_late_click_is_not_made() -> None:
+    clock = Clock()
+    session = GameSession(module(), clock=clock, time_limit=5.0)
+    clock.now += 4.9
+    assert session.tick() == []
+    clock.now += 0.2
+    assert session.click(Action(ActionKind.DRAW)) == [Ended(GameEnd.TIMED_OUT)]
+    assert session.time_left() == 0.0 and session.rate == 0.0 and session.deadline() is None
+    assert session.clicks == 0 and session.module.clicks == 0
+    assert session.tick() == []  # the end is told once
+    with pytest.raises(DefuserError):
+        session.click(Action(ActionKind.DRAW))
+
+
+def test_the_timer_freezes_at_the_end() -> None:
+    clock = Clock()
+    session = GameSession(module(), clock=clock, time_limit=60.0)
+    clock.now += 61.0
+    assert session.tick() == [Ended(GameEnd.TIMED_OUT)]
+    clock.now += 30.0
+    assert session.time_left() == 0.0 and session.rate == 0.0
+    assert session.state()["end"] == "timeout"
+
+
+def test_no_timer_and_bad_limits() -> None:
+    session = GameSession(module(), clock=Clock())
+    assert session.time_left() is None and session.tick() == [] and session.rate == 0.0
+    assert session.deadline() is None
+    with pytest.raises(DefuserError):
+        GameSession(module(), time_limit=0.0)
+    with pytest.raises(DefuserError):
+        GameSession(module(), strike_limit=-1)
+
+
+# ------------------------------------------------------------------ clickers and displays
+
+
+class Recorder:
+    """A clicker that clicks the module and a display that keeps what it was shown."""
+
+    def __init__(self, target: Module) -> None:
+        self.target = target
+        self.clicked: list[Action] = []
+        self.shown: list[tuple[BombState, bool]] = []
+
+    def act(self, action: Action) -> Result:
+        self.clicked.append(action)
+        return self.target.act(action)
+
+    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
+        self.shown.append((bomb, struck))
+
+
+def test_the_clicker_makes_the_clicks_and_the_display_sees_strikes_and_the_end() -> None:
+    clock = Clock()
+    game = module()
+    recorder = Recorder(game)
+    session = GameSession(game, clicker=recorder, display=recorder, strike_limit=2,
+                          clock=clock, time_limit=100.0)
+    session.click(Action(ActionKind.DISCARD))  # a strike: the timer speeds up
+    clock.now += 4.0
+    session.click(Action(ActionKind.DISCARD))  # the second strike: the bomb explodes
+    assert recorder.clicked == [Action(ActionKind.DISCARD)] * 2 and game.clicks == 2
+    assert recorder.shown == [
+        (BombState(2, 100.0, 1.25, None), True),
+        (BombState(2, 95.0, 0.0, GameEnd.EXPLODED), False),
+    ]
+
+
+def test_a_click_that_does_not_strike_leaves_the_display_alone() -> None:
+    game = _module(to_mitten=3)
+    recorder = Recorder(game)
+    session = GameSession(game, clicker=recorder, display=recorder, clock=Clock())
+    [event] = session.click(Action.draw())
+    assert isinstance(event, Clicked) and event.result.outcome is Outcome.OK
+    assert recorder.shown == []
