@@ -17,13 +17,6 @@ from defuser.commands.bench import progress_line
 from edgework import CONFIGS, SerialNumber
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def test_configurations_cover_every_table_digit_and_n() -> None:
     assert len(CONFIGS) == 200 == len(set(CONFIGS))
     assert sum(bench.allocate(1001)) == 1001

@@ -34,13 +34,6 @@ KEYS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def _event(result: Result) -> str:
     action = result.action
     if result.outcome is Outcome.SOLVED:

@@ -14,13 +14,6 @@ from defuser.engine.actions import Action, ActionKind
 from defuser.errors import InvalidCommandError
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def test_log_analyze_judges_a_play_log_without_being_told_the_edgework(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,13 +20,6 @@ from edgework import Batteries, Card, SerialNumber
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "live.md"
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def _render(lines: list[str], width: int, colour: bool = False) -> Console:
     console = Console(width=width, record=True, color_system="truecolor" if colour else None,
                       force_terminal=colour, highlight=False, markup=False)

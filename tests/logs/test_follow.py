@@ -31,13 +31,6 @@ from defuser.strategy.values import recommend
 from edgework import Batteries, Edgework, SerialNumber
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 def _module(serial: str, holders: list[int], seed: int, module_id: int = 1) -> Module:
     batteries = Batteries(sum(holders), len(holders))
     return Module.from_edgework(Edgework(SerialNumber.parse(serial), batteries), seed, module_id)

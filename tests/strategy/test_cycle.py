@@ -21,14 +21,6 @@ from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.policy import make_policy
 from edgework import Card, Ruleset
 
-
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 # ---------------------------------------------------------------- brute force
 
 

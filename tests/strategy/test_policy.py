@@ -29,13 +29,6 @@ from edgework import Card, CardType, Ruleset
 SMALL = (Ruleset("B", 7), 9)
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-
-
 # ---------------------------------------------------------------- brute force
 
 Weights = tuple[tuple[tuple[int, int | None], Fraction], ...]
