@@ -1,65 +1,27 @@
 """Issue 15 and issue 12 item 4: hostile input, odd streams, Ctrl-C and broken pipes.
 
-Each test runs the real ``python -m defuser`` in a subprocess, because what is tested is
-how the program meets the operating system: raw bytes on stdin, encodings of stdout,
-closed file descriptors, signals and pipes.
+Raw bytes on stdin and narrow stdout encodings run ``main`` in this process with
+byte-level streams (:func:`cli_helpers.run_cli_bytes`, the streams ``PYTHONIOENCODING``
+would give). What only a process shows runs the real ``python -m defuser``
+(:func:`cli_helpers.run_process`): the locale, closed file descriptors, a reader that
+goes away, Ctrl-C.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import default_sigint
-
-ROOT = Path(__file__).resolve().parents[2]
+from cli_helpers import Raw, run_cli_bytes, run_process, start_process
 
 
-def mittens(
-    *args: str,
-    stdin: bytes | None = b"",
-    env: dict[str, str] | None = None,
-    close: tuple[int, ...] = (),
-    timeout: float = 60,
-) -> subprocess.CompletedProcess[bytes]:
-    """Run ``python -m defuser ARGS`` with ``stdin`` bytes (``None``: closed stdin)."""
-    # Strict UTF-8 standard streams, as in an en_US.UTF-8 locale (C.UTF-8 would
-    # smuggle bad bytes through as surrogates instead).
-    full_env = {
-        **os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8",
-        **(env or {}),
-    }
-    if stdin is None:
-        close = (*close, 0)
-    command = [sys.executable, "-m", "defuser", *args]
-    if close:
-        # Close the descriptors in the child itself, as a shell's '<&-' and '>&-' do.
-        closing = " ".join(f"{fd}<&-" if fd == 0 else f"{fd}>&-" for fd in close)
-        quoted = " ".join("'" + part.replace("'", "'\\''") + "'" for part in command)
-        return subprocess.run(
-            ["sh", "-c", f"exec {quoted} {closing}"],
-            input=stdin if 0 not in close else None,
-            capture_output=1 not in close,
-            stderr=subprocess.PIPE if 1 in close else None,
-            env=full_env,
-            timeout=timeout,
-            check=False,
-        )
-    return subprocess.run(
-        command, input=stdin, capture_output=True, env=full_env, timeout=timeout, check=False
-    )
-
-
-def no_traceback(result: subprocess.CompletedProcess[bytes]) -> str:
+def no_traceback(result: Raw) -> str:
     """stderr as text, after checking it holds no traceback."""
-    err = result.stderr.decode("utf-8", "replace")
+    err = result.err.decode("utf-8", "replace")
     assert "Traceback" not in err, err
     return err
 
@@ -75,12 +37,12 @@ def json_lines(data: bytes) -> list[dict[str, object]]:
 
 def test_solve_batch_bad_byte_answers_that_line_and_keeps_the_rest() -> None:
     lines = [b"AB3CD4 3 RC"] * 1000 + [b"\xff"] + [b"AB3CD4 3 RC"] * 1000
-    result = mittens("solve", "--batch", "--json", stdin=b"\n".join(lines) + b"\n")
+    result = run_cli_bytes(["solve", "--batch", "--json"], b"\n".join(lines) + b"\n")
     no_traceback(result)
-    objects = json_lines(result.stdout)
+    objects = json_lines(result.out)
     assert len(objects) == 2001
     assert objects[1000]["line"] == 1001 and "error" in objects[1000]
-    assert result.returncode == 1
+    assert result.code == 1
 
 
 @pytest.mark.parametrize(
@@ -96,48 +58,48 @@ def test_stdin_commands_answer_a_bad_byte_line(
 ) -> None:
     if args[0] == "drill":
         args = (*args, "--db", str(tmp_path / "s.db"))
-    result = mittens(*args, stdin=stdin)
+    result = run_cli_bytes(args, stdin)
     no_traceback(result)
-    objects = json_lines(result.stdout)
+    objects = json_lines(result.out)
     assert objects, result
-    assert result.returncode == 0
+    assert result.code == 0
 
 
 def test_drill_stores_an_undecodable_answer(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    result = mittens("drill", "--seed", "1", "--count", "1", "--db", str(db), stdin=b"\xff\n")
+    result = run_cli_bytes(["drill", "--seed", "1", "--count", "1", "--db", str(db)], b"\xff\n")
     no_traceback(result)
-    assert result.returncode == 0
-    export = mittens("stats", "--db", str(db), "--export", "-")
-    assert export.returncode == 0
-    export.stdout.decode("utf-8")
+    assert result.code == 0
+    export = run_cli_bytes(["stats", "--db", str(db), "--export", "-"])
+    assert export.code == 0
+    export.out.decode("utf-8")
 
 
 def test_verify_stdin_with_a_bad_byte_is_one_line(tmp_path: Path) -> None:
-    result = mittens("verify", "-", stdin=b"{\xff}")
+    result = run_cli_bytes(["verify", "-"], b"{\xff}")
     err = no_traceback(result)
-    assert result.returncode == 2
+    assert result.code == 2
     assert len(err.strip().splitlines()) == 1
 
 
 def test_stats_reset_prompt_reads_a_bad_byte_as_no(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    mittens("drill", "--seed", "1", "--count", "1", "--db", str(db), stdin=b"A\n")
-    result = mittens("stats", "--db", str(db), "--reset", stdin=b"\xff\n")
+    run_cli_bytes(["drill", "--seed", "1", "--count", "1", "--db", str(db)], b"A\n")
+    result = run_cli_bytes(["stats", "--db", str(db), "--reset"], b"\xff\n")
     no_traceback(result)
-    assert result.returncode == 1
-    again = mittens("stats", "--db", str(db), "--json")
-    assert json.loads(again.stdout)["total"]["answers"] == 1
+    assert result.code == 1
+    again = run_cli_bytes(["stats", "--db", str(db), "--json"])
+    assert json.loads(again.out)["total"]["answers"] == 1
 
 
 def test_c_utf8_locale_json_stays_valid_utf8() -> None:
     env = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONIOENCODING": ""}
-    result = mittens("solve", "--batch", "--json", stdin=b"AB3CD4 3 RC \xff\n", env=env)
+    result = run_process(["solve", "--batch", "--json"], b"AB3CD4 3 RC \xff\n", env=env)
     no_traceback(result)
-    json_lines(result.stdout)
-    result = mittens("play", "--seed", "2", "--json", stdin=b"dr\xffaw\n", env=env)
+    json_lines(result.out)
+    result = run_process(["play", "--seed", "2", "--json"], b"dr\xffaw\n", env=env)
     no_traceback(result)
-    json_lines(result.stdout)
+    json_lines(result.out)
 
 
 # ------------------------------------------------------------ row 5: narrow encodings
@@ -159,10 +121,10 @@ def test_c_utf8_locale_json_stays_valid_utf8() -> None:
 def test_narrow_stdout_encoding_degrades_to_ascii(
     encoding: str, args: tuple[str, ...], stdin: bytes
 ) -> None:
-    result = mittens(*args, stdin=stdin, env={"PYTHONIOENCODING": encoding})
+    result = run_cli_bytes(args, stdin, encoding=encoding)
     no_traceback(result)
-    assert result.returncode == 0
-    assert result.stdout
+    assert result.code == 0
+    assert result.out
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
@@ -172,20 +134,20 @@ def test_log_analyze_on_a_narrow_stdout(encoding: str, tmp_path: Path) -> None:
     built = game_log([BombSpec("5M3ES3", [2, 1], {1: sample_messages("sample01.log")})])
     path = tmp_path / "game.log"
     path.write_bytes(built.data)
-    result = mittens("log", "analyze", str(path), env={"PYTHONIOENCODING": encoding})
+    result = run_cli_bytes(["log", "analyze", str(path)], encoding=encoding)
     no_traceback(result)
-    assert result.returncode == 0
-    result.stdout.decode(encoding)
+    assert result.code == 0
+    result.out.decode(encoding)
 
 
 def test_stats_with_bars_on_an_ascii_stdout(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    mittens("drill", "--seed", "1", "--count", "2", "--db", str(db), stdin=b"A\nB\n")
+    run_cli_bytes(["drill", "--seed", "1", "--count", "2", "--db", str(db)], b"A\nB\n")
     for args in (("stats", "--db", str(db)), ("stats", "--db", str(db), "--export", "-")):
-        result = mittens(*args, env={"PYTHONIOENCODING": "ascii"})
+        result = run_cli_bytes(args, encoding="ascii")
         no_traceback(result)
-        assert result.returncode == 0
-        result.stdout.decode("ascii")
+        assert result.code == 0
+        result.out.decode("ascii")
 
 
 # ------------------------------------------------------------ row 21: closed streams
@@ -199,9 +161,9 @@ def test_stats_with_bars_on_an_ascii_stdout(tmp_path: Path) -> None:
 def test_closed_stdin_is_the_end_of_input(args: tuple[str, ...], tmp_path: Path) -> None:
     if args[0] == "drill":
         args = (*args, "--db", str(tmp_path / "s.db"))
-    result = mittens(*args, stdin=None)
+    result = run_process(args, None)
     no_traceback(result)
-    assert result.returncode == 0
+    assert result.code == 0
 
 
 @pytest.mark.parametrize(
@@ -214,9 +176,9 @@ def test_closed_stdin_is_the_end_of_input(args: tuple[str, ...], tmp_path: Path)
     ],
 )
 def test_closed_stdout_is_no_traceback(args: tuple[str, ...], stdin: bytes) -> None:
-    result = mittens(*args, stdin=stdin, close=(1,))
+    result = run_process(args, stdin, close=(1,))
     no_traceback(result)
-    assert result.returncode == 0
+    assert result.code == 0
 
 
 # ------------------------------------------------------------ row 22: pipes and Ctrl-C
@@ -234,14 +196,10 @@ def test_closed_stdout_is_no_traceback(args: tuple[str, ...], stdin: bytes) -> N
 def test_a_reader_that_goes_away_exits_0(
     args: tuple[str, ...], stdin: bytes, tmp_path: Path
 ) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     source = tmp_path / "in.txt"
     source.write_bytes(stdin)
     with source.open("rb") as feed:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "defuser", *args],
-            stdin=feed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        )
+        proc = start_process(args, stdin=feed)
         assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.readline()
         proc.stdout.close()  # as 'head -1' does after its line
@@ -256,12 +214,7 @@ def _interrupt(
 ) -> tuple[int, str, str]:
     """Start ``mittens ARGS``, feed ``first``, wait for ``answers`` lines of output, then
     press Ctrl-C; the output returned includes the lines waited for."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "defuser", *args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        cwd=tmp_path, preexec_fn=default_sigint,
-    )
+    proc = start_process(args, cwd=tmp_path)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(first)
     proc.stdin.flush()
@@ -317,37 +270,37 @@ def test_solve_batch_output_is_not_lost_on_ctrl_c(tmp_path: Path) -> None:
 
 
 def test_bom_before_the_first_live_line_is_dropped() -> None:
-    result = mittens("live", "--json", stdin=b"\xef\xbb\xbfserial AB3CD4\n")
-    objects = json_lines(result.stdout)
+    result = run_cli_bytes(["live", "--json"], b"\xef\xbb\xbfserial AB3CD4\n")
+    objects = json_lines(result.out)
     assert objects[0]["ok"] is True
 
 
 def test_bom_before_the_first_drill_answer_is_dropped(tmp_path: Path) -> None:
     db = str(tmp_path / "s.db")
-    plain = mittens("drill", "--seed", "4", "--count", "1", "--json", "--db", db,
-                    stdin=b"A\n")
-    bom = mittens("drill", "--seed", "4", "--count", "1", "--json", "--db", db,
-                  stdin=b"\xef\xbb\xbfA\n")
-    assert json_lines(bom.stdout)[0]["grade"] == json_lines(plain.stdout)[0]["grade"]
-    assert json_lines(bom.stdout)[0]["given"] == "A"
+    plain = run_cli_bytes(["drill", "--seed", "4", "--count", "1", "--json", "--db", db],
+                          b"A\n")
+    bom = run_cli_bytes(["drill", "--seed", "4", "--count", "1", "--json", "--db", db],
+                        b"\xef\xbb\xbfA\n")
+    assert json_lines(bom.out)[0]["grade"] == json_lines(plain.out)[0]["grade"]
+    assert json_lines(bom.out)[0]["given"] == "A"
 
 
 # ------------------------------------------------------------ row 3, 11: drill
 
 
 def test_drill_game_slow_unreadable_click_is_skipped(tmp_path: Path) -> None:
-    result = mittens(
-        "drill", "--mode", "game", "--seed", "1", "--time-limit", "0.000001",
-        "--db", str(tmp_path / "s.db"), stdin=b"hello\n",
+    result = run_cli_bytes(
+        ["drill", "--mode", "game", "--seed", "1", "--time-limit", "0.000001",
+         "--db", str(tmp_path / "s.db")], b"hello\n",
     )
     no_traceback(result)
-    assert result.returncode == 0
+    assert result.code == 0
 
 
 def test_drill_seed_out_of_range_is_a_range_error(tmp_path: Path) -> None:
-    result = mittens("drill", "--seed", "99999999999999999999", "--db", str(tmp_path / "s"))
+    result = run_cli_bytes(["drill", "--seed", "99999999999999999999", "--db", str(tmp_path / "s")])
     err = no_traceback(result)
-    assert result.returncode == 2
+    assert result.code == 2
     assert "--seed" in err
 
 
@@ -355,24 +308,24 @@ def test_drill_seed_out_of_range_is_a_range_error(tmp_path: Path) -> None:
 
 
 def test_bare_mittens_shows_the_help() -> None:
-    result = mittens()
-    assert result.returncode == 0
-    assert b"Usage: mittens" in result.stdout
-    assert b"error" not in result.stderr
+    result = run_cli_bytes([])
+    assert result.code == 0
+    assert b"Usage: mittens" in result.out
+    assert b"error" not in result.err
 
 
 def test_play_log_in_a_missing_directory_exits_2(tmp_path: Path) -> None:
     log = tmp_path / "no-such-dir" / "g.log"
-    result = mittens("play", "--seed", "1", "--log", str(log), stdin=b"draw\n")
+    result = run_cli_bytes(["play", "--seed", "1", "--log", str(log)], b"draw\n")
     err = no_traceback(result)
-    assert result.returncode == 2
+    assert result.code == 2
     assert err.count("\n") == 1 and str(log) in err
     assert not log.parent.exists()
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_play_log_on_a_full_disk_is_one_line() -> None:
-    result = mittens("play", "--seed", "1", "--log", "/dev/full", stdin=b"draw\ndraw\n")
+    result = run_cli_bytes(["play", "--seed", "1", "--log", "/dev/full"], b"draw\ndraw\n")
     err = no_traceback(result)
-    assert result.returncode == 2
+    assert result.code == 2
     assert "disk is full" in err
