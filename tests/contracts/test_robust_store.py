@@ -1,7 +1,9 @@
 """Issue 15 rows 1, 2, 13-18 and the answer-size bound: the stats store and its files.
 
-Permission cases run the command as an unprivileged user (``nobody`` through
-``setpriv`` when the tests run as root), since root ignores file modes.
+Each case runs ``mittens`` in this process with byte streams, except where only a
+process shows it: the permission cases run a real process as a user for whom file modes
+apply (root without its override, through ``setpriv``, when the tests run as root), and
+``--export /dev/stdout`` writes into the process's own stdout.
 """
 
 from __future__ import annotations
@@ -12,49 +14,32 @@ import os
 import shutil
 import sqlite3
 import stat
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import Run, run_cli, run_cli_bytes, run_process
 
 from defuser.trainer import store as store_module
 from defuser.trainer.store import APPLICATION_ID, MAX_GIVEN_CHARS
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def mittens(*args: str, stdin: bytes = b"", user: list[str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m defuser ARGS`` (as ``user``, a command prefix, when given)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    done = subprocess.run(
-        [*(user or []), sys.executable, "-m", "defuser", *args],
-        input=stdin, capture_output=True, env=env, timeout=120, check=False,
-    )
-    return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
-
-
-def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+def one_line_error(result: Run) -> str:
     """The stderr of a failed run, after checking it is one line and exit 2."""
-    assert "Traceback" not in result.stderr, result.stderr
-    assert result.returncode == 2, result
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    return result.stderr
+    assert "Traceback" not in result.err, result.err
+    assert result.code == 2, result
+    assert len(result.err.strip().splitlines()) == 1, result.err
+    return result.err
 
 
 @pytest.fixture(scope="module")
 def db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A stats database with three answers, written once by a real drill session."""
     path = tmp_path_factory.mktemp("template") / "stats.db"
-    done = mittens("drill", "--seed", "1", "--count", "3", "--db", str(path), stdin=b"A\nB\nC\n")
-    assert done.returncode == 0, done.stderr
+    done = run_cli_bytes(["drill", "--seed", "1", "--count", "3", "--db", str(path)],
+                         b"A\nB\nC\n").text
+    assert done.code == 0, done.err
     assert not path.with_name("stats.db-wal").exists()  # one file holds it all
     return path
 
@@ -69,9 +54,9 @@ def db(db_template: Path, tmp_path: Path) -> Path:
 
 def answer_count(path: Path) -> int:
     """How many answers ``mittens stats --json`` reports."""
-    done = mittens("stats", "--db", str(path), "--json")
-    assert done.returncode == 0, done.stderr
-    return int(json.loads(done.stdout)["total"]["answers"])
+    done = run_cli_bytes(["stats", "--db", str(path), "--json"]).text
+    assert done.code == 0, done.err
+    return int(json.loads(done.out)["total"]["answers"])
 
 
 #: Root without the capabilities that bypass file modes: permissions then apply to it.
@@ -86,11 +71,8 @@ def unprivileged() -> Iterator[tuple[list[str], Path]]:
         if not shutil.which("setpriv"):
             pytest.skip("needs setpriv to drop root's file-mode override")
         prefix = _NO_OVERRIDE
-        probe = subprocess.run(
-            [*prefix, sys.executable, "-c", "import os; open(os.devnull).close()"],
-            capture_output=True, timeout=60, check=False,
-        )
-        if probe.returncode != 0:
+        probe = run_process([], prefix=prefix, script="import os; open(os.devnull).close()")
+        if probe.code != 0:
             pytest.skip("cannot drop root's file-mode override here")
     work = Path(tempfile.mkdtemp(prefix="mittens-perm-"))
     work.chmod(0o777)
@@ -109,20 +91,21 @@ def unprivileged() -> Iterator[tuple[list[str], Path]]:
 
 def test_export_with_reset_writes_the_backup_first(db: Path, tmp_path: Path) -> None:
     backup = tmp_path / "backup.csv"
-    done = mittens("stats", "--db", str(db), "--export", str(backup), "--reset", "--yes")
-    assert done.returncode == 0, done.stderr
+    done = run_cli_bytes(["stats", "--db", str(db), "--export", str(backup), "--reset",
+                          "--yes"]).text
+    assert done.code == 0, done.err
     assert len(backup.read_text(encoding="utf-8").splitlines()) == 4  # header + 3
     assert answer_count(db) == 0
 
 
 def test_export_refuses_the_database_itself(db: Path, tmp_path: Path) -> None:
     before = db.read_bytes()
-    one_line_error(mittens("stats", "--db", str(db), "--export", str(db)))
+    one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", str(db)]).text)
     assert db.read_bytes() == before
     assert answer_count(db) == 3
     link = tmp_path / "link.csv"
     link.symlink_to(db)
-    one_line_error(mittens("stats", "--db", str(db), "--export", str(link)))
+    one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", str(link)]).text)
     assert answer_count(db) == 3
 
 
@@ -132,8 +115,8 @@ def test_export_writes_through_a_symlink_and_keeps_the_mode(db: Path, tmp_path: 
     target.chmod(0o644)
     link = tmp_path / "link.csv"
     link.symlink_to(target)
-    done = mittens("stats", "--db", str(db), "--export", str(link))
-    assert done.returncode == 0, done.stderr
+    done = run_cli_bytes(["stats", "--db", str(db), "--export", str(link)]).text
+    assert done.code == 0, done.err
     assert link.is_symlink()
     assert target.read_text(encoding="utf-8").startswith("id,session")
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
@@ -144,7 +127,7 @@ def test_export_writes_into_a_hard_linked_file_in_place(db: Path, tmp_path: Path
     target.write_text("old\n", encoding="utf-8")
     other = tmp_path / "b.csv"
     os.link(target, other)
-    assert mittens("stats", "--db", str(db), "--export", str(target)).returncode == 0
+    assert run_cli_bytes(["stats", "--db", str(db), "--export", str(target)]).text.code == 0
     assert other.read_text(encoding="utf-8").startswith("id,session")
 
 
@@ -152,7 +135,7 @@ def test_export_refuses_a_read_only_file(db: Path, tmp_path: Path) -> None:
     target = tmp_path / "ro.csv"
     target.write_text("keep\n", encoding="utf-8")
     target.chmod(0o444)
-    one_line_error(mittens("stats", "--db", str(db), "--export", str(target)))
+    one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", str(target)]).text)
     assert target.read_text(encoding="utf-8") == "keep\n"
 
 
@@ -177,10 +160,11 @@ def test_export_on_a_full_disk_is_one_line(
 
 def test_a_path_component_too_long_is_one_line(db: Path, tmp_path: Path) -> None:
     long = str(tmp_path / ("x" * 300) / "s.db")
-    one_line_error(mittens("stats", "--db", long))
-    one_line_error(mittens("drill", "--seed", "1", "--db", long, stdin=b"A\n"))
-    one_line_error(mittens("stats", "--db", str(db), "--export", str(tmp_path / ("y" * 300))))
-    one_line_error(mittens("log", "analyze", str(tmp_path / ("z" * 300))))
+    one_line_error(run_cli_bytes(["stats", "--db", long]).text)
+    one_line_error(run_cli_bytes(["drill", "--seed", "1", "--db", long], b"A\n").text)
+    one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export",
+                                  str(tmp_path / ("y" * 300))]).text)
+    one_line_error(run_cli_bytes(["log", "analyze", str(tmp_path / ("z" * 300))]).text)
 
 
 def test_a_database_in_a_forbidden_directory_is_one_line(
@@ -190,9 +174,9 @@ def test_a_database_in_a_forbidden_directory_is_one_line(
     secret = work / "secret"
     secret.mkdir()
     secret.chmod(0o000)
-    one_line_error(mittens("stats", "--db", str(secret / "x.db"), user=prefix))
-    one_line_error(mittens("drill", "--seed", "1", "--db", str(secret / "x.db"), user=prefix,
-                           stdin=b"A\n"))
+    one_line_error(run_process(["stats", "--db", str(secret / "x.db")], prefix=prefix).text)
+    one_line_error(run_process(["drill", "--seed", "1", "--db", str(secret / "x.db")],
+                               b"A\n", prefix=prefix).text)
 
 
 # ---------------------------------------------------------------- rows 14 and 15: modes
@@ -206,8 +190,8 @@ def test_drill_on_a_read_only_database_is_one_line(
     shutil.copy(db, copy)
     copy.chmod(0o444)
     err = one_line_error(
-        mittens("drill", "--seed", "1", "--count", "1", "--db", str(copy), user=prefix,
-                stdin=b"A\n")
+        run_process(["drill", "--seed", "1", "--count", "1", "--db", str(copy)],
+                    b"A\n", prefix=prefix).text
     )
     assert "read-only" in err
 
@@ -222,9 +206,9 @@ def test_stats_reads_a_database_in_a_read_only_directory(
     shutil.copy(db, copy)
     copy.chmod(0o444)
     folder.chmod(0o555)
-    done = mittens("stats", "--db", str(copy), "--json", user=prefix)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["total"]["answers"] == 3
+    done = run_process(["stats", "--db", str(copy), "--json"], prefix=prefix).text
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["total"]["answers"] == 3
     assert sorted(p.name for p in folder.iterdir()) == ["stats.db"]
 
 
@@ -234,9 +218,9 @@ def test_stats_reads_a_database_in_a_read_only_directory(
 def test_stats_leaves_an_empty_file_empty(tmp_path: Path) -> None:
     empty = tmp_path / "z.db"
     empty.touch()
-    done = mittens("stats", "--db", str(empty), "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["total"]["answers"] == 0
+    done = run_cli_bytes(["stats", "--db", str(empty), "--json"]).text
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["total"]["answers"] == 0
     assert empty.stat().st_size == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["z.db"]
 
@@ -246,8 +230,8 @@ def test_a_foreign_database_without_tables_is_untouched(tmp_path: Path) -> None:
     with sqlite3.connect(foreign) as con:
         con.execute("PRAGMA application_id = 1234")
     before = foreign.read_bytes()
-    one_line_error(mittens("stats", "--db", str(foreign)))
-    one_line_error(mittens("drill", "--seed", "1", "--db", str(foreign), stdin=b"A\n"))
+    one_line_error(run_cli_bytes(["stats", "--db", str(foreign)]).text)
+    one_line_error(run_cli_bytes(["drill", "--seed", "1", "--db", str(foreign)], b"A\n").text)
     assert foreign.read_bytes() == before
 
 
@@ -275,8 +259,8 @@ def test_our_id_with_a_wrong_schema_is_one_line(
 ) -> None:
     path = tmp_path / "s.db"
     _ours(path, *statements)
-    one_line_error(mittens("stats", "--db", str(path)))
-    one_line_error(mittens("drill", "--seed", "1", "--db", str(path), stdin=b"A\n"))
+    one_line_error(run_cli_bytes(["stats", "--db", str(path)]).text)
+    one_line_error(run_cli_bytes(["drill", "--seed", "1", "--db", str(path)], b"A\n").text)
 
 
 @pytest.mark.parametrize(
@@ -289,8 +273,8 @@ def test_wrongly_typed_stored_values_are_one_line(
 ) -> None:
     with sqlite3.connect(db) as con:
         con.execute(f"UPDATE answers SET {column} = {value} WHERE id = 1")
-    one_line_error(mittens("stats", "--db", str(db)))
-    one_line_error(mittens("stats", "--db", str(db), "--export", "-"))
+    one_line_error(run_cli_bytes(["stats", "--db", str(db)]).text)
+    one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", "-"]).text)
 
 
 # ---------------------------------------------------------------- bounded answers
@@ -298,9 +282,9 @@ def test_wrongly_typed_stored_values_are_one_line(
 
 def test_a_huge_answer_is_stored_cut(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    done = mittens("drill", "--seed", "1", "--count", "1", "--db", str(path),
-                   stdin=b"A" * 300_000 + b"\n")
-    assert done.returncode == 0, done.stderr
+    done = run_cli_bytes(["drill", "--seed", "1", "--count", "1", "--db", str(path)],
+                         b"A" * 300_000 + b"\n").text
+    assert done.code == 0, done.err
     with sqlite3.connect(path) as con:
         (given,) = con.execute("SELECT given FROM answers").fetchone()
     assert len(given) <= MAX_GIVEN_CHARS
@@ -313,9 +297,9 @@ def test_store_module_states_the_bound() -> None:
 
 @pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
 def test_export_to_dev_stdout_writes_into_the_pipe(db: Path) -> None:
-    done = mittens("stats", "--db", str(db), "--export", "/dev/stdout")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("id,session")
+    done = run_process(["stats", "--db", str(db), "--export", "/dev/stdout"]).text
+    assert done.code == 0, done.err
+    assert done.out.startswith("id,session")
     assert Path("/dev/stdout").is_symlink() or Path("/dev/stdout").exists()
 
 
@@ -324,8 +308,8 @@ def test_a_device_is_not_a_database(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.db"
     os.mkfifo(fifo)
     for path in ("/dev/null", str(fifo)):
-        one_line_error(mittens("stats", "--db", path))
-        one_line_error(mittens("drill", "--seed", "1", "--db", path, stdin=b"A\n"))
+        one_line_error(run_cli_bytes(["stats", "--db", path]).text)
+        one_line_error(run_cli_bytes(["drill", "--seed", "1", "--db", path], b"A\n").text)
     assert not Path("/dev/null-journal").exists()
 
 
@@ -333,15 +317,15 @@ def test_stats_never_passes_escape_codes_from_the_database(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE sessions SET mode = 'x' || char(27) || '[2J'")
         conn.execute("UPDATE answers SET kind = kind, skill = skill || char(27) || '[31m'")
-    result = mittens("stats", "--db", str(db))
-    assert result.returncode == 0, result.stderr
-    assert "\x1b" not in result.stdout
-    assert "x\ufffd[2J" in result.stdout  # still shown, made harmless
+    result = run_cli_bytes(["stats", "--db", str(db)]).text
+    assert result.code == 0, result.err
+    assert "\x1b" not in result.out
+    assert "x\ufffd[2J" in result.out  # still shown, made harmless
 
 
 def test_drill_db_in_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
     db = tmp_path / "no-such-folder" / "stats.db"
-    result = mittens("drill", "--db", str(db), "--seed", "1", "--count", "1", stdin=b"A\n")
+    result = run_cli_bytes(["drill", "--db", str(db), "--seed", "1", "--count", "1"], b"A\n").text
     err = one_line_error(result)
     assert "does not exist" in err and str(db.parent) in err
     assert not db.parent.exists()
