@@ -4,15 +4,12 @@ protocol's exact keys, rejected lines changing nothing, and a real pipe."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import check_golden, run_cli
+from cli_helpers import check_golden, run_cli, run_cli_bytes, start_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_sizes import examples
@@ -188,14 +185,7 @@ def test_any_line_gets_one_well_formed_reply_and_rejections_change_nothing(
 
 
 def test_a_pipe_gets_each_answer_before_the_next_line() -> None:
-    env = dict(os.environ, NO_COLOR="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "defuser", "live", "--json", "--serial", "AB3CD4"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    proc = start_process(["live", "--json", "--serial", "AB3CD4"], text=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         replies = []
@@ -251,15 +241,9 @@ def test_docs_transcript_is_what_the_session_answers() -> None:
 
 
 def test_garbled_bytes_get_an_error_answer_not_a_crash() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "defuser", "live", "--json"],
-        input=b"\xff\xfe oops\nserial AB3CD4\n",
-        capture_output=True,
-        env=dict(os.environ, NO_COLOR="1"),
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    done = run_cli_bytes(["live", "--json"], b"\xff\xfe oops\nserial AB3CD4\n")
+    assert done.code == 0, done.err
+    replies = [json.loads(line) for line in done.out.decode("utf-8").splitlines()]
     assert [r["ok"] for r in replies] == [False, True]
     assert "not known" in replies[0]["error"]
 
@@ -293,15 +277,13 @@ def test_non_ascii_input_never_crashes_an_ascii_stdout() -> None:
     # The error answer echoes the line; on a stdout that cannot encode it (an ASCII or
     # legacy code page pipe) the JSON writer used to die with UnicodeEncodeError and a
     # traceback. It now falls back to JSON's \u escapes: the same object.
-    done = subprocess.run(
-        [sys.executable, "-m", "defuser", "live", "--json"],
-        input="serial AB3CD4\nbatteries 3\nstart YC YT GT GC\ndrew é\n".encode() + b"\xff\n",
-        capture_output=True,
-        env=dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="ascii"),
-        timeout=60,
+    done = run_cli_bytes(
+        ["live", "--json"],
+        "serial AB3CD4\nbatteries 3\nstart YC YT GT GC\ndrew é\n".encode() + b"\xff\n",
+        encoding="ascii",
     )
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.decode("ascii").splitlines()]
+    assert done.code == 0, done.err
+    replies = [json.loads(line) for line in done.out.decode("ascii").splitlines()]
     assert [r["ok"] for r in replies] == [True, True, True, False, False]
     assert "é" in replies[3]["error"]
     assert replies[4]["state"] == replies[2]["state"]

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import GOLDEN, check_golden, run_cli
+from cli_helpers import GOLDEN, check_golden, run_cli, run_process
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -296,17 +294,11 @@ def test_bad_options_fail_cleanly(
 def test_pipe_through_the_real_console_script(tmp_path: Path) -> None:
     """The brief's own example, as a user runs it: a pipe into the installed script."""
     log = tmp_path / "game.log"
-    proc = subprocess.run(
-        [sys.executable, "-m", "defuser", "play", "--seed", "7", "--log", str(log)],
-        input="draw\nplay 1\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "\x1b[" not in proc.stdout  # no colour on a pipe
-    assert ">" not in proc.stdout.split("\n")[0]  # no prompt
+    proc = run_process(["play", "--seed", "7", "--log", str(log)], b"draw\nplay 1\n",
+                       env={"NO_COLOR": None}).text
+    assert proc.code == 0, proc.err
+    assert "\x1b[" not in proc.out  # no colour on a pipe
+    assert ">" not in proc.out.split("\n")[0]  # no prompt
     assert log.read_text(encoding="utf-8").count("\n") >= 7
 
 

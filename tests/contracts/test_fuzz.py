@@ -1,7 +1,8 @@
 """Fuzzing the command line: hostile stdin for every stdin command, hostile option values.
 
 Seeded (``derandomize``) and small, so the run is the same every time and takes seconds.
-Each run goes through ``main`` in this process with byte-level standard streams, and
+Each run goes through ``main`` in this process with byte-level standard streams
+(:func:`cli_helpers.run_cli_bytes`), and
 must end in a documented exit status with no exception escaping (no traceback); JSON
 output must be valid UTF-8, one object per line, and where the docs promise one answer
 per input line (``live --json``, ``solve --batch --json``) the count must match.
@@ -9,17 +10,14 @@ per input line (``live --json``, ``solve --batch --json``) the count must match.
 
 from __future__ import annotations
 
-import io
 import json
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_cli_bytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from defuser.cli import main
 from defuser.streams import printable
 
 FUZZ = settings(
@@ -28,38 +26,6 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-
-@dataclass
-class Raw:
-    """What one in-process run wrote, as bytes, and its exit status."""
-
-    code: int
-    out: bytes
-    err: bytes
-
-
-def run_bytes(args: list[str], stdin: bytes, monkeypatch: pytest.MonkeyPatch) -> Raw:
-    """Run ``mittens ARGS`` with byte-level stdin/stdout/stderr (strict UTF-8 streams)."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "100")
-    out, err = io.BytesIO(), io.BytesIO()
-    streams = {
-        "stdin": io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
-        "stdout": io.TextIOWrapper(out, encoding="utf-8", write_through=True),
-        "stderr": io.TextIOWrapper(err, encoding="utf-8", write_through=True),
-    }
-    for name, stream in streams.items():
-        monkeypatch.setattr(sys, name, stream)
-    code = 0
-    try:
-        main(args)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        for stream in streams.values():
-            stream.detach() if stream is not streams["stdin"] else None
-    return Raw(code, out.getvalue(), err.getvalue())
 
 
 def json_objects(data: bytes) -> list[object]:
@@ -108,8 +74,8 @@ QUIT = {"quit", "exit", "q"}
 
 @FUZZ
 @given(data=STDIN)
-def test_live_json_answers_every_line(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    run = run_bytes(["live", "--json"], data, monkeypatch)
+def test_live_json_answers_every_line(data: bytes) -> None:
+    run = run_cli_bytes(["live", "--json"], data)
     assert run.code == 0, run.err
     objects = json_objects(run.out)
     lines = input_lines_of(data)
@@ -123,10 +89,8 @@ def test_live_json_answers_every_line(data: bytes, monkeypatch: pytest.MonkeyPat
 
 @FUZZ
 @given(data=STDIN)
-def test_solve_batch_json_answers_every_state_line(
-    data: bytes, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    run = run_bytes(["solve", "--batch", "--json"], data, monkeypatch)
+def test_solve_batch_json_answers_every_state_line(data: bytes) -> None:
+    run = run_cli_bytes(["solve", "--batch", "--json"], data)
     assert run.code in (0, 1), run.err
     objects = json_objects(run.out)
     states = [ln for ln in input_lines_of(data) if ln.strip() and not ln.strip().startswith("#")]
@@ -136,8 +100,8 @@ def test_solve_batch_json_answers_every_state_line(
 
 @FUZZ
 @given(data=STDIN)
-def test_play_json_never_breaks(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    run = run_bytes(["play", "--seed", "5", "--json"], data, monkeypatch)
+def test_play_json_never_breaks(data: bytes) -> None:
+    run = run_cli_bytes(["play", "--seed", "5", "--json"], data)
     assert run.code == 0, run.err
     objects = json_objects(run.out)
     assert objects[0]["event"] == "start"  # type: ignore[index]
@@ -147,19 +111,18 @@ def test_play_json_never_breaks(data: bytes, monkeypatch: pytest.MonkeyPatch) ->
 @FUZZ
 @given(data=STDIN)
 def test_drill_json_never_breaks(
-    data: bytes, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    data: bytes, tmp_path: Path
 ) -> None:
     db = tmp_path / "fuzz.db"
-    run = run_bytes(["drill", "--seed", "2", "--count", "3", "--json", "--db", str(db)], data,
-                    monkeypatch)
+    run = run_cli_bytes(["drill", "--seed", "2", "--count", "3", "--json", "--db", str(db)], data)
     assert run.code == 0, run.err
     json_objects(run.out)
 
 
 @FUZZ
 @given(data=STDIN | st.binary(max_size=200))
-def test_verify_stdin_never_breaks(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    run = run_bytes(["verify", "-", "--json"], data, monkeypatch)
+def test_verify_stdin_never_breaks(data: bytes) -> None:
+    run = run_cli_bytes(["verify", "-", "--json"], data)
     assert run.code in (0, 1, 2), run.err
     if run.code == 2:
         assert len(run.err.decode("utf-8").strip().splitlines()) == 1
@@ -207,7 +170,6 @@ OPTION_CASES = [
 def check_option(
     case: tuple[list[str], str, list[str], bytes],
     value: str,
-    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     """Run one option with one value: a documented exit status, never a traceback."""
@@ -215,13 +177,12 @@ def check_option(
     args = [*before, option, value, *after]
     if args[0] in ("drill", "stats"):
         args += ["--db", str(tmp_path / "fuzz.db")]
-    if args[0] == "stats":
-        monkeypatch.chdir(tmp_path)  # --export writes relative names here
     if args[0] == "log":
         log = tmp_path / "g.log"
         log.write_text("[Exploding Mittens #1] You should use Table A.\n", encoding="utf-8")
         args.append(str(log))
-    run = run_bytes(args, stdin, monkeypatch)
+    # --export writes relative names in the working directory: tmp_path
+    run = run_cli_bytes(args, stdin, cwd=tmp_path if args[0] == "stats" else None)
     assert run.code in (0, 1, 2), (args, run.err)
     err = run.err.decode("utf-8")
     assert "Traceback" not in err
@@ -234,12 +195,10 @@ def check_option(
 @pytest.mark.parametrize("case", OPTION_CASES, ids=lambda c: f"{c[0][0]}{c[1]}")
 def test_every_hostile_value_on_every_option(
     case: tuple[list[str], str, list[str], bytes],
-    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     for value in HOSTILE_VALUES:
-        with monkeypatch.context() as patch:
-            check_option(case, value, patch, tmp_path)
+        check_option(case, value, tmp_path)
 
 
 @FUZZ
@@ -247,8 +206,6 @@ def test_every_hostile_value_on_every_option(
 def test_random_option_values_end_cleanly(
     case: tuple[list[str], str, list[str], bytes],
     value: str,
-    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    with monkeypatch.context() as patch:
-        check_option(case, value, patch, tmp_path)
+    check_option(case, value, tmp_path)

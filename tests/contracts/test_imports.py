@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import Run, run_process
 
 from defuser.cli import COMMANDS
 
@@ -51,16 +50,9 @@ ENGINE_MODULES = [module_name(p) for p in sources("defuser") if not is_cli_layer
 
 def json_from_python(script: str) -> Any:
     """The JSON that a fresh interpreter running ``script`` prints last (it must succeed)."""
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])
+    done = run_process([], script=script, cwd=ROOT).text
+    assert done.code == 0, done.err
+    return json.loads(done.out.splitlines()[-1])
 
 
 def loaded_after(code: str) -> set[str]:
@@ -113,7 +105,7 @@ def test_defuser_engine_loads_no_cli_library() -> None:
 
 def run_cli_recording_modules(
     tmp_path: Path, argv: list[str], stdin: str = ""
-) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+) -> tuple[Run, list[str]]:
     """Run ``mittens ARGV`` in a fresh interpreter; its result and the modules it held.
 
     The cache home is under ``tmp_path``, so nothing cached by earlier tests is used.
@@ -127,16 +119,11 @@ def run_cli_recording_modules(
         "finally:\n"
         f"    open({str(record)!r}, 'w').write(json.dumps(sorted(sys.modules)))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
-    )
+    done = run_process(
+        [], stdin.encode(), script=script, cwd=ROOT,
+        env={"XDG_CACHE_HOME": str(tmp_path / "cache"), "NO_COLOR": None,
+             "PYTHONIOENCODING": None},
+    ).text
     modules: list[str] = json.loads(record.read_text())
     return done, modules
 
@@ -144,10 +131,10 @@ def run_cli_recording_modules(
 def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
     """``python -m defuser --help`` lists the commands without loading rich or pyserial."""
     done, modules = run_cli_recording_modules(tmp_path, ["--help"])
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Usage: mittens")
+    assert done.code == 0, done.err
+    assert done.out.startswith("Usage: mittens")
     for name in COMMANDS:
-        assert name in done.stdout
+        assert name in done.out
     loaded = {name.partition(".")[0] for name in modules}
     assert "click" in loaded  # the record is real: the CLI itself ran
     assert not loaded & {"rich", "serial", "hardware"}
@@ -163,8 +150,8 @@ def test_live_json_answers_without_loading_rich_or_numpy(tmp_path: Path) -> None
         ["live", "--json", "--serial", "AB3CD4", "--batteries", "3"],
         stdin="start RC BH GS YT\n",
     )
-    assert done.returncode == 0, done.stderr
-    answer = json.loads(done.stdout.splitlines()[0])
+    assert done.code == 0, done.err
+    answer = json.loads(done.out.splitlines()[0])
     assert answer["ok"] and answer["recommendation"]["command"] == "play 1"
     loaded = {name.partition(".")[0] for name in modules}
     assert "defuser" in loaded and "click" in loaded  # the record is real
@@ -178,31 +165,23 @@ def test_stats_and_a_table_drill_load_no_strategy(tmp_path: Path) -> None:
     db = str(tmp_path / "stats.db")
     strategy = {"defuser.strategy.policy", "defuser.strategy.dp", "defuser.trainer.situations"}
     done, modules = run_cli_recording_modules(tmp_path, ["stats", "--json", "--db", db])
-    assert done.returncode == 0, done.stderr
+    assert done.code == 0, done.err
     assert not strategy & set(modules)
     assert "rich" not in modules  # --json draws nothing
     done, modules = run_cli_recording_modules(
         tmp_path, ["drill", "--mode", "table", "--count", "1", "--seed", "1", "--db", db], "A\n"
     )
-    assert done.returncode == 0, done.stderr
+    assert done.code == 0, done.err
     assert "defuser.trainer.lookups" in modules
     assert not {"defuser.strategy.dp", "defuser.trainer.situations"} & set(modules)
 
 
 def test_python_m_defuser_help_runs() -> None:
     """The documented ``python -m defuser`` entry point works as a real process."""
-    done = subprocess.run(
-        [sys.executable, "-m", "defuser", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Usage: mittens" in done.stdout and "solve" in done.stdout
-    assert done.stderr == ""
+    done = run_process(["--help"], cwd=ROOT, env={"NO_COLOR": None}).text
+    assert done.code == 0, done.err
+    assert "Usage: mittens" in done.out and "solve" in done.out
+    assert done.err == ""
 
 
 def imported_names(path: Path) -> set[str]:

@@ -9,11 +9,10 @@ Scans every string literal of the library code (docstrings aside) for ``--option
 from __future__ import annotations
 
 import ast
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_helpers import run_cli_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
@@ -84,24 +83,17 @@ def test_the_scan_finds_an_option(tmp_path: Path) -> None:
     assert flags_named(sample) == {"--db"}
 
 
-def _mittens(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "defuser", *args], input=stdin, capture_output=True, text=True,
-        cwd=ROOT, env={**os.environ, "NO_COLOR": "1"}, timeout=60,
-    )
-
-
 def test_the_command_words_the_table_export_option() -> None:
     """A table file without the export's shape: the library says so, the command adds how."""
-    result = _mittens("verify", "-", stdin="[1]")
-    assert result.returncode == 2
-    assert result.stderr == (
+    result = run_cli_bytes(["verify", "-"], b"[1]").text
+    assert result.code == 2
+    assert result.err == (
         "mittens: error: <stdin>: expected a JSON object like 'mittens tables --format json' "
         "writes\n"
     )
-    result = _mittens("verify", "-", stdin="A," + "x" * 140_000 + "\n")
-    assert result.returncode == 2
-    assert result.stderr == (
+    result = run_cli_bytes(["verify", "-"], b"A," + b"x" * 140_000 + b"\n").text
+    assert result.code == 2
+    assert result.err == (
         "mittens: error: <stdin> line 1 is not CSV like 'mittens tables --format csv' writes "
         "(field larger than field limit (131072))\n"
     )
@@ -111,9 +103,9 @@ def test_the_command_words_the_stats_database_option(tmp_path: Path) -> None:
     """A stats database left untouched: the command adds how to use another one."""
     path = tmp_path / "notes.txt"
     path.write_text("not a database at all, just some text here to fill a page\n")
-    result = _mittens("stats", "--db", str(path))
-    assert result.returncode == 2
-    assert result.stderr == (
+    result = run_cli_bytes(["stats", "--db", str(path)]).text
+    assert result.code == 2
+    assert result.err == (
         f"mittens: error: stats database {str(path)!r} is not a readable SQLite database "
         "(file is not a database); it was left untouched (move it away or give --db PATH)\n"
     )

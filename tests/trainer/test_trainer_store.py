@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -15,7 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_helpers import default_sigint
+from cli_helpers import run_cli_bytes, start_process
 
 from defuser.trainer.export import write_csv
 from defuser.trainer.location import default_db_path
@@ -177,20 +176,6 @@ def test_threads_with_their_own_connections(tmp_path: Path) -> None:
         assert len(store.answers()) == 180
 
 
-def mittens(*args: str, stdin: str = "", env: dict[str, str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
-    """Run the CLI in a fresh interpreter."""
-    return subprocess.run(
-        [sys.executable, "-m", "defuser", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        timeout=60,
-    )
-
-
 def test_garbage_file_is_reported_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "stats.sqlite3"
     path.write_bytes(b"these are my notes, not a database\n" * 100)
@@ -199,10 +184,10 @@ def test_garbage_file_is_reported_and_left_alone(tmp_path: Path) -> None:
         Store.open(path)
     for args in (("stats",), ("drill", "--mode", "table", "--count", "1"),
                  ("stats", "--reset", "--yes")):
-        result = mittens(*args, "--db", str(path), stdin="B\n")
-        assert result.returncode == 2
-        assert result.stdout == ""
-        lines = result.stderr.strip().splitlines()
+        result = run_cli_bytes([*args, "--db", str(path)], b"B\n").text
+        assert result.code == 2
+        assert result.out == ""
+        lines = result.err.strip().splitlines()
         assert len(lines) == 1 and str(path) in lines[0] and "left untouched" in lines[0]
     assert digest(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.sqlite3"]
@@ -236,30 +221,23 @@ def test_corrupt_database_is_reported(tmp_path: Path) -> None:
     data[2 * page : 3 * page] = b"\xff" * page  # wreck a page in the middle
     path.write_bytes(bytes(data))
     before = digest(path)
-    result = mittens("stats", "--db", str(path))
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert "left untouched" in result.stderr
+    result = run_cli_bytes(["stats", "--db", str(path)]).text
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1
+    assert "left untouched" in result.err
     assert digest(path) == before
 
 
 def test_directory_as_database_is_an_input_error(tmp_path: Path) -> None:
-    result = mittens("stats", "--db", str(tmp_path))
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1
+    result = run_cli_bytes(["stats", "--db", str(tmp_path)]).text
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def _drill_proc(path: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "defuser", "drill", "--mode", "table", "--seed", "3",
-         "--count", "20", "--db", str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    return start_process(
+        ["drill", "--mode", "table", "--seed", "3", "--count", "20", "--db", str(path)],
         text=True,
-        cwd=ROOT,
-        env={**os.environ, "NO_COLOR": "1"},
-        preexec_fn=default_sigint,
     )
 
 
@@ -290,9 +268,9 @@ def test_interrupted_session_keeps_earlier_answers(tmp_path: Path, how: int) -> 
         assert integrity(store.path) == "ok"
         assert len(store.answers()) == 3
     # the next session starts cleanly and adds to the same file
-    result = mittens("drill", "--mode", "table", "--seed", "3", "--count", "2",
-                     "--db", str(path), stdin="A\nB\n")
-    assert result.returncode == 0, result.stderr
+    result = run_cli_bytes(["drill", "--mode", "table", "--seed", "3", "--count", "2",
+                            "--db", str(path)], b"A\nB\n").text
+    assert result.code == 0, result.err
     with Store.open(path) as store:  # type: ignore[union-attr]
         assert len(store.answers()) == 5
 
@@ -355,10 +333,7 @@ def test_a_schema_1_database_is_migrated_without_losing_an_answer(tmp_path: Path
 def test_mittens_stats_reads_a_schema_1_database(tmp_path: Path) -> None:
     path = tmp_path / "stats.sqlite3"
     path.write_bytes(SCHEMA_1_FIXTURE.read_bytes())
-    run = subprocess.run(
-        [sys.executable, "-m", "defuser", "stats", "--json", "--db", str(path)],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout)
+    run = run_cli_bytes(["stats", "--json", "--db", str(path)]).text
+    assert run.code == 0, run.err
+    report = json.loads(run.out)
     assert report["total"]["answers"] == 56 and report["sessions"] == 10
