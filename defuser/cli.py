@@ -38,6 +38,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "log": ("defuser.commands.log:log", "Read KTaNE game logs: replay and check every line."),
     "live": ("defuser.commands.live:live", "Follow a module live: the optimal safe next move."),
     "bench": ("defuser.commands.bench:bench", "Benchmark the policies on simulated modules."),
+    "serve": ("defuser.web.command:serve", "The board and the tables in the browser."),
 }
 
 

@@ -46,6 +46,9 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 sys.dont_write_bytecode = _no_byte_code
 
+#: The web tests' fixtures (a served app, headless Chromium) live in tests/web_fixtures.py.
+pytest_plugins = ("web_fixtures",)
+
 settings.register_profile(
     "ci",
     max_examples=60,

@@ -1,5 +1,6 @@
 """Libraries never name a command-line option: their errors and notes carry data, and
-the commands (``defuser/commands``, ``defuser/cli.py``) word the options that help.
+the front ends (``defuser/commands``, ``defuser/web``, ``defuser/cli.py``) word the options
+that help.
 Library code is ``edgework/``, ``defuser/`` outside the command line, and ``hardware/``
 outside the firmware.
 
@@ -35,7 +36,8 @@ def _library_files() -> list[Path]:
     files = sorted((ROOT / "edgework").rglob("*.py"))
     for path in sorted((ROOT / "defuser").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith("defuser/commands/") or rel in ("defuser/cli.py", "defuser/__main__.py"):
+        front_end = rel.startswith(("defuser/commands/", "defuser/web/"))
+        if front_end or rel in ("defuser/cli.py", "defuser/__main__.py"):
             continue
         files.append(path)
     for path in sorted((ROOT / "hardware").rglob("*.py")):

@@ -1,0 +1,135 @@
+"""A report from the board (a face clicked, a button, a typed line) applied to its address.
+
+Contract: :func:`apply_report` takes the board as its address gives it and one report, and
+returns the board to show next. It changes nothing anywhere else: the whole state stays in
+the address (see :mod:`defuser.web.board`). A line that the module's history refuses is not
+added; the board comes back with the line and the reason, to be shown once.
+
+Typed lines are read as ``mittens live`` reads them, with the short forms a defuser's report
+takes at the table (:func:`defuser.apps.live_words.expand`); ``undo`` and ``redo`` move a
+line between the module's history and its redo list; ``serial``, ``batteries`` and
+``edgework`` lines set the bomb's edgework for every module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from defuser.apps.live_words import expand
+from defuser.web.board import MAX_LINES, MAX_MODULES, BoardQuery, evaluate_module, read_edgework
+from edgework import Card, EdgeworkError
+
+#: The verbs a clicked face can complete.
+FACE_VERBS: Final = ("start", "drew", "discarded")
+#: Faces in a full opening state: the discard top and three hand cards.
+OPENING_FACES: Final = 4
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report from the page: which module, and what was clicked or typed."""
+
+    module: int
+    verb: str = ""
+    face: str = ""
+    line: str = ""
+    typed: str = ""
+
+
+def apply_report(query: BoardQuery, report: Report) -> BoardQuery:
+    """The board after ``report`` (see the module docstring)."""
+    index = max(0, min(report.module, len(query.modules), MAX_MODULES - 1))
+    query = _with_module(replace(query, rejected=None), index)
+    line = expand(report.typed) if report.typed.strip() else report.line.strip()
+    if not line and report.face:
+        return _face(query, index, report.verb, report.face)
+    if not line:
+        return query
+    word = line.split()[0].lower()
+    if word == "undo":
+        return _move(query, index, forward=False)
+    if word == "redo":
+        return _move(query, index, forward=True)
+    value = line[len(word):].strip().strip("\"'")
+    if word == "serial":
+        return replace(query, serial=value)
+    if word == "batteries":
+        return replace(query, batteries=value)
+    if word == "edgework":
+        return replace(query, edgework=value)
+    return _add(query, index, line)
+
+
+def _with_module(query: BoardQuery, index: int) -> BoardQuery:
+    """The query with module ``index`` present (a new, empty module at the end)."""
+    if index < len(query.modules):
+        return query
+    return replace(query, modules=(*query.modules, ()))
+
+
+def _set_lines(
+    values: tuple[tuple[str, ...], ...], index: int, value: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    items = list(values) + [()] * (index + 1 - len(values))
+    items[index] = value
+    return tuple(items)
+
+
+def _set_text(values: tuple[str, ...], index: int, value: str) -> tuple[str, ...]:
+    items = list(values) + [""] * (index + 1 - len(values))
+    items[index] = value
+    return tuple(items)
+
+
+def _face(query: BoardQuery, index: int, verb: str, face: str) -> BoardQuery:
+    try:
+        card = Card.parse(face)
+    except EdgeworkError as exc:
+        return replace(query, rejected=(index, face[:20], str(exc)))
+    if verb not in FACE_VERBS:
+        verb = "start" if not query.modules[index] else "drew"
+    if verb != "start":
+        return _add(query, index, f"{verb} {card.code}")
+    faces = [*query.pending_of(index).split(), card.code][:OPENING_FACES]
+    if len(faces) == OPENING_FACES:
+        return _add(query, index, "start " + " ".join(faces))
+    return replace(query, pending=_set_text(query.pending, index, " ".join(faces)))
+
+
+def _add(query: BoardQuery, index: int, line: str) -> BoardQuery:
+    lines = query.modules[index]
+    if len(lines) >= MAX_LINES:
+        return replace(query, rejected=(index, line, f"a module holds at most {MAX_LINES} lines"))
+    edge = read_edgework(query)
+    before = evaluate_module(edge, lines, index + 1, None)
+    after = evaluate_module(edge, (*lines, line), index + 1, None)
+    if before["failed"] is None and after["failed"] is not None:
+        return replace(query, rejected=(index, line, str(after["failed"]["error"])))
+    pending = query.pending
+    if line.lower().startswith("start") and index < len(pending):
+        pending = _set_text(pending, index, "")
+    return replace(
+        query,
+        modules=_set_lines(query.modules, index, (*lines, line)),
+        undone=_set_lines(query.undone, index, ()),
+        pending=pending,
+    )
+
+
+def _move(query: BoardQuery, index: int, *, forward: bool) -> BoardQuery:
+    lines, undone = query.modules[index], query.undone_of(index)
+    source = undone if forward else lines
+    if not source:
+        what = "redo" if forward else "undo"
+        return replace(query, rejected=(index, what, f"there is nothing to {what}"))
+    moved = source[-1]
+    if forward:
+        lines, undone = (*lines, moved), undone[:-1]
+    else:
+        lines, undone = lines[:-1], (*undone, moved)
+    return replace(
+        query,
+        modules=_set_lines(query.modules, index, lines),
+        undone=_set_lines(query.undone, index, undone),
+    )

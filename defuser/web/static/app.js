@@ -1,0 +1,97 @@
+// mittens serve: progressive enhancement of the server-rendered pages. Without this file
+// every form and link still works (the state lives in the address); with it, reports
+// swap the page in place, keys are faster, the edgework is checked as it is typed.
+"use strict";
+
+(function () {
+  const main = () => document.getElementById("main");
+
+  async function go(url, push) {
+    const response = await fetch(url, { headers: { "Accept": "text/html" } });
+    if (!response.ok) { window.location.href = url; return; }
+    const html = await response.text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const fresh = doc.getElementById("main");
+    if (!fresh) { window.location.href = url; return; }
+    const focused = document.activeElement;
+    const moduleIndex = focused && focused.closest ? (focused.closest("[data-index]") || {}).dataset : null;
+    main().replaceWith(fresh);
+    document.title = doc.title;
+    if (push) { history.pushState(null, "", response.url); } else { history.replaceState(null, "", response.url); }
+    wire();
+    if (moduleIndex && moduleIndex.index !== undefined) {
+      const box = document.querySelector(`[data-index="${moduleIndex.index}"] .line-input`);
+      if (box) { box.focus(); }
+    }
+  }
+
+  function submitUrl(form, submitter) {
+    const data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    const params = new URLSearchParams();
+    for (const [key, value] of data.entries()) { params.append(key, String(value)); }
+    return form.getAttribute("action") + "?" + params.toString();
+  }
+
+  let edgeTimer = null;
+  function checkEdgework(form) {
+    clearTimeout(edgeTimer);
+    edgeTimer = setTimeout(async () => {
+      const params = new URLSearchParams();
+      for (const name of ["serial", "batteries", "edgework"]) {
+        const input = form.querySelector(`[name="${name}"]`);
+        if (input && input.value) { params.set(name, input.value); }
+      }
+      const response = await fetch("/api/edgework?" + params.toString());
+      if (!response.ok) { return; }
+      const edge = await response.json();
+      const out = document.getElementById("edge-readout");
+      if (!out) { return; }
+      const parts = [];
+      if (edge.serial) {
+        parts.push(`Serial ${edge.serial}: Table ${edge.table} (${edge.why_table}), Table E column ${edge.last_digit}, the Exploding Mitten is ${edge.mitten_face}.`);
+      }
+      if (edge.batteries !== null) { parts.push(`${edge.batteries} batteries: N = ${edge.interval}.`); }
+      for (const [field, error] of Object.entries(edge.errors)) { parts.push(`${field}: ${error}`); }
+      out.textContent = parts.join(" ") || "Give the serial number and the batteries (or paste the edgework).";
+      for (const name of ["serial", "batteries", "edgework"]) {
+        const input = form.querySelector(`[name="${name}"]`);
+        if (input) { input.setAttribute("aria-invalid", edge.errors[name] ? "true" : "false"); }
+      }
+    }, 120);
+  }
+
+  function wire() {
+    for (const form of document.querySelectorAll("form")) {
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        go(submitUrl(form, event.submitter), true);
+      });
+    }
+    const edge = document.getElementById("edgework-form");
+    if (edge) {
+      for (const input of edge.querySelectorAll("input[name]")) {
+        input.addEventListener("input", () => checkEdgework(edge));
+      }
+    }
+    for (const link of document.querySelectorAll("a[data-nav]")) {
+      link.addEventListener("click", (event) => { event.preventDefault(); go(link.href, true); });
+    }
+    for (const button of document.querySelectorAll("button.copy")) {
+      button.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(button.dataset.copy); button.textContent = "Copied"; }
+        catch (e) { const src = button.parentElement.querySelector(".copy-source"); if (src) { src.select(); } }
+      });
+    }
+  }
+
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target instanceof HTMLInputElement;
+    if (event.key === "/" && !typing) {
+      const box = document.querySelector(".line-input");
+      if (box) { event.preventDefault(); box.focus(); }
+    }
+  });
+  window.addEventListener("popstate", () => { go(window.location.href, false); });
+  document.addEventListener("DOMContentLoaded", wire);
+})();

@@ -1,0 +1,160 @@
+"""``mittens serve``'s board and tables, in-process: the JSON twin agrees with
+``mittens live``'s own session, reports change only the address, and the tables are the
+CLI's."""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from starlette.testclient import TestClient
+
+from defuser.apps.live_session import LiveSession
+from defuser.apps.live_words import expand
+from defuser.apps.table_io import to_json as tables_json
+from defuser.engine.actions import Discarded, Drew, Played, Solved, Struck
+from defuser.engine.simulator import Module
+from defuser.web.app import WebSettings, create_app
+from defuser.web.security import GuardSettings
+from edgework import Batteries, Ruleset, SerialNumber
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    """The app on loopback, as ``mittens serve`` runs it by default."""
+    return TestClient(create_app(WebSettings(GuardSettings(port=80))), base_url="http://127.0.0.1")
+
+
+def live_line(event: object) -> str:
+    """The ``mittens live`` line that reports a simulator event."""
+    if isinstance(event, Drew):
+        return f"drew {event.card.code}"
+    if isinstance(event, Discarded):
+        return f"discarded {event.card.code}"
+    if isinstance(event, Played):
+        return f"played {event.slot}"
+    if isinstance(event, Solved):
+        return "solved"
+    assert isinstance(event, Struck)
+    return f"strike {event.action}"
+
+
+def board_params(lines: list[str], **extra: str) -> dict[str, str]:
+    return {"serial": "AB3CD4", "batteries": "3", "m": ";".join(lines), **extra}
+
+
+def test_the_board_json_is_the_live_sessions_json(client: TestClient) -> None:
+    serial, batteries = SerialNumber.parse("AB3CD4"), Batteries.parse("3")
+    module = Module(Ruleset(serial.table, serial.last_digit), batteries.interval, random.Random(5))
+    lines = ["start " + " ".join(c.code for c in (module.discard_top, *module.hand))]
+    session = LiveSession(serial, batteries)
+    reply = session.handle(lines[0])
+    while not module.solved:
+        data = client.get("/api/board", params=board_params(lines)).json()
+        assert data["modules"][0]["live"] == reply.to_json()
+        action = reply.recommendation.action
+        assert action is not None
+        lines.append(live_line(module.act(action).event))
+        reply = session.handle(lines[-1])
+        assert reply.ok
+    data = client.get("/api/board", params=board_params(lines)).json()
+    assert data["modules"][0]["view"]["solved"] is True
+    assert data["modules"][0]["view"]["badge"]["text"] == "SOLVED"
+
+
+def test_edgework_reads_each_field_and_names_the_wrong_one(client: TestClient) -> None:
+    edge = client.get("/api/edgework", params={"serial": "AB3CD4", "batteries": "3B 2H"}).json()
+    assert (edge["table"], edge["last_digit"], edge["batteries"], edge["interval"]) == (
+        "B", 4, 3, 12)
+    assert edge["errors"] == {}
+    pasted = client.get("/api/edgework", params={"edgework": "2B 1H // *FRK // AB7CD8"}).json()
+    assert (pasted["serial"], pasted["batteries"]) == ("AB7CD8", 2)
+    wrong = client.get("/api/edgework", params={"serial": "AB3", "batteries": "lots"}).json()
+    assert set(wrong["errors"]) == {"serial", "batteries"}
+    assert "AB3" in wrong["errors"]["serial"]
+
+
+def report(client: TestClient, params: dict[str, str]) -> dict[str, list[str]]:
+    """Send a report; the next address's query, as the browser would follow it."""
+    response = client.get("/report", params=params, follow_redirects=False)
+    assert response.status_code == 303
+    location = response.headers["location"]
+    assert location.startswith("/?")
+    return parse_qs(urlsplit(location).query)
+
+
+def test_clicking_four_faces_starts_the_module(client: TestClient) -> None:
+    params = {"serial": "AB3CD4", "batteries": "3", "m": "", "module": "0", "verb": "start"}
+    for face, pending in (("RC", "RC"), ("BH", "RC BH"), ("GS", "RC BH GS")):
+        query = report(client, {**params, "face": face, "p": params.get("p", "")})
+        assert query["p"] == [pending]
+        params["p"] = pending
+    query = report(client, {**params, "face": "YT"})
+    assert query["m"] == ["start RC BH GS YT"]
+    assert "p" not in query
+
+
+def test_short_forms_undo_and_redo(client: TestClient) -> None:
+    base = board_params(["start RC BH GS YT"], module="0")
+    query = report(client, {**base, "typed": "p1"})
+    assert query["m"] == ["start RC BH GS YT;played 1"]
+    query = report(client, {**base, "m": query["m"][0], "typed": "undo"})
+    assert query["m"] == ["start RC BH GS YT"] and query["u"] == ["played 1"]
+    query = report(client, {**base, "m": query["m"][0], "u": query["u"][0], "line": "redo"})
+    assert query["m"] == ["start RC BH GS YT;played 1"] and "u" not in query
+
+
+def test_a_refused_line_is_not_added_and_says_why(client: TestClient) -> None:
+    base = board_params(["start RC BH GS YT"], module="0")
+    query = report(client, {**base, "typed": "drew RH"})  # the hand is full
+    assert query["m"] == ["start RC BH GS YT"]
+    assert query["rl"] == ["drew RH"] and query["re"][0]
+    page = client.get("/", params={k: v[0] for k, v in query.items()}).text
+    assert "was not applied" in page and "drew RH" in page
+
+
+def test_correcting_the_edgework_names_the_line_that_no_longer_fits(client: TestClient) -> None:
+    lines = ["start RC BH GS YT", "played 1"]
+    good = client.get("/api/board", params=board_params(lines)).json()["modules"][0]
+    assert good["failed"] is None and good["applied"] == 2
+    # Under serial AB3CD1 (Table B, column 1) BH is not legal on RC, so "played 1" strikes
+    # nothing but does not fit either: the board names it and keeps the lines.
+    moved = client.get("/api/board", params=board_params(lines, serial="AB3CD1")).json()
+    module = moved["modules"][0]
+    assert module["lines"] == lines
+    if module["failed"] is not None:
+        assert module["failed"]["index"] >= 0 and module["failed"]["error"]
+
+
+def test_several_modules_share_the_edgework_and_twitch_numbers(client: TestClient) -> None:
+    params: list[tuple[str, str | int | float | bool | None]] = [
+        ("serial", "AB3CD4"), ("batteries", "3"), ("m", "start RC BH GS YT"),
+        ("m", "start GT BH YS GH"), ("tp", "7"), ("tp", "12"),
+    ]
+    data = client.get("/api/board", params=params).json()
+    first, second = data["modules"]
+    assert first["view"]["twitch_command"] == "!7 play 1"
+    assert second["view"]["twitch_command"].startswith("!12 ")
+    page = client.get("/", params=params).text
+    assert page.count('class="module"') == 2
+
+
+def test_tables_json_is_the_cli_export_plus_the_marks(client: TestClient) -> None:
+    data = client.get("/api/tables", params={"serial": "AB3CD4", "discard": "RC"}).json()
+    export = tables_json(SerialNumber.parse("AB3CD4"))
+    assert {k: data[k] for k in export} == export
+    assert data["rule"]["letter"] == "I" and data["rule"]["type"] == "Yep"
+    page = client.get("/tables", params={"serial": "AB3CD4", "discard": "RC"}).text
+    assert "(active)" in page and "(in force)" in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "line"),
+    [("p3", "played 3"), ("played3", "played 3"), ("2", "played 2"), ("!7 p 1", "played 1"),
+     ("d BT", "discarded BT"), ("disc BT", "discarded BT"), ("dr GS", "drew GS"),
+     ("strike d", "strike discard"), ("x dr", "strike draw"), ("strike p2", "strike play 2"),
+     ("drew GS", "drew GS"), ("start RC BH", "start RC BH"), ("solved", "solved")],
+)
+def test_short_forms_expand_to_live_lines(typed: str, line: str) -> None:
+    assert expand(typed) == line

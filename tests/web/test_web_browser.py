@@ -1,0 +1,166 @@
+"""``mittens serve`` in a real headless browser: a module played by clicks only and by
+keys only, following the board's advice to a solve with no strike; a refresh keeps the
+state; a phone's width needs no horizontal scroll; an accessibility audit (axe-core) finds
+nothing serious. With ``MITTENS_SCREENSHOTS=DIR`` the tests also save the screenshots
+that docs/web.md shows."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from defuser.engine.actions import Discarded, Drew, Played, Solved
+from defuser.engine.simulator import Module
+from edgework import Batteries, Ruleset, SerialNumber
+
+SERIAL, BATTERIES = "AB3CD4", "3"
+
+
+def new_module(seed: int) -> Module:
+    serial, batteries = SerialNumber.parse(SERIAL), Batteries.parse(BATTERIES)
+    return Module(Ruleset(serial.table, serial.last_digit), batteries.interval,
+                  random.Random(seed))
+
+
+def shot(page: Any, name: str) -> None:
+    folder = os.environ.get("MITTENS_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=True)
+
+
+def advice(page: Any) -> str:
+    """The badge's click (``PLAY 2``, ``DRAW``, ``DISCARD``, ``SOLVED``)."""
+    return str(page.locator("#module-1 .badge .verb").inner_text()).strip()
+
+
+def act(module: Module, badge: str) -> object:
+    from defuser.engine.actions import Action
+
+    return module.act(Action.parse(badge.lower())).event
+
+
+def click_report(page: Any, event: object) -> None:
+    """Report an event the way a defuser's expert would, with the mouse."""
+    form = page.locator("#module-1 form.report")
+    if isinstance(event, Drew | Discarded):
+        verb = "Drew" if isinstance(event, Drew) else "Discarded"
+        form.get_by_label(verb, exact=True).check()
+        form.locator(f'button[name="face"][value="{event.card.code}"]').click()
+    elif isinstance(event, Played):
+        form.get_by_role("button", name=f"Played {event.slot}", exact=True).click()
+    else:
+        assert isinstance(event, Solved)
+        form.get_by_role("button", name="Solved", exact=True).click()
+
+
+def set_edgework(page: Any, url: str) -> None:
+    page.goto(url)
+    page.get_by_label("Serial").fill(SERIAL)
+    page.get_by_label("Batteries").fill(BATTERIES)
+    page.get_by_role("button", name="Set edgework").click()
+    page.wait_for_url("**serial=AB3CD4**")
+
+
+def play_by_clicks(page: Any, module: Module) -> None:
+    for card in (module.discard_top, *module.hand):
+        before = page.url
+        page.locator(f'#module-1 button[name="face"][value="{card.code}"]').click()
+        page.wait_for_function("u => window.location.href !== u", arg=before)
+    page.wait_for_selector("#module-1 .hand")
+    while not module.solved:
+        badge = advice(page)
+        before = page.url
+        event = act(module, badge)
+        click_report(page, event)
+        page.wait_for_function("u => window.location.href !== u", arg=before)
+    page.wait_for_selector("#module-1 .badge-solved")
+
+
+def test_a_module_played_by_clicks_only_solves_with_no_strike(
+    browser: Any, server_url: str
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    set_edgework(page, server_url)
+    module = new_module(11)
+    play_by_clicks(page, module)
+    assert module.strikes == 0 and module.solved
+    assert advice(page) == "SOLVED"
+    shot(page, "board-solved.png")
+    page.close()
+
+
+def test_keyboard_only(browser: Any, server_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server_url}?serial={SERIAL}&batteries={BATTERIES}")
+    module = new_module(3)
+    page.keyboard.press("/")
+    opening = " ".join(c.code for c in (module.discard_top, *module.hand))
+    page.keyboard.type(f"start {opening}")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#module-1 .hand")
+    while not module.solved:
+        badge = advice(page)
+        event = act(module, badge)
+        typed = {Drew: "dr {}", Discarded: "d {}"}.get(type(event), "")
+        if isinstance(event, Drew | Discarded):
+            line = typed.format(event.card.code)
+        elif isinstance(event, Played):
+            line = f"p{event.slot}"
+        else:
+            line = "solved"
+        before = page.url
+        focused = page.evaluate("document.activeElement.className")
+        assert "line-input" in focused  # focus stays in the line box after each report
+        page.keyboard.type(line)
+        page.keyboard.press("Enter")
+        page.wait_for_function("u => window.location.href !== u", arg=before)
+    assert module.strikes == 0 and advice(page) == "SOLVED"
+    page.close()
+
+
+def test_a_refresh_keeps_the_module(browser: Any, server_url: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{server_url}?serial={SERIAL}&batteries={BATTERIES}&m=start RC BH GS YT;played 1")
+    badge, lines = advice(page), page.locator("#module-1 .history li").count()
+    shot(page, "board.png")
+    page.reload()
+    assert advice(page) == badge and page.locator("#module-1 .history li").count() == lines
+    page.close()
+
+
+@pytest.mark.parametrize("path", ["", "tables?serial=AB3CD4&discard=RC"])
+def test_phone_width_needs_no_horizontal_scroll(browser: Any, server_url: str,
+                                                path: str) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(f"{server_url}{path}{'&' if '?' in path else '?'}serial={SERIAL}&batteries=3"
+              "&m=start RC BH GS YT")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360
+    shot(page, f"phone-{'tables' if path else 'board'}.png")
+    page.close()
+
+
+def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str) -> None:
+    axe = os.environ.get("MITTENS_AXE_JS")
+    if not axe or not Path(axe).exists():
+        if os.environ.get("CI"):
+            pytest.fail("the audit needs axe-core: .ci/run sets MITTENS_AXE_JS")
+        pytest.skip("axe-core is not here (set MITTENS_AXE_JS to axe.min.js)")
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    source = Path(axe).read_text(encoding="utf-8")
+    for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4"):
+        page.goto(server_url + path)
+        page.evaluate(source)
+        result = page.evaluate("async () => await axe.run(document)")
+        serious = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in result["violations"] if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], path
+    context.close()

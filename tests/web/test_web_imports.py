@@ -1,0 +1,53 @@
+"""The web stack (Starlette, uvicorn, Jinja2) is loaded only by ``mittens serve``."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB_LIBRARIES = frozenset({"starlette", "uvicorn", "jinja2", "httpx", "httpx2", "anyio"})
+
+PROBE = """
+import json, sys
+from defuser.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})), file=sys.stderr)
+"""
+
+
+def loaded_by(*args: str) -> set[str]:
+    """The top-level modules loaded by ``mittens ARGS`` in a fresh interpreter."""
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
+        timeout=120, check=False,
+    )
+    return set(json.loads(result.stderr.strip().splitlines()[-1]))
+
+
+def test_help_and_solve_load_no_web_library() -> None:
+    assert not loaded_by("--help") & WEB_LIBRARIES
+    solve = loaded_by("solve", "--serial", "AB3CD4", "--batteries", "3", "--discard", "RC",
+                      "--hand", "BH GS YT")
+    assert "defuser" in solve and not solve & WEB_LIBRARIES
+    assert not loaded_by("serve", "--help") & WEB_LIBRARIES
+
+
+def test_only_the_web_package_imports_the_web_stack() -> None:
+    for package in ("edgework", "defuser", "hardware"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "web" in path.relative_to(ROOT).parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = (
+                    [a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                )
+                assert not {n.split(".")[0] for n in names} & WEB_LIBRARIES, path

@@ -1,0 +1,78 @@
+"""``mittens serve`` as a real process: the address first, pages served, Ctrl-C stops it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(*args: str) -> tuple[subprocess.Popen[str], str]:
+    """Start the server on a free port; return it and the address it printed first."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
+
+
+def test_serve_prints_the_address_first_and_stops_on_ctrl_c() -> None:
+    proc, url = start()
+    try:
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        with urllib.request.urlopen(url + "tables?serial=AB3CD4", timeout=10) as response:
+            page = response.read().decode()
+        assert "Table B" in page and "(active)" in page
+        with urllib.request.urlopen(url + "healthz", timeout=10) as response:
+            assert response.read() == b"ok\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err
+    assert proc.returncode == 130  # as after Ctrl-C in every other command
+    assert err.strip().endswith("mittens: interrupted")
+
+
+def test_serve_beyond_loopback_prints_a_token() -> None:
+    proc, url = start("--host", "0.0.0.0")
+    try:
+        assert "?token=" in url
+        port = url.split(":")[2].split("/")[0]
+        token = url.split("?token=")[1]
+        local = f"http://127.0.0.1:{port}/"
+        try:
+            urllib.request.urlopen(local, timeout=10)
+            raise AssertionError("served without the token")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403
+        with urllib.request.urlopen(f"{local}?token={token}", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+
+
+def test_a_busy_port_is_one_line() -> None:
+    first, url = start()
+    try:
+        port = url.split(":")[2].split("/")[0]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        second = subprocess.run(
+            [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", port],
+            capture_output=True, text=True, env=env, cwd=ROOT, timeout=30, check=False,
+        )
+        assert second.returncode == 2
+        assert second.stdout == ""
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0]
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=20)
