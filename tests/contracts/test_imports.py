@@ -39,9 +39,12 @@ def sources(package: str) -> list[Path]:
 
 
 def is_cli_layer(path: Path) -> bool:
-    """Whether a defuser file belongs to the command-line layer (may use click and rich)."""
+    """Whether a defuser file belongs to the command-line layer (may use click and rich):
+    the commands, and the web front end's own command (``mittens serve``)."""
     rel = path.relative_to(ROOT / "defuser")
-    return rel.parts[0] in ("cli.py", "__main__.py", "commands")
+    return rel.parts[0] in ("cli.py", "__main__.py", "commands") or rel.as_posix() == (
+        "web/command.py"
+    )
 
 
 EDGEWORK_MODULES = [module_name(p) for p in sources("edgework")]
