@@ -40,7 +40,6 @@ from typing import Any, Final
 from defuser.apps.live_session import SessionReply
 from defuser.engine import modlog
 from defuser.errors import DefuserError
-from defuser.logs.check import read_message
 from defuser.logs.reader import MAX_LINE_CHARS, game_line
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation, recommend
@@ -54,7 +53,10 @@ _FINGERPRINT: Final = 64
 #: The most bytes taken from the file in one read (the rest waits for the next call).
 _MAX_READ: Final = 16 << 20
 #: Module messages that move nothing the defuser can see or that the rules imply.
-_SKIPPED: Final = frozenset({"mitten_coming", "rule_now", "blocking_slot", "strike"})
+_SKIPPED: Final = (
+    modlog.MittenComingMessage, modlog.RuleNowMessage, modlog.BlockingSlotMessage,
+    modlog.StrikeMessage,
+)
 
 
 # --------------------------------------------------------------------------- the file
@@ -266,18 +268,18 @@ class Follower:
 
     # ------------------------------------------------------------ modules
 
-    def _module_line(self, module_id: int, message: str) -> list[Advice]:
-        name, fields = read_message(message)
-        if name is None or name in _SKIPPED:
+    def _module_line(self, module_id: int, text: str) -> list[Advice]:
+        message = modlog.parse(text)
+        if message is None or isinstance(message, _SKIPPED):
             return []
         self._modules_since_bomb = True
         module = self.modules.get(module_id)
-        if name == "table":
+        if isinstance(message, modlog.TableMessage):
             # A table line from an id that has played begins its next instance; a
             # repeated table line right at the start is the same start-up.
             if module is None or module.lines > 1 or module.started:
                 module = self._new_module(module_id)
-            module.table = fields["table"]
+            module.table = message.table
             module.lines = 1
             return []
         if module is None:
@@ -286,24 +288,28 @@ class Follower:
         if module.lost:
             return []
         if not module.started:
-            if name == "initial_discard":
-                module.discard = fields["face"]
-                return []
-            if name == "rule":
-                module.rule = fields["rule"]
-                return []
-            if name == "hand_card":
-                module.hand.append(fields["face"])
-                if len(module.hand) < 3:
-                    return []
-                return self._start(module)
-            out = self._start(module)
-            if module.lost:
-                return out
-            return out + self._act(module, name, fields)
-        if name == "rule":
+            return self._start_up(module, message)
+        if isinstance(message, modlog.RuleMessage):
             return []
-        return self._act(module, name, fields)
+        return self._act(module, message)
+
+    def _start_up(self, module: _Module, message: modlog.Message) -> list[Advice]:
+        """A line of a module whose start-up is not complete yet."""
+        if isinstance(message, modlog.OpeningDiscardMessage):
+            module.discard = message.card
+            return []
+        if isinstance(message, modlog.RuleMessage):
+            module.rule = message.rule
+            return []
+        if isinstance(message, modlog.HandCardMessage):
+            module.hand.append(message.card)
+            if len(module.hand) < 3:
+                return []
+            return self._start(module)
+        out = self._start(module)
+        if module.lost:
+            return out
+        return out + self._act(module, message)
 
     def _new_module(self, module_id: int) -> _Module:
         if not self.bombs:
@@ -356,12 +362,12 @@ class Follower:
             )
         return [self._advice(module, "start")]
 
-    def _act(self, module: _Module, name: str, fields: dict[str, Any]) -> list[Advice]:
+    def _act(self, module: _Module, message: modlog.Message) -> list[Advice]:
         event = ""
         kept: dict[int, Observation] = {}
         for index, obs in module.views.items():
             try:
-                event, after = self._apply(module, obs, name, fields)
+                event, after = self._apply(module, obs, message)
             except DefuserError:
                 continue
             kept[index] = after
@@ -387,30 +393,30 @@ class Follower:
         return obs.hand.index(card) + 1
 
     def _apply(
-        self, module: _Module, obs: Observation, name: str, fields: dict[str, Any]
+        self, module: _Module, obs: Observation, message: modlog.Message
     ) -> tuple[str, Observation]:
-        card: Card | None = fields.get("face")
-        if name == "drew" and card is not None:
-            return f"drew {card.code}", obs.drew(card)
-        if name == "discarded" and card is not None:
-            return f"discarded {card.code}", obs.discarded(card)
-        if name == "played" and card is not None:
-            slot = self._slot(module, obs, card)
-            return f"played {slot} ({card.code})", obs.played(slot)
-        if name == "invalid_play" and card is not None:
-            slot = self._slot(module, obs, card)
-            return f"strike play {slot} ({card.code})", obs.strike_play(slot)
-        if name in ("draw_mitten_strike", "hand_full_strike"):
-            return "strike draw", obs.strike_draw()
-        if name == "discard_blocked":
-            return "strike discard", obs.strike_discard()
-        if name == "solved":
-            defuses = obs.defuse_slots()
-            advised = module.advised.action if module.advised is not None else None
-            if advised is not None and advised.slot in defuses:
-                return "solved", obs.solve(advised.slot)
-            return "solved", obs.solve(defuses[0] if defuses else None)
-        raise DefuserError(f"a start-up line ({name}) in the middle of the game")
+        match message:
+            case modlog.DrewMessage(card=card):
+                return f"drew {card.code}", obs.drew(card)
+            case modlog.DiscardedMessage(card=card):
+                return f"discarded {card.code}", obs.discarded(card)
+            case modlog.PlayedMessage(card=card):
+                slot = self._slot(module, obs, card)
+                return f"played {slot} ({card.code})", obs.played(slot)
+            case modlog.InvalidPlayMessage(card=card):
+                slot = self._slot(module, obs, card)
+                return f"strike play {slot} ({card.code})", obs.strike_play(slot)
+            case modlog.DrawMittenStrikeMessage() | modlog.HandFullStrikeMessage():
+                return "strike draw", obs.strike_draw()
+            case modlog.DiscardBlockedMessage():
+                return "strike discard", obs.strike_discard()
+            case modlog.SolvedMessage():
+                defuses = obs.defuse_slots()
+                advised = module.advised.action if module.advised is not None else None
+                if advised is not None and advised.slot in defuses:
+                    return "solved", obs.solve(advised.slot)
+                return "solved", obs.solve(defuses[0] if defuses else None)
+        raise DefuserError(f"a start-up line ({message.name}) in the middle of the game")
 
     def _advice(self, module: _Module, event: str) -> Advice:
         chosen = max(module.views) if module.views else None

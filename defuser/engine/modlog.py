@@ -1,19 +1,24 @@
 """The module's log lines, word for word: one formatting function per message.
 
 The real module writes ``[Exploding Mittens #<id>] <message>`` lines to the game's log
-(see the spec's "Commands and log lines"). The simulator writes its log with these
-functions, and the log reader parses real logs with the patterns in
-:data:`MESSAGE_PATTERNS`, which are built from the same templates, so the two can never
-drift apart. Each function returns the message only; :func:`line` adds the prefix.
+(see the spec's "Commands and log lines"). Each message is one frozen dataclass
+(:data:`Message` is their union) holding the values the line carries; ``text()`` writes
+it and :func:`parse` reads a message back into its class, once, with the patterns in
+:data:`MESSAGE_PATTERNS`, which are built from the same templates, so writing and
+reading can never drift apart. The simulator writes its log with the one-call
+formatters (:func:`drew`, ...); readers (the log checker, the follower) match on the
+message classes. Messages carry the message only; :func:`line` adds the prefix.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from typing import IO, Final
+from dataclasses import dataclass
+from typing import IO, ClassVar, Final
 
-from edgework import Card, CardType
+from edgework import Card, CardType, InvalidCardError
 
 PREFIX_TEMPLATE: Final = "[Exploding Mittens #{module_id}] "
 
@@ -54,89 +59,311 @@ def line(module_id: int, message: str) -> str:
     return PREFIX_TEMPLATE.format(module_id=module_id) + message
 
 
-def table(letter: str) -> str:
+# --------------------------------------------------------------------------- messages
+#
+# One frozen dataclass per template: its fields are the values the line carries (cards,
+# card types, numbers, letters), ``text()`` writes it word for word and :func:`parse`
+# reads it back. Readers match on the class, never on a name.
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
     """Start-up, first line: which of Tables A-D the serial number selects."""
-    return TEMPLATES["table"].format(table=letter)
+
+    name: ClassVar[str] = "table"
+    table: str
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(table=self.table)
 
 
-def initial_discard(card: Card, kind: CardType) -> str:
+@dataclass(frozen=True, slots=True)
+class OpeningDiscardMessage:
     """Start-up: the discard pile's first card and its type."""
-    return TEMPLATES["initial_discard"].format(face=card.words, type=kind.value)
+
+    name: ClassVar[str] = "initial_discard"
+    card: Card
+    kind: CardType
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(face=self.card.words, type=self.kind.value)
 
 
-def rule(letter: str) -> str:
+@dataclass(frozen=True, slots=True)
+class RuleMessage:
     """The rule in force, at start-up and after every successful play."""
-    return TEMPLATES["rule"].format(rule=letter)
+
+    name: ClassVar[str] = "rule"
+    rule: str
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(rule=self.rule)
 
 
-def hand_card(n: int, card: Card, kind: CardType) -> str:
+@dataclass(frozen=True, slots=True)
+class HandCardMessage:
     """Start-up: hand card number ``n`` (1-3) and its type."""
-    return TEMPLATES["hand_card"].format(n=n, face=card.words, type=kind.value)
+
+    name: ClassVar[str] = "hand_card"
+    n: int
+    card: Card
+    kind: CardType
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(n=self.n, face=self.card.words, type=self.kind.value)
 
 
-def drew(card: Card, kind: CardType) -> str:
+@dataclass(frozen=True, slots=True)
+class DrewMessage:
     """A successful draw: the card that went into the hand."""
-    return TEMPLATES["drew"].format(face=card.words, type=kind.value)
+
+    name: ClassVar[str] = "drew"
+    card: Card
+    kind: CardType
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(face=self.card.words, type=self.kind.value)
 
 
-def mitten_coming(k: int) -> str:
+@dataclass(frozen=True, slots=True)
+class MittenComingMessage:
     """After every deal: ``k`` is deals until the mitten is on top, plus one.
 
     ``k == 1`` means the mitten is on top now; right after the mitten itself was
     discarded the module writes 0.
     """
-    return TEMPLATES["mitten_coming"].format(k=k)
+
+    name: ClassVar[str] = "mitten_coming"
+    k: int
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(k=self.k)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawMittenStrikeMessage:
+    """A draw struck because the Exploding Mitten is on top of the deck."""
+
+    name: ClassVar[str] = "draw_mitten_strike"
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name]
+
+
+@dataclass(frozen=True, slots=True)
+class HandFullStrikeMessage:
+    """A draw struck because the hand already holds three cards."""
+
+    name: ClassVar[str] = "hand_full_strike"
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardedMessage:
+    """A successful discard: the deck's top card went onto the discard pile."""
+
+    name: ClassVar[str] = "discarded"
+    card: Card
+    kind: CardType
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(face=self.card.words, type=self.kind.value)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleNowMessage:
+    """After a successful discard: the rule now in force."""
+
+    name: ClassVar[str] = "rule_now"
+    rule: str
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(rule=self.rule)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardBlockedMessage:
+    """A blocked discard, first line; the blocking slots and ``Strike!`` follow."""
+
+    name: ClassVar[str] = "discard_blocked"
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name]
+
+
+@dataclass(frozen=True, slots=True)
+class BlockingSlotMessage:
+    """A blocked discard: one line per slot (1-3) that could have been played.
+
+    ``exclamation`` is the one the line carries (the module's is the slot's own, see
+    :data:`SLOT_EXCLAMATIONS`; a tampered line may carry another).
+    """
+
+    name: ClassVar[str] = "blocking_slot"
+    slot: int
+    exclamation: str
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        ordinal = SLOT_EXCLAMATIONS[self.slot - 1][0]
+        return TEMPLATES[self.name].format(ordinal=ordinal, exclamation=self.exclamation)
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeMessage:
+    """A blocked discard, last line."""
+
+    name: ClassVar[str] = "strike"
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMessage:
+    """A successful play: the card that became the discard top."""
+
+    name: ClassVar[str] = "played"
+    card: Card
+    kind: CardType
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(face=self.card.words, type=self.kind.value)
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidPlayMessage:
+    """A play struck because the rule in force does not admit the card."""
+
+    name: ClassVar[str] = "invalid_play"
+    card: Card
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name].format(face=self.card.words)
+
+
+@dataclass(frozen=True, slots=True)
+class SolvedMessage:
+    """A Defuse played with the mitten on top: the module is solved."""
+
+    name: ClassVar[str] = "solved"
+
+    def text(self) -> str:
+        """The message as the module writes it."""
+        return TEMPLATES[self.name]
+
+
+#: Every message the module writes, one class per template.
+Message = (
+    TableMessage | OpeningDiscardMessage | RuleMessage | HandCardMessage | DrewMessage
+    | MittenComingMessage | DrawMittenStrikeMessage | HandFullStrikeMessage
+    | DiscardedMessage | RuleNowMessage | DiscardBlockedMessage | BlockingSlotMessage
+    | StrikeMessage | PlayedMessage | InvalidPlayMessage | SolvedMessage
+)
+
+#: The message classes in template order.
+MESSAGE_TYPES: Final[tuple[type[Message], ...]] = (
+    TableMessage, OpeningDiscardMessage, RuleMessage, HandCardMessage, DrewMessage,
+    MittenComingMessage, DrawMittenStrikeMessage, HandFullStrikeMessage, DiscardedMessage,
+    RuleNowMessage, DiscardBlockedMessage, BlockingSlotMessage, StrikeMessage,
+    PlayedMessage, InvalidPlayMessage, SolvedMessage,
+)
+
+
+def table(letter: str) -> str:
+    """Start-up, first line: which of Tables A-D the serial number selects."""
+    return TableMessage(letter).text()
+
+
+def initial_discard(card: Card, kind: CardType) -> str:
+    """Start-up: the discard pile's first card and its type."""
+    return OpeningDiscardMessage(card, kind).text()
+
+
+def rule(letter: str) -> str:
+    """The rule in force, at start-up and after every successful play."""
+    return RuleMessage(letter).text()
+
+
+def hand_card(n: int, card: Card, kind: CardType) -> str:
+    """Start-up: hand card number ``n`` (1-3) and its type."""
+    return HandCardMessage(n, card, kind).text()
+
+
+def drew(card: Card, kind: CardType) -> str:
+    """A successful draw: the card that went into the hand."""
+    return DrewMessage(card, kind).text()
+
+
+def mitten_coming(k: int) -> str:
+    """After every deal (see :class:`MittenComingMessage`)."""
+    return MittenComingMessage(k).text()
 
 
 def draw_mitten_strike() -> str:
     """A draw struck because the Exploding Mitten is on top of the deck."""
-    return TEMPLATES["draw_mitten_strike"]
+    return DrawMittenStrikeMessage().text()
 
 
 def hand_full_strike() -> str:
     """A draw struck because the hand already holds three cards."""
-    return TEMPLATES["hand_full_strike"]
+    return HandFullStrikeMessage().text()
 
 
 def discarded(card: Card, kind: CardType) -> str:
     """A successful discard: the deck's top card went onto the discard pile."""
-    return TEMPLATES["discarded"].format(face=card.words, type=kind.value)
+    return DiscardedMessage(card, kind).text()
 
 
 def rule_now(letter: str) -> str:
     """After a successful discard: the rule now in force."""
-    return TEMPLATES["rule_now"].format(rule=letter)
+    return RuleNowMessage(letter).text()
 
 
 def discard_blocked() -> str:
     """A blocked discard, first line; the blocking slots and ``Strike!`` follow."""
-    return TEMPLATES["discard_blocked"]
+    return DiscardBlockedMessage().text()
 
 
 def blocking_slot(slot: int) -> str:
     """A blocked discard: one line per slot (1-3) that could have been played."""
-    ordinal, exclamation = SLOT_EXCLAMATIONS[slot - 1]
-    return TEMPLATES["blocking_slot"].format(ordinal=ordinal, exclamation=exclamation)
+    return BlockingSlotMessage(slot, SLOT_EXCLAMATIONS[slot - 1][1]).text()
 
 
 def strike() -> str:
     """A blocked discard, last line."""
-    return TEMPLATES["strike"]
+    return StrikeMessage().text()
 
 
 def played(card: Card, kind: CardType) -> str:
     """A successful play: the card that became the discard top."""
-    return TEMPLATES["played"].format(face=card.words, type=kind.value)
+    return PlayedMessage(card, kind).text()
 
 
 def invalid_play(card: Card) -> str:
     """A play struck because the rule in force does not admit the card."""
-    return TEMPLATES["invalid_play"].format(face=card.words)
+    return InvalidPlayMessage(card).text()
 
 
 def solved() -> str:
     """A Defuse played with the mitten on top: the module is solved."""
-    return TEMPLATES["solved"]
+    return SolvedMessage().text()
 
 
 _FIELD_PATTERNS: Final[dict[str, str]] = {
@@ -171,16 +398,46 @@ LINE_PATTERN: Final[re.Pattern[str]] = re.compile(
 )
 
 
-def classify(message: str) -> tuple[str, dict[str, str]] | None:
-    """Which template ``message`` (without the prefix) was written from, and its fields.
+#: Which slot each blocked-discard ordinal word names.
+_ORDINAL_SLOT: Final = {ordinal: i + 1 for i, (ordinal, _) in enumerate(SLOT_EXCLAMATIONS)}
 
-    Returns ``None`` for a message that no template produces.
+#: How many messages :func:`parse` remembers: the module writes some 800 different
+#: ones (a countdown up to 99), and a log repeats them all the time.
+_PARSE_CACHE_SIZE: Final = 4096
+
+
+@functools.lru_cache(maxsize=_PARSE_CACHE_SIZE)
+def parse(message: str) -> Message | None:
+    """The typed message ``message`` (without the prefix) was written as.
+
+    Returns ``None`` for text that no template produces (a face or type that does not
+    exist, a letter out of range, a changed word).
     """
-    for name, pattern in MESSAGE_PATTERNS.items():
-        match = pattern.fullmatch(message)
+    for kind in MESSAGE_TYPES:
+        match = MESSAGE_PATTERNS[kind.name].fullmatch(message)
         if match is not None:
-            return name, match.groupdict()
+            try:
+                return _build(kind, match.groupdict())
+            except (InvalidCardError, ValueError, KeyError):
+                return None
     return None
+
+
+def _build(kind: type[Message], raw: dict[str, str]) -> Message:
+    """A message of class ``kind`` from its template's matched fields."""
+    values: dict[str, object] = {}
+    for key, value in raw.items():
+        if key == "face":
+            values["card"] = Card.parse(value)
+        elif key == "type":
+            values["kind"] = CardType(value)
+        elif key in ("k", "n"):
+            values[key] = int(value)
+        elif key == "ordinal":
+            values["slot"] = _ORDINAL_SLOT[value]
+        else:
+            values[key] = value
+    return kind(**values)  # type: ignore[arg-type]
 
 
 class LogAppender:

@@ -11,23 +11,39 @@ from edgework import Card, CardType
 def test_every_face_and_type_round_trips_through_the_patterns() -> None:
     for card in Card:
         for kind in CardType:
-            for name, message in (
-                ("initial_discard", modlog.initial_discard(card, kind)),
-                ("drew", modlog.drew(card, kind)),
-                ("discarded", modlog.discarded(card, kind)),
-                ("played", modlog.played(card, kind)),
+            for expected, message in (
+                (modlog.OpeningDiscardMessage(card, kind), modlog.initial_discard(card, kind)),
+                (modlog.DrewMessage(card, kind), modlog.drew(card, kind)),
+                (modlog.DiscardedMessage(card, kind), modlog.discarded(card, kind)),
+                (modlog.PlayedMessage(card, kind), modlog.played(card, kind)),
             ):
-                found = modlog.classify(message)
-                assert found == (name, {"face": card.words, "type": kind.value})
+                assert modlog.parse(message) == expected
             for n in (1, 2, 3):
-                assert modlog.classify(modlog.hand_card(n, card, kind)) == (
-                    "hand_card",
-                    {"n": str(n), "face": card.words, "type": kind.value},
+                assert modlog.parse(modlog.hand_card(n, card, kind)) == modlog.HandCardMessage(
+                    n, card, kind
                 )
-        assert modlog.classify(modlog.invalid_play(card)) == (
-            "invalid_play",
-            {"face": card.words},
-        )
+        assert modlog.parse(modlog.invalid_play(card)) == modlog.InvalidPlayMessage(card)
+
+
+def test_every_message_reads_back_as_itself() -> None:
+    letters = "ABCDEFGHIJKL"
+    messages: list[modlog.Message] = [
+        *(modlog.TableMessage(t) for t in "ABCD"),
+        *(modlog.RuleMessage(r) for r in letters),
+        *(modlog.RuleNowMessage(r) for r in letters),
+        *(modlog.MittenComingMessage(k) for k in range(100)),
+        *(modlog.BlockingSlotMessage(s, e) for s in (1, 2, 3)
+          for _, e in modlog.SLOT_EXCLAMATIONS),
+        modlog.DrawMittenStrikeMessage(), modlog.HandFullStrikeMessage(),
+        modlog.DiscardBlockedMessage(), modlog.StrikeMessage(), modlog.SolvedMessage(),
+    ]
+    for message in messages:
+        assert modlog.parse(message.text()) == message
+    assert {type(m) for m in messages} | {
+        modlog.OpeningDiscardMessage, modlog.HandCardMessage, modlog.DrewMessage,
+        modlog.DiscardedMessage, modlog.PlayedMessage, modlog.InvalidPlayMessage,
+    } == set(modlog.MESSAGE_TYPES)
+    assert [t.name for t in modlog.MESSAGE_TYPES] == list(modlog.TEMPLATES)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +77,7 @@ def test_every_face_and_type_round_trips_through_the_patterns() -> None:
 )
 def test_messages_are_word_for_word(message: str, text: str) -> None:
     assert message == text
-    assert modlog.classify(text) is not None
+    assert modlog.parse(text) is not None
 
 
 def test_line_prefix_and_pattern() -> None:
@@ -72,6 +88,6 @@ def test_line_prefix_and_pattern() -> None:
 
 
 def test_unknown_messages_are_not_classified() -> None:
-    assert modlog.classify("You drew a purple circle, which is a(n) Yep card.") is None
-    assert modlog.classify("The rule used is M.") is None
-    assert modlog.classify("Strike! ") is None
+    assert modlog.parse("You drew a purple circle, which is a(n) Yep card.") is None
+    assert modlog.parse("The rule used is M.") is None
+    assert modlog.parse("Strike! ") is None

@@ -89,9 +89,6 @@ class Replay:
     messages: list[str]
 
 
-def _face(fields: dict[str, str]) -> Card:
-    return Card.parse(fields["face"])
-
 
 def read_sample(name: str) -> Replay:
     """Read a real log into the simulator's start, hidden state and random script."""
@@ -109,18 +106,17 @@ def read_sample(name: str) -> Replay:
     deals: list[tuple[Card, int]] = []  # (card, the "coming in" count after it)
     pending: Card | None = None
     for message in messages:
-        found = modlog.classify(message)
+        found = modlog.parse(message)
         assert found is not None, message
-        kind, fields = found
-        if kind == "initial_discard":
-            discard = _face(fields)
-        elif kind == "hand_card":
-            hand.append(_face(fields))
-        elif kind in ("drew", "discarded"):
-            pending = _face(fields)
-        elif kind == "mitten_coming":
+        if isinstance(found, modlog.OpeningDiscardMessage):
+            discard = found.card
+        elif isinstance(found, modlog.HandCardMessage):
+            hand.append(found.card)
+        elif isinstance(found, modlog.DrewMessage | modlog.DiscardedMessage):
+            pending = found.card
+        elif isinstance(found, modlog.MittenComingMessage):
             assert pending is not None
-            deals.append((pending, int(fields["k"])))
+            deals.append((pending, found.k))
             pending = None
     assert discard is not None
     # Hidden first cycle: the first deal's count is the starting deals-until-mitten.
@@ -150,19 +146,21 @@ def read_sample(name: str) -> Replay:
 
 def _candidates(module: Module, message: str) -> list[Action]:
     """The clicks that could have written ``message``; a face held twice gives two."""
-    found = modlog.classify(message)
+    found = modlog.parse(message)
     assert found is not None
-    kind, fields = found
-    if kind in ("drew", "draw_mitten_strike", "hand_full_strike"):
+    if isinstance(
+        found,
+        modlog.DrewMessage | modlog.DrawMittenStrikeMessage | modlog.HandFullStrikeMessage,
+    ):
         return [Action(ActionKind.DRAW)]
-    if kind in ("discarded", "discard_blocked"):
+    if isinstance(found, modlog.DiscardedMessage | modlog.DiscardBlockedMessage):
         return [Action(ActionKind.DISCARD)]
-    if kind in ("played", "invalid_play"):
-        wanted = _face(fields)
+    if isinstance(found, modlog.PlayedMessage | modlog.InvalidPlayMessage):
+        wanted = found.card
         return [
             Action(ActionKind.PLAY, i) for i, c in enumerate(module.hand, start=1) if c == wanted
         ]
-    if kind == "solved":
+    if isinstance(found, modlog.SolvedMessage):
         return [
             Action(ActionKind.PLAY, i)
             for i, c in enumerate(module.hand, start=1)
@@ -218,8 +216,9 @@ def test_every_real_message_has_a_template() -> None:
         for text in (SAMPLES / name).read_text().splitlines():
             match = modlog.LINE_PATTERN.fullmatch(text)
             assert match is not None
-            found = modlog.classify(match.group("message"))
+            found = modlog.parse(match.group("message"))
             assert found is not None, text
-            seen.add(found[0])
+            assert found.text() == match.group("message")
+            seen.add(found.name)
     # The samples use every template the module has.
     assert seen == set(modlog.TEMPLATES)

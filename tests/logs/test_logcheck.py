@@ -335,14 +335,13 @@ def test_bad_bytes_inside_a_module_line_are_reported_not_fatal() -> None:
 
 
 def test_cards_and_types_round_trip_through_the_reader() -> None:
-    from defuser.logs.check import read_message
+    from defuser.engine import modlog
 
     for card in Card:
         for kind in CardType:
             message = f"You drew a {card.words}, which is a(n) {kind.value} card."
-            name, fields = read_message(message)
-            assert name == "drew" and fields == {"face": card, "type": kind}
-    assert read_message("You drew a purple circle, which is a(n) Yep card.") == (None, {})
+            assert modlog.parse(message) == modlog.DrewMessage(card, kind)
+    assert modlog.parse("You drew a purple circle, which is a(n) Yep card.") is None
 
 
 def test_lines_of_a_module_without_its_start_up_are_flagged() -> None:

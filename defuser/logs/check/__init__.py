@@ -19,7 +19,9 @@ hypothesis would blame. When a line contradicts a state, the replay continues fr
 most plausible repairs (the model's own value for a countdown, the log's face for a card,
 both readings of a play) so that one bad line does not make every later line look bad.
 
-The parts: :mod:`~defuser.logs.check.messages` reads a line's message;
+The parts: a line's message is read once into its class by
+:func:`defuser.engine.modlog.parse`; :mod:`~defuser.logs.check.messages` says which
+click each message starts;
 :mod:`~defuser.logs.check.state` is one hypothesis (:class:`ReplayState`, its
 :class:`Stage`); :mod:`~defuser.logs.check.startup`, :mod:`~defuser.logs.check.cycle`
 and :mod:`~defuser.logs.check.clicks` replay the start-up, the deck and the clicks;
@@ -33,7 +35,6 @@ from defuser.logs.check.messages import (
     STRIKE_STARTS,
     Click,
     is_cut_short,
-    read_message,
 )
 from defuser.logs.check.module import BEAM, MARGIN, ModuleCheck, Trail, check_module
 from defuser.logs.check.state import Inconsistency, LineRecord, ReplayState, Stage
@@ -56,5 +57,4 @@ __all__ = [
     "build_steps",
     "check_module",
     "is_cut_short",
-    "read_message",
 ]

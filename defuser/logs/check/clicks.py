@@ -7,8 +7,7 @@ costs; a contradicted click continues from its most plausible repairs.
 
 from __future__ import annotations
 
-from typing import Any
-
+from defuser.engine import modlog
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.logs.check.cycle import deal
 from defuser.logs.check.messages import ORDINAL_WORD, SLOT_EXCLAIM
@@ -199,14 +198,14 @@ def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
     ]
 
 
-def blocking_line(ctx: Context, s: ReplayState, f: dict[str, Any]) -> Branch:
+def blocking_line(ctx: Context, s: ReplayState, line: modlog.BlockingSlotMessage) -> Branch:
     """One blocking-card line of a blocked discard."""
-    slot: int = f["slot"]
+    slot = line.slot
     problems = []
-    if f["exclamation"] != SLOT_EXCLAIM[slot]:
+    if line.exclamation != SLOT_EXCLAIM[slot]:
         problems.append(
             f"the {ORDINAL_WORD[slot]} card's line ends '{SLOT_EXCLAIM[slot]}', "
-            f"not '{f['exclamation']}'"
+            f"not '{line.exclamation}'"
         )
     new = s.evolve(listed=s.listed + 1)
     if s.blocking is None:

@@ -1,21 +1,22 @@
 """The module's log messages as the replay reads them.
 
-Contract: :func:`read_message` names a message and gives its fields as values (cards,
-card types, numbers, slots) or says it is not a message the module writes;
-:data:`CLICKS` says, for each message that starts one click of the player, which click
-it was and how it ended, so nothing else dispatches on message names to learn that.
+Contract: messages are read once into their classes by
+:func:`defuser.engine.modlog.parse`; :data:`CLICKS` says, for each message class that
+starts one click of the player, which click it was and how it ended, so nothing else
+dispatches on message classes to learn that; :func:`is_cut_short` tells a line the file
+cut short from one the module never writes.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from defuser.engine import modlog
 from defuser.engine.actions import ActionKind, StrikeKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Outcome
-from edgework import TABLE_LETTERS, Card, CardType, InvalidCardError
+from edgework import TABLE_LETTERS, Card, CardType
 
 
 class Click(NamedTuple):
@@ -27,69 +28,38 @@ class Click(NamedTuple):
 
 
 #: Messages that start an action (one click of the player), and what each one was.
-CLICKS: Final[dict[str, Click]] = {
-    "drew": Click(ActionKind.DRAW, Outcome.OK),
-    "draw_mitten_strike": Click(ActionKind.DRAW, Outcome.STRIKE, StrikeKind.MITTEN_ON_TOP),
-    "hand_full_strike": Click(ActionKind.DRAW, Outcome.STRIKE, StrikeKind.HAND_FULL),
-    "discarded": Click(ActionKind.DISCARD, Outcome.OK),
-    "discard_blocked": Click(ActionKind.DISCARD, Outcome.STRIKE, StrikeKind.DISCARD_BLOCKED),
-    "played": Click(ActionKind.PLAY, Outcome.OK),
-    "invalid_play": Click(ActionKind.PLAY, Outcome.STRIKE, StrikeKind.INVALID_PLAY),
-    "solved": Click(ActionKind.PLAY, Outcome.SOLVED),
+CLICKS: Final[dict[type[modlog.Message], Click]] = {
+    modlog.DrewMessage: Click(ActionKind.DRAW, Outcome.OK),
+    modlog.DrawMittenStrikeMessage: Click(
+        ActionKind.DRAW, Outcome.STRIKE, StrikeKind.MITTEN_ON_TOP
+    ),
+    modlog.HandFullStrikeMessage: Click(ActionKind.DRAW, Outcome.STRIKE, StrikeKind.HAND_FULL),
+    modlog.DiscardedMessage: Click(ActionKind.DISCARD, Outcome.OK),
+    modlog.DiscardBlockedMessage: Click(
+        ActionKind.DISCARD, Outcome.STRIKE, StrikeKind.DISCARD_BLOCKED
+    ),
+    modlog.PlayedMessage: Click(ActionKind.PLAY, Outcome.OK),
+    modlog.InvalidPlayMessage: Click(ActionKind.PLAY, Outcome.STRIKE, StrikeKind.INVALID_PLAY),
+    modlog.SolvedMessage: Click(ActionKind.PLAY, Outcome.SOLVED),
 }
 #: Messages that start an action (one click of the player).
 ACTION_STARTS: Final = frozenset(CLICKS)
 #: Messages that report a strike (a blocked discard counts once, at its first line).
 STRIKE_STARTS: Final = frozenset(
-    name for name, click in CLICKS.items() if click.outcome is Outcome.STRIKE
+    kind for kind, click in CLICKS.items() if click.outcome is Outcome.STRIKE
 )
 #: Messages of the start-up.
-STARTUP_MESSAGES: Final = frozenset({"table", "initial_discard", "hand_card"})
-#: Messages that tell the new rule letter (after a play or at start-up, after a discard).
-RULE_MESSAGES: Final = frozenset({"rule", "rule_now"})
+STARTUP_MESSAGES: Final[frozenset[type[modlog.Message]]] = frozenset(
+    {modlog.TableMessage, modlog.OpeningDiscardMessage, modlog.HandCardMessage}
+)
 
-ORDINAL_SLOT: Final = {ordinal: i + 1 for i, (ordinal, _) in enumerate(modlog.SLOT_EXCLAMATIONS)}
 SLOT_EXCLAIM: Final = {i + 1: excl for i, (_, excl) in enumerate(modlog.SLOT_EXCLAMATIONS)}
 ORDINAL_WORD: Final = {i + 1: ordinal for i, (ordinal, _) in enumerate(modlog.SLOT_EXCLAMATIONS)}
 
 
-def read_message(message: str) -> tuple[str | None, dict[str, Any]]:
-    """Which module message this is and its fields as values (cards, types, numbers).
-
-    Returns ``(None, {})`` for text the module never writes.
-    """
-    name, fields = _read_message(message)
-    return name, dict(fields)
-
-
-#: How many messages :func:`_read_message` remembers: the module writes some 800
-#: different ones (a countdown up to 99), and a log repeats them all the time.
-_READ_CACHE_SIZE: Final = 4096
-
-
-@functools.lru_cache(maxsize=_READ_CACHE_SIZE)
-def _read_message(message: str) -> tuple[str | None, tuple[tuple[str, Any], ...]]:
-    """:func:`read_message`, with the fields as immutable pairs so that it can be cached."""
-    found = modlog.classify(message)
-    if found is None:
-        return None, ()
-    name, raw = found
-    fields: dict[str, Any] = {}
-    try:
-        for key, value in raw.items():
-            if key == "face":
-                fields["face"] = Card.parse(value)
-            elif key == "type":
-                fields["type"] = CardType(value)
-            elif key in ("k", "n"):
-                fields[key] = int(value)
-            elif key == "ordinal":
-                fields["slot"] = ORDINAL_SLOT[value]
-            else:
-                fields[key] = value
-    except (InvalidCardError, ValueError, KeyError):
-        return None, ()
-    return name, tuple(fields.items())
+def click_of(message: modlog.Message | None) -> Click | None:
+    """The click ``message`` starts, or ``None`` when it starts none."""
+    return None if message is None else CLICKS.get(type(message))
 
 
 @functools.cache

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
+from defuser.engine import modlog
 from defuser.engine.rules import HAND_SIZE
-from defuser.logs.check.messages import ACTION_STARTS, STRIKE_STARTS, is_cut_short, read_message
+from defuser.logs.check.messages import ACTION_STARTS, STRIKE_STARTS, is_cut_short
 from defuser.logs.check.replayer import step
 from defuser.logs.check.state import Context, Inconsistency, LineRecord, ReplayState, Stage
 from defuser.logs.check.steps import ReplayStep, build_steps
@@ -82,7 +83,7 @@ class ModuleCheck:
         """The opening discard top and hand as the start-up lines gave them."""
         state = None
         for record in self.records:
-            if record.name in ACTION_STARTS:
+            if type(record.message) in ACTION_STARTS:
                 state = record.before
                 break
             state = record.after
@@ -91,8 +92,8 @@ class ModuleCheck:
         return state.discard, state.hand
 
 
-#: A module line read: the line, its message name (``None``: not a message) and fields.
-_Read = tuple[ModuleLine, str | None, dict[str, Any]]
+#: A module line read: the line and its message (``None``: not a message).
+_Read = tuple[ModuleLine, modlog.Message | None]
 
 
 class Trail(NamedTuple):
@@ -117,8 +118,8 @@ class Trail(NamedTuple):
             link = link.parent
         links.reverse()
         return [
-            LineRecord(ml.number, name, fields, t.before, t.after, tuple(t.problems))
-            for (ml, name, fields), t in zip(read, links, strict=True)
+            LineRecord(ml.number, message, t.before, t.after, tuple(t.problems))
+            for (ml, message), t in zip(read, links, strict=True)
         ]
 
 
@@ -153,9 +154,10 @@ def check_module(
         serial=parsed_serial.text if parsed_serial else serial, batteries=batteries,
         table=None, table_source="serial" if parsed_serial else "log", last_digit=None,
         digit_candidates=(), interval=interval_for(batteries) if batteries is not None else None,
-        interval_candidates=(), solved=any(name == "solved" for _, name, _ in read),
-        strikes=sum(1 for _, name, _ in read if name in STRIKE_STARTS),
-        actions=sum(1 for _, name, _ in read if name in ACTION_STARTS),
+        interval_candidates=(),
+        solved=any(isinstance(message, modlog.SolvedMessage) for _, message in read),
+        strikes=sum(1 for _, message in read if type(message) in STRIKE_STARTS),
+        actions=sum(1 for _, message in read if type(message) in ACTION_STARTS),
         inconsistencies=[], notes=notes,
     )
     if cut_note:
@@ -192,7 +194,7 @@ def _read_lines(
     lines: Sequence[ModuleLine], file_last_line: int | None
 ) -> tuple[list[_Read], str]:
     """Every line's message and fields, without a last line the file cut short."""
-    read = [(ml, *read_message(ml.message)) for ml in lines]
+    read: list[_Read] = [(ml, modlog.parse(ml.message)) for ml in lines]
     if read and read[-1][1] is None and file_last_line is not None:
         last_line = read[-1][0]
         if last_line.number >= file_last_line and is_cut_short(last_line.message):
@@ -205,14 +207,14 @@ def _read_lines(
 
 def _has_opening(result: ModuleCheck, read: list[_Read], last_event_line: int | None) -> bool:
     """Whether the lines start with the start-up; if not, say why they cannot be replayed."""
-    opening = [name for _, name, _ in read[:2]]
-    if "initial_discard" in opening:
+    opening = [type(message) for _, message in read[:2]]
+    if modlog.OpeningDiscardMessage in opening:
         return True
     result.replayed = False
     ends_file = result.last_line >= (last_event_line or 0)
-    if not read or (opening == ["table"] and ends_file):
+    if not read or (opening == [modlog.TableMessage] and ends_file):
         result.notes.append("the log ends inside the start-up; the file looks truncated")
-    elif opening[:1] == ["table"]:
+    elif opening[:1] == [modlog.TableMessage]:
         result.inconsistencies.append(Inconsistency(
             read[1][0].number if len(read) > 1 else result.first_line,
             "expected the opening discard line 'The card on the discard pile is a ...' "
@@ -250,10 +252,10 @@ def _initial_beam(serial: SerialNumber | None, batteries: int | None) -> _Beam:
 
 def _run_beam(ctx: Context, beam: _Beam, read: list[_Read]) -> _Beam:
     """Step every hypothesis through every line, keeping the cheapest."""
-    for ml, name, fields in read:
+    for ml, message in read:
         new_beam: _Beam = {}
         for state, (cost, trail) in beam.items():
-            for after, problems in step(ctx, state, ml.number, name, fields, ml.message):
+            for after, problems in step(ctx, state, ml.number, message, ml.message):
                 entry = (cost + len(problems), Trail(state, after, problems, trail))
                 # A state reached twice keeps its first place and its cheapest trail.
                 known = new_beam.setdefault(after, entry)
@@ -316,7 +318,7 @@ def _settle_unknowns(
     if result.batteries is None:
         result.interval = result.interval_candidates[0] if len(ns) == 1 else None
     if serial is None:
-        claimed = next((f["table"] for _, name, f in read[:1] if name == "table"), None)
+        claimed = next((m.table for _, m in read[:1] if isinstance(m, modlog.TableMessage)), None)
         source = f"Table {result.table} from the log's 'You should use Table' line"
         if claimed is not None and claimed != result.table:
             source = f"Table {result.table} from the cards' types"

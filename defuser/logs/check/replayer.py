@@ -9,35 +9,35 @@ has one handler, and at :attr:`Stage.IDLE` each click message has one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
+from defuser.engine import modlog
 from defuser.engine.rules import HAND_SIZE
 from defuser.logs.check import clicks, startup
 from defuser.logs.check.cycle import coming_line
-from defuser.logs.check.messages import ACTION_STARTS, RULE_MESSAGES
+from defuser.logs.check.messages import ACTION_STARTS
 from defuser.logs.check.state import Branch, Context, Line, ReplayState, Stage
 
 Handler = Callable[[Context, ReplayState, Line], list[Branch]]
 
 
 def step(
-    ctx: Context, s: ReplayState, number: int, name: str | None, fields: dict[str, Any],
-    text: str,
+    ctx: Context, s: ReplayState, number: int, message: modlog.Message | None, text: str,
 ) -> list[Branch]:
-    """The successors of ``s`` after line ``number`` (message ``name``, or ``None`` for
+    """The successors of ``s`` after line ``number`` (its ``message``, or ``None`` for
     text the module never writes)."""
     if s.solved_line:
         return [(s, [
             f"the module was solved at line {s.solved_line}; nothing responds after "
             "the solve"
         ])]
-    if name is None:
+    if message is None:
         return [(s, [f"{text!r} is not a line the module writes"])]
-    return _STAGES[s.stage](ctx, s, Line(number, name, fields, text))
+    return _STAGES[s.stage](ctx, s, Line(number, message, text))
 
 
 def _step(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    return step(ctx, s, ln.number, ln.name, ln.fields, ln.text)
+    return step(ctx, s, ln.number, ln.message, ln.text)
 
 
 def _missing(ctx: Context, s: ReplayState, ln: Line, what: str) -> list[Branch]:
@@ -46,18 +46,19 @@ def _missing(ctx: Context, s: ReplayState, ln: Line, what: str) -> list[Branch]:
 
 
 def _at_start(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name == "table":
-        return [startup.table_line(ctx, s, ln.fields["table"])]
-    if ln.name == "initial_discard":
-        out = startup.initial_discard(ctx, s.evolve(stage=Stage.OPENING_DISCARD), ln.fields)
+    message = ln.message
+    if isinstance(message, modlog.TableMessage):
+        return [startup.table_line(ctx, s, message.table)]
+    if isinstance(message, modlog.OpeningDiscardMessage):
+        out = startup.initial_discard(ctx, s.evolve(stage=Stage.OPENING_DISCARD), message)
         return [(st, ["the start-up's first line 'You should use Table X.' is "
                       "missing", *m]) for st, m in out]
     return [(s, ["the module's start-up is missing before this line"])]
 
 
 def _at_opening_discard(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name == "initial_discard":
-        return startup.initial_discard(ctx, s, ln.fields)
+    if isinstance(ln.message, modlog.OpeningDiscardMessage):
+        return startup.initial_discard(ctx, s, ln.message)
     return [(s, ["expected the opening discard line 'The card on the discard pile "
                  "is a ...' here"])]
 
@@ -66,8 +67,8 @@ def _rule_expected(
     ctx: Context, s: ReplayState, ln: Line, then: Stage, what: str
 ) -> list[Branch]:
     """A rule line is due; after it the replay goes on at ``then``."""
-    if ln.name in RULE_MESSAGES:
-        return [startup.rule_line(ctx, s.evolve(stage=then), ln.fields["rule"], ln.name)]
+    if isinstance(ln.message, modlog.RuleMessage | modlog.RuleNowMessage):
+        return [startup.rule_line(ctx, s.evolve(stage=then), ln.message)]
     return _missing(ctx, s.evolve(stage=then), ln, what)
 
 
@@ -76,18 +77,18 @@ def _at_opening_rule(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
 
 
 def _at_hand(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name == "hand_card":
-        return startup.hand_card(ctx, s, ln.number, ln.fields)
+    if isinstance(ln.message, modlog.HandCardMessage):
+        return startup.hand_card(ctx, s, ln.number, ln.message)
     out = _step(ctx, s.evolve(stage=Stage.IDLE), ln)
-    if ln.name in ACTION_STARTS and len(s.hand) < HAND_SIZE:
+    if type(ln.message) in ACTION_STARTS and len(s.hand) < HAND_SIZE:
         msg = f"the start-up listed {len(s.hand)} hand card(s), expected {HAND_SIZE}"
         return [(st, [msg, *m]) for st, m in out]
     return out
 
 
 def _at_coming(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name == "mitten_coming":
-        return [coming_line(ctx, s, ln.fields["k"])]
+    if isinstance(ln.message, modlog.MittenComingMessage):
+        return [coming_line(ctx, s, ln.message.k)]
     return _missing(ctx, s.evolve(stage=Stage.IDLE), ln,
                     f"the countdown line after the deal at line {s.pending_line}")
 
@@ -105,47 +106,47 @@ def _at_rule_after_discard(ctx: Context, s: ReplayState, ln: Line) -> list[Branc
 
 
 def _at_blocking(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    if ln.name == "blocking_slot":
-        return [clicks.blocking_line(ctx, s, ln.fields)]
-    if ln.name == "strike":
+    if isinstance(ln.message, modlog.BlockingSlotMessage):
+        return [clicks.blocking_line(ctx, s, ln.message)]
+    if isinstance(ln.message, modlog.StrikeMessage):
         return [clicks.blocking_end(ctx, s)]
     return _missing(ctx, s.evolve(stage=Stage.IDLE, blocking=()), ln,
                     f"'Strike!' closing the blocked discard at line {s.pending_line}")
 
 
-#: At :attr:`Stage.IDLE`, how each click's first line is replayed.
-_CLICKS: Final[dict[str, Handler]] = {
-    "drew": lambda ctx, s, ln: clicks.drew(
-        ctx, s, ln.number, ln.fields["face"], ln.fields["type"]),
-    "discarded": lambda ctx, s, ln: clicks.discarded(
-        ctx, s, ln.number, ln.fields["face"], ln.fields["type"]),
-    "played": lambda ctx, s, ln: clicks.played(
-        ctx, s, ln.number, ln.fields["face"], ln.fields["type"]),
-    "invalid_play": lambda ctx, s, ln: [clicks.invalid_play(ctx, s, ln.fields["face"])],
-    "draw_mitten_strike": lambda ctx, s, ln: [clicks.mitten_strike(ctx, s)],
-    "hand_full_strike": lambda ctx, s, ln: [clicks.hand_full(ctx, s)],
-    "discard_blocked": lambda ctx, s, ln: [clicks.discard_blocked(ctx, s, ln.number)],
-    "solved": lambda ctx, s, ln: clicks.solved(ctx, s, ln.number),
-}
+def _at_idle(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
+    """The first line of the player's next click; anything else is out of place."""
+    match ln.message:
+        case modlog.DrewMessage(card=card, kind=kind):
+            return clicks.drew(ctx, s, ln.number, card, kind)
+        case modlog.DiscardedMessage(card=card, kind=kind):
+            return clicks.discarded(ctx, s, ln.number, card, kind)
+        case modlog.PlayedMessage(card=card, kind=kind):
+            return clicks.played(ctx, s, ln.number, card, kind)
+        case modlog.InvalidPlayMessage(card=card):
+            return [clicks.invalid_play(ctx, s, card)]
+        case modlog.DrawMittenStrikeMessage():
+            return [clicks.mitten_strike(ctx, s)]
+        case modlog.HandFullStrikeMessage():
+            return [clicks.hand_full(ctx, s)]
+        case modlog.DiscardBlockedMessage():
+            return [clicks.discard_blocked(ctx, s, ln.number)]
+        case modlog.SolvedMessage():
+            return clicks.solved(ctx, s, ln.number)
+    return [(s, [_OUT_OF_PLACE.get(type(ln.message), "an unexpected line")])]
+
 
 #: At :attr:`Stage.IDLE`, what each line that starts no click is out of place as.
-_OUT_OF_PLACE: Final = {
-    "table": "a second start-up line 'You should use Table X.'",
-    "initial_discard": "a start-up line in the middle of the game",
-    "hand_card": "a start-up hand card in the middle of the game",
-    "rule": "a rule line that follows no play",
-    "rule_now": "a rule line that follows no discard",
-    "mitten_coming": "a countdown line that follows no deal",
-    "blocking_slot": "a blocking-card line outside a blocked discard",
-    "strike": "a 'Strike!' line outside a blocked discard",
+_OUT_OF_PLACE: Final[dict[type[modlog.Message], str]] = {
+    modlog.TableMessage: "a second start-up line 'You should use Table X.'",
+    modlog.OpeningDiscardMessage: "a start-up line in the middle of the game",
+    modlog.HandCardMessage: "a start-up hand card in the middle of the game",
+    modlog.RuleMessage: "a rule line that follows no play",
+    modlog.RuleNowMessage: "a rule line that follows no discard",
+    modlog.MittenComingMessage: "a countdown line that follows no deal",
+    modlog.BlockingSlotMessage: "a blocking-card line outside a blocked discard",
+    modlog.StrikeMessage: "a 'Strike!' line outside a blocked discard",
 }
-
-
-def _at_idle(ctx: Context, s: ReplayState, ln: Line) -> list[Branch]:
-    handler = _CLICKS.get(ln.name)
-    if handler is not None:
-        return handler(ctx, s, ln)
-    return [(s, [_OUT_OF_PLACE.get(ln.name, "an unexpected line")])]
 
 
 _STAGES: Final[dict[Stage, Handler]] = {

@@ -1,14 +1,12 @@
 """The replay's start-up lines: the table, the opening discard, the rule, the hand.
 
-Contract: each function takes a state and one start-up line's fields and returns the
+Contract: each function takes a state and one start-up line's message and returns the
 successor state(s) with the contradictions the line costs under that state.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from defuser.engine import deck
+from defuser.engine import deck, modlog
 from defuser.engine.rules import HAND_SIZE
 from defuser.logs.check.state import (
     Branch,
@@ -19,7 +17,6 @@ from defuser.logs.check.state import (
     ruleset,
     type_problem,
 )
-from edgework import Card
 
 
 def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
@@ -33,12 +30,14 @@ def table_line(ctx: Context, s: ReplayState, claimed: str) -> Branch:
     return s.evolve(stage=Stage.OPENING_DISCARD), problems
 
 
-def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Branch]:
+def initial_discard(
+    ctx: Context, s: ReplayState, line: modlog.OpeningDiscardMessage
+) -> list[Branch]:
     """The start-up's opening discard line."""
     rules = ruleset(s.table, s.digit)
-    card: Card = f["face"]
+    card = line.card
     problems = []
-    bad_type = type_problem(rules, card, f["type"])
+    bad_type = type_problem(rules, card, line.kind)
     if bad_type:
         problems.append(bad_type)
     if card not in deck.opening_discards(rules):
@@ -49,19 +48,22 @@ def initial_discard(ctx: Context, s: ReplayState, f: dict[str, Any]) -> list[Bra
     return [(s.evolve(stage=Stage.OPENING_RULE, discard=card), problems)]
 
 
-def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
+def rule_line(
+    ctx: Context, s: ReplayState, line: modlog.RuleMessage | modlog.RuleNowMessage
+) -> Branch:
     """A rule line: after the opening discard, a play or a discard."""
+    letter = line.rule
     problems = []
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
     expected = rules.rule(s.discard)
     wording_now = s.stage == Stage.COMING  # a discard just happened
-    if wording_now and name == "rule":
+    if wording_now and isinstance(line, modlog.RuleMessage):
         problems.append(
             "after a discard the module writes 'The rule used now is X.', not "
             "'The rule used is X.'"
         )
-    elif not wording_now and name == "rule_now":
+    elif not wording_now and isinstance(line, modlog.RuleNowMessage):
         problems.append(
             "'The rule used now is X.' follows only a discard; here the module writes "
             "'The rule used is X.'"
@@ -76,14 +78,16 @@ def rule_line(ctx: Context, s: ReplayState, letter: str, name: str) -> Branch:
     return s, problems
 
 
-def hand_card(ctx: Context, s: ReplayState, line: int, f: dict[str, Any]) -> list[Branch]:
-    """One start-up hand card line."""
+def hand_card(
+    ctx: Context, s: ReplayState, number: int, line: modlog.HandCardMessage
+) -> list[Branch]:
+    """One start-up hand card line (line ``number``)."""
     rules = ruleset(s.table, s.digit)
-    card: Card = f["face"]
+    card = line.card
     problems = []
-    if f["n"] != len(s.hand) + 1:
-        problems.append(f"the line says Card #{f['n']}, expected Card #{len(s.hand) + 1}")
-    bad_type = type_problem(rules, card, f["type"])
+    if line.n != len(s.hand) + 1:
+        problems.append(f"the line says Card #{line.n}, expected Card #{len(s.hand) + 1}")
+    bad_type = type_problem(rules, card, line.kind)
     if bad_type:
         problems.append(bad_type)
     if len(s.hand) >= HAND_SIZE:

@@ -118,8 +118,8 @@ class LineRecord:
     """One module line as the chosen replay read it: the state before and after."""
 
     number: int
-    name: str | None
-    fields: dict[str, Any]
+    #: The line's message, ``None`` for text the module never writes.
+    message: modlog.Message | None
     before: ReplayState
     after: ReplayState
     problems: tuple[str, ...]
@@ -130,11 +130,10 @@ Branch = tuple[ReplayState, list[str]]
 
 
 class Line(NamedTuple):
-    """One module line as the replay reads it: number, message name, fields, text."""
+    """One module line as the replay reads it: number, message, text."""
 
     number: int
-    name: str
-    fields: dict[str, Any]
+    message: modlog.Message
     text: str
 
 

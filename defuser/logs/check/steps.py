@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from defuser.engine import modlog
 from defuser.engine.actions import (
     Action,
     ActionKind,
@@ -26,7 +27,7 @@ from defuser.engine.actions import (
     Struck,
 )
 from defuser.engine.simulator import Outcome
-from defuser.logs.check.messages import CLICKS, STARTUP_MESSAGES
+from defuser.logs.check.messages import CLICKS, STARTUP_MESSAGES, click_of
 from defuser.logs.check.state import LineRecord, ReplayState
 from edgework import Card
 
@@ -97,7 +98,7 @@ def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
     i = 0
     while i < len(records):
         record = records[i]
-        click = CLICKS.get(record.name or "")
+        click = click_of(record.message)
         if click is None:
             i += 1
             continue
@@ -105,9 +106,14 @@ def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
         while j < len(records) and not _starts_anew(records[j]):
             j += 1
         group = records[i:j]
-        countdown = next((r.fields["k"] for r in group if r.name == "mitten_coming"), None)
-        listed = tuple(r.fields["slot"] for r in group if r.name == "blocking_slot")
-        card = record.fields.get("face")
+        countdown = next(
+            (r.message.k for r in group if isinstance(r.message, modlog.MittenComingMessage)),
+            None,
+        )
+        listed = tuple(
+            r.message.slot for r in group if isinstance(r.message, modlog.BlockingSlotMessage)
+        )
+        card: Card | None = getattr(record.message, "card", None)
         if click.outcome is Outcome.SOLVED and record.after.discard is not None:
             card = record.after.discard
         slot = None
@@ -124,7 +130,8 @@ def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
 
 def _starts_anew(record: LineRecord) -> bool:
     """Whether ``record`` begins another click or a start-up (ending the current one)."""
-    return record.name in CLICKS or record.name in STARTUP_MESSAGES
+    kind = type(record.message)
+    return kind in CLICKS or kind in STARTUP_MESSAGES
 
 
 def _slot_of(
