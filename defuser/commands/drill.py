@@ -10,46 +10,46 @@ end-of-session summary then goes to stderr. ``--mode game`` plays whole modules.
 from __future__ import annotations
 
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import Final, TextIO
 
 import click
 from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.common import COLOUR_STYLES, Output, SecondsParam, colour_enabled
-from defuser.commands.drill_clock import LiveClock, clock_text
+from defuser.commands.drill_clock import LiveClock
 from defuser.commands.game_view import end_headline
-from defuser.engine.game import outcome_fields
-from defuser.engine.simulator import Result
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.trainer.drill_session import (
+    DEFAULT_COUNT,
+    DEFAULT_GAMES,
+    Asked,
+    BombTimerRanOut,
+    DrillOptions,
+    DrillSession,
+    Ended,
+    Event,
+    GameEnded,
+    GameStarted,
+    Graded,
+    HelpShown,
+    LineTaken,
+    Rejected,
+    Started,
+    open_session,
+)
 from defuser.trainer.explaining import best_vs_next, option_rows
-from defuser.trainer.focus import answers_today
-from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.location import default_db_path
-from defuser.trainer.model import MODES, Answered, Grade, Kind, Question, Verdict
+from defuser.trainer.model import MODES, Answered, Kind, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
-from defuser.trainer.session import Drill
-from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store
 from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
 
-if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
-    from defuser.trainer.game import Game
-
-#: Questions per drill session, and games per ``--mode game`` session, by default.
-DEFAULT_COUNT = 10
-DEFAULT_GAMES = 1
-
 #: Seeds are stored as SQLite integers (64-bit signed).
 SEED_LIMIT = 2**63 - 1
-
-QUIT_WORDS = frozenset({"quit", "exit", "q", ":q"})
-HELP_WORDS = frozenset({"help", "?"})  # not "h": H is a rule letter
 
 VERDICT_STYLES = {
     Verdict.RIGHT: "bold green",
@@ -105,20 +105,13 @@ class DrillIO:
             return prompt_line("> ", term.input)
         return next(self._lines, None)
 
-    def live_clock(
-        self, target: float, limit: float | None, bomb_left: float | None, bomb_rate: float
-    ) -> LiveClock | None:
-        """A started live clock for the next answer, on a terminal that takes colour."""
-        if not (self.interactive and self.colour):
+    def live_clock(self, session: DrillSession) -> LiveClock | None:
+        """A started live clock showing the session's answer clock, on a terminal that
+        takes colour (``None`` elsewhere, or when the clock does not run)."""
+        if not (self.interactive and self.colour and session.clock_running()):
             return None
         screen = self.out.err if self.json_mode else self.out.out
-        return LiveClock(
-            screen.file,
-            lambda elapsed: clock_text(
-                elapsed, target, limit=limit, bomb_left=bomb_left, bomb_rate=bomb_rate
-            ),
-            width=screen.width,
-        ).start()
+        return LiveClock(screen.file, session.clock_words, width=screen.width).start()
 
     def cards(self, text: str) -> Text:
         """The question text with every card in its colour (on a terminal)."""
@@ -129,48 +122,6 @@ class DrillIO:
                     [f"{card.words} ({card.code})"], style=COLOUR_STYLES[card.colour]
                 )
         return rich
-
-
-@dataclass(frozen=True, slots=True)
-class Goal:
-    """How long a session runs and the day's goal: ``count`` questions (or games),
-    until the ``deadline`` (monotonic seconds), whichever comes first; ``daily``
-    answers per day, of which ``before`` were given earlier today."""
-
-    count: int | None
-    deadline: float | None
-    daily: int
-    before: int
-
-    def more(self, done: int) -> bool:
-        """Whether to ask another after ``done``."""
-        if self.count is not None and done >= self.count:
-            return False
-        return self.deadline is None or time.monotonic() < self.deadline
-
-    def progress(self, number: int) -> str:
-        """``3/10``, or ``3, 4:10 left`` in a timed session."""
-        if self.deadline is None:
-            return f"{number}/{self.count}"
-        left = max(self.deadline - time.monotonic(), 0.0)
-        head = f"{number}/{self.count}" if self.count is not None else str(number)
-        return f"{head}, {int(left) // 60}:{int(left) % 60:02d} left"
-
-    def plan_words(self, unit: str) -> str:
-        """``10 questions``, ``5 minutes`` or both."""
-        parts = []
-        if self.count is not None:
-            parts.append(f"{self.count} {unit}{'s' if self.count != 1 else ''}")
-        if self.deadline is not None:
-            minutes = (self.deadline - time.monotonic()) / 60
-            parts.append(f"{round(minutes, 1):g} minute{'s' if round(minutes, 1) != 1 else ''}")
-        return " or ".join(parts)
-
-    def daily_words(self, answered: int) -> str:
-        """``Daily goal: 34/50 answers today`` (or reached)."""
-        today = self.before + answered
-        state = "reached!" if today >= self.daily else f"{self.daily - today} to go"
-        return f"Daily goal: {today}/{self.daily} answers today, {state}"
 
 
 #: How a card looks in the module view: its shape glyph on its colour.
@@ -250,31 +201,28 @@ def verdict_line(answered: Answered, term: DrillIO) -> Text:
     return text
 
 
-def show_result(
-    answered: Answered,
-    number: int,
-    term: DrillIO,
-    *,
-    extra: dict[str, Any] | None = None,
-    reason: bool = True,
-) -> None:
-    """After an answer: the verdict, the numbers, the reason, the time.
+def show_graded(event: Graded, term: DrillIO) -> None:
+    """After an answer: the verdict, the numbers, the reason, the time; in a game,
+    what the click did.
 
-    ``extra`` adds keys to the JSON object (a game's outcome); ``reason=False`` leaves
-    the reason out of the text (a game shows it only when the click was not the best).
+    ``--json`` prints the event's object; the text leaves the reason out in a game
+    unless the click was not the best.
     """
     if term.json_mode:
-        term.out.json({**answered.to_json(number), **(extra or {})})
+        term.out.json(event.to_json())
         if not term.interactive:
             return
+    answered = event.answered
     grade = answered.grade
     term.say(Text("  ").append_text(verdict_line(answered, term)))
     if grade.detail:
         term.say(f"  {grade.detail}")
-    if reason:
+    if event.reason:
         term.say(f"  {grade.reason}")
         if answered.question.options:
             show_options(answered.question, term)
+    if event.click is not None:
+        term.say(f"  {event.click.words}")
 
 
 def show_options(question: Question, term: DrillIO) -> None:
@@ -300,21 +248,19 @@ def show_options(question: Question, term: DrillIO) -> None:
         term.say(f"  Cycle: {question.cycle}")
 
 
-def show_question(
-    question: Question,
-    head: str,
-    term: DrillIO,
-    *,
-    hint: bool = True,
-    view: Text | None = None,
-) -> None:
-    """The question (and, on a terminal, the module ``view``, the notation and why it
-    was chosen)."""
+def show_asked(event: Asked, term: DrillIO) -> None:
+    """The question (and, on a terminal, the module as the player sees it, the notation
+    and why it was chosen)."""
+    question = event.question
     style = "bold" if term.colour else ""
-    term.say(Text(f"{head} ", style=style).append_text(term.cards(question.text)))
-    if term.interactive and view is not None:
+    term.say(Text(f"{event.head} ", style=style).append_text(term.cards(question.text)))
+    if not term.interactive:
+        return
+    view = module_view(question, term.colour, strikes=event.strikes,
+                       limit=event.strike_limit, time_left=event.bomb_left)
+    if view is not None:
         term.say(view)
-    if term.interactive and hint:
+    if event.hint:
         chosen = f"; chosen: {question.why}" if question.why != "game" else ""
         term.say(f"  ({spec_of(question.kind).notation}{chosen})", style="dim")
 
@@ -341,192 +287,30 @@ def summary_table(rows: list[Tally], colour: bool) -> Table:
     return table
 
 
-def show_summary(session: Drill, term: DrillIO, *, interrupted: bool = False) -> None:
-    """The end of a session: accuracy, median and 90th-percentile time per kind."""
-    rows = session.summary()
+def show_ended(event: Ended, term: DrillIO) -> None:
+    """The end of a session: accuracy, median and 90th-percentile time per kind, and the
+    daily goal's progress."""
     target = term.out.err if term.json_mode else term.out.out
-    if not rows:
+    if not event.tallies:
         target.print("No questions answered.")
-        return
-    answered = len(session.answered)
-    right = sum(a.grade.correct for a in session.answered)
-    ending = " (interrupted)" if interrupted else ""
-    target.print(f"Session{ending}: {right}/{answered} right")
-    target.print(summary_table(rows, term.colour))
+    else:
+        ending = " (interrupted)" if event.interrupted else ""
+        target.print(f"Session{ending}: {event.right}/{event.answered} right")
+        target.print(summary_table(event.tallies, term.colour))
+    if event.daily is not None:
+        term.note(event.daily)
 
 
-def read_answer(
-    question: Question,
-    term: DrillIO,
-    time_limit: float | None,
-    *,
-    game: bool,
-    target: float,
-    bomb_left: float | None = None,
-    bomb_rate: float = 1.0,
-) -> Grade | None:
-    """Read and grade one answer; ``None`` when the player stops (quit, end of input).
-
-    On a terminal, help and blank lines are not answers and an unreadable line is asked
-    again. From a pipe, an unreadable line is graded as such, which keeps the answers in
-    step with the questions; in a game it is skipped instead, as ``mittens play`` does,
-    since a click that cannot be read cannot be played.
-
-    The answer time runs from the question (or from the end of a help text) to the
-    first line that is an answer; retyping an unreadable answer adds nothing to it. On
-    a terminal a live clock shows it against the skill's ``target``.
-    """
-    started = time.monotonic()
-    seconds: float | None = None
-    while True:
-        clock = (
-            term.live_clock(target, time_limit, bomb_left, bomb_rate)
-            if seconds is None else None
-        )
-        try:
-            line = term.read()
-        finally:
-            if clock is not None:
-                clock.stop()
-        if line is None:
-            return None
-        word = line.strip().lower()
-        if word in QUIT_WORDS:
-            return None
-        if term.interactive and word in HELP_WORDS:
-            term.say(f"  Answer with {spec_of(question.kind).notation}; 'quit' stops.")
-            if seconds is None:
-                started = time.monotonic()
-            continue
-        if term.interactive and not word:
-            continue
-        if not term.interactive and not term.json_mode:
-            term.say(f"  answer: {line.strip()}")
-        if seconds is None:
-            seconds = time.monotonic() - started
-        result = grade(question, line, seconds, time_limit=time_limit)
-        # A click that cannot be read cannot be played, however long it took.
-        unreadable = result.verdict is Verdict.UNREADABLE or (game and result.reading is None)
-        if unreadable and (term.interactive or game):
-            again = "Try again." if term.interactive else "Line skipped."
-            term.say(f"  {result.detail}. {again}", style="yellow")
-            continue
-        return result
-
-
-def run_drill(session: Drill, goal: Goal, term: DrillIO) -> bool:
-    """Ask questions until the goal's count or minutes; returns False when stopped early
-    (quit, end of input)."""
-    number = 0
-    while goal.more(number):
-        number += 1
-        question = session.next_question()
-        show_question(
-            question,
-            f"[{goal.progress(number)}] {question.kind.value}:",
-            term,
-            view=module_view(question, term.colour),
-        )
-        result = read_answer(
-            question, term, session.time_limit, game=False, target=session.target(question)
-        )
-        if result is None:
-            return False
-        session.record(question, result)
-        show_result(session.answered[-1], number, term)
-    return True
-
-
-def game_outcome(result: Result, game: Game) -> dict[str, Any]:
-    """The JSON keys a game adds to a decision: what the click did."""
-    module = game.walk.module
-    return {
-        **outcome_fields(result),
-        "state": {
-            "discard": module.discard_top.code,
-            "hand": [c.code for c in module.hand],
-            "strikes": module.strikes,
-            "solved": module.solved,
-        },
-    }
-
-
-def run_games(
-    session: Drill, goal: Goal, term: DrillIO, bomb_timer: float | None = None
-) -> bool:
-    """Play games until the goal's count or minutes; returns False when stopped early
-    (quit, end of input)."""
-    from defuser.trainer.game import Game
-
-    target = term.out.err if term.json_mode else term.out.out
-    number = 0
-    index = 0
-    while goal.more(index):
-        index += 1
-        game = Game.new(session.rng, timer=bomb_timer)
-        target.print(
-            f"Game {goal.progress(index)}: {game.edge_words()} (module seed {game.seed}). "
-            f"The optimal policy needs {game.expected_at_start:.1f} clicks on average "
-            "from here."
-        )
-        while not game.over:
-            question = game.question()
-            show_question(
-                question,
-                f"[click {game.clicks + 1}]",
-                term,
-                hint=game.clicks == 0,
-                view=module_view(
-                    question,
-                    term.colour,
-                    strikes=game.walk.module.strikes,
-                    limit=game.strike_limit,
-                    time_left=game.time_left,
-                ),
-            )
-            result = read_answer(
-                question,
-                term,
-                session.time_limit,
-                game=True,
-                target=session.target(question),
-                bomb_left=game.time_left,
-                bomb_rate=game.timer_rate(),
-            )
-            if result is None:
-                show_game_end(game, term)
-                return False
-            session.record(question, result)
-            if game.spend(result.seconds):
-                number += 1
-                show_result(session.answered[-1], number, term, extra={"game": index},
-                            reason=False)
-                term.say("  The bomb's timer ran out before the click.")
-                break
-            outcome = game.play(result)
-            number += 1
-            show_result(
-                session.answered[-1],
-                number,
-                term,
-                extra={"game": index, **game_outcome(outcome, game)},
-                reason=result.verdict is not Verdict.BEST,
-            )
-            term.say(f"  {game.outcome_words(outcome)}")
-        show_game_end(game, term)
-    return True
-
-
-def show_game_end(game: Game, term: DrillIO) -> None:
+def show_game_end(event: GameEnded, term: DrillIO) -> None:
     """How a game ended: solved or exploded, clicks against the optimum, the grades."""
     target = term.out.err if term.json_mode else term.out.out
-    summary = game.summary()
-    if game.timed_out:
+    summary = event.summary
+    if event.timed_out:
         head = "BOOM! The bomb's timer ran out."
-    elif game.end is not None:
-        head = end_headline(game.end, summary.strikes)
+    elif event.end is not None:
+        head = end_headline(event.end, summary.strikes)
     else:
-        head = f"Game stopped; {game.belief_words()}."
+        head = f"Game stopped; {event.belief}."
     grades = ", ".join(
         f"{summary.verdicts[v.value]} {v.value}"
         for v in (Verdict.BEST, Verdict.GOOD, Verdict.INACCURACY, Verdict.MISTAKE,
@@ -540,6 +324,77 @@ def show_game_end(game: Game, term: DrillIO) -> None:
         f"{summary.strikes} strike{'s' if summary.strikes != 1 else ''}, "
         f"expected clicks lost {summary.total_loss:.2f}; {grades or 'no clicks'}."
     )
+
+
+def show_event(event: Event, term: DrillIO) -> None:
+    """Render one event of the drill session."""
+    target = term.out.err if term.json_mode else term.out.out
+    if isinstance(event, Asked):
+        show_asked(event, term)
+    elif isinstance(event, Graded):
+        show_graded(event, term)
+    elif isinstance(event, HelpShown):
+        term.say(f"  Answer with {event.notation}; 'quit' stops.")
+    elif isinstance(event, LineTaken):
+        if not term.interactive and not term.json_mode:
+            term.say(f"  answer: {event.line}")
+    elif isinstance(event, Rejected):
+        term.say(f"  {event.detail}. {'Try again.' if event.again else 'Line skipped.'}",
+                 style="yellow")
+    elif isinstance(event, GameStarted):
+        target.print(
+            f"Game {event.progress}: {event.edge} (module seed {event.seed}). "
+            f"The optimal policy needs {event.expected_at_start:.1f} clicks on average "
+            "from here."
+        )
+    elif isinstance(event, BombTimerRanOut):
+        term.say("  The bomb's timer ran out before the click.")
+    elif isinstance(event, GameEnded):
+        show_game_end(event, term)
+    elif isinstance(event, Ended):
+        show_ended(event, term)
+
+
+def run(session: DrillSession, term: DrillIO, path: Path) -> None:
+    """Read answers and feed them to the session until it ends; Ctrl-C shows the
+    summary so far and exits 130 (every answer given is already stored)."""
+    try:
+        for event in session.start():
+            if isinstance(event, Started):
+                show_start(event, term, path)
+            else:
+                show_event(event, term)
+        while session.asking:
+            clock = term.live_clock(session)
+            try:
+                line = term.read()
+            finally:
+                if clock is not None:
+                    clock.stop()
+            for event in session.stop() if line is None else session.answer(line):
+                show_event(event, term)
+    except KeyboardInterrupt:
+        # Only the question on screen is lost. Exit 130 as a shell expects after SIGINT.
+        for event in session.interrupt():
+            show_event(event, term)
+        saved = len(session.drill.answered)
+        term.note(
+            f"mittens: interrupted; {saved} answer{'' if saved == 1 else 's'} saved in {path}"
+        )
+        raise SystemExit(130) from None
+
+
+def show_start(event: Started, term: DrillIO, path: Path) -> None:
+    """The header a terminal shows: the plan, where answers go, the daily goal."""
+    if not term.interactive:
+        return
+    term.note(
+        f"Drill: {event.plan}; answers are stored in {path}. "
+        "Type 'help' for the notation, 'quit' to stop."
+    )
+    if event.daily is not None:
+        term.note(event.daily)
+
 
 
 @click.command()
@@ -674,75 +529,17 @@ def drill(
         raise click.BadParameter(
             f"a bomb timer needs --mode game, got --mode {mode}", param_hint="'--bomb-timer'"
         )
-    out = Output(json_mode=json_mode)
-    term = DrillIO(out, sys.stdin, json_mode=json_mode)
+    options = DrillOptions(
+        count=count, minutes=minutes, seed=seed, time_limit=time_limit, tables=tables,
+        rules=rules, weakest=weakest, bomb_timer=bomb_timer,
+        settings={"retention": retention, "new_per_session": new_per_session,
+                  "new_per_day": new_per_day, "daily_goal": daily_goal},
+    )
+    term = DrillIO(Output(json_mode=json_mode), sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()
     # Only the default place gets its folders made; a --db in a missing folder is a typo.
     store = Store.open(path, make_parents=db is None)
     assert store is not None
-    try:
-        history = store.answers()
-        settings = load_settings(store.settings())
-        changed = settings.with_values(
-            retention=retention,
-            new_per_session=new_per_session,
-            new_per_day=new_per_day,
-            daily_goal=daily_goal,
-        )
-        for key, value in changed.items().items():
-            if settings.items()[key] != value:
-                store.save_setting(key, value)
-        settings = changed
-        session = Drill(
-            mode,
-            store=store,
-            seed=seed,
-            time_limit=time_limit,
-            history=history,
-            settings=settings,
-            tables=tables,
-            rules=rules,
-            weakest=weakest,
-        )
-        games = mode == "game"
-        goal = Goal(
-            count or (None if minutes is not None else DEFAULT_GAMES if games else DEFAULT_COUNT),
-            None if minutes is None else time.monotonic() + 60 * minutes,
-            settings.daily_goal,
-            answers_today((r.at for r in history), time.time()),
-        )
-        if term.interactive:
-            what = goal.plan_words("game" if games else "question")
-            if not games:
-                what += f", mode {mode}"
-            if not session.focus.empty:
-                what += f", only {session.focus.words()}"
-            if time_limit is not None:
-                what += f", {time_limit:g} s per answer"
-            term.note(
-                f"Drill: {what}; answers are stored in {path}. "
-                "Type 'help' for the notation, 'quit' to stop."
-            )
-            if goal.daily:
-                term.note(goal.daily_words(0))
-        try:
-            if games:
-                run_games(session, goal, term, bomb_timer)
-            else:
-                run_drill(session, goal, term)
-        except KeyboardInterrupt:
-            # Ctrl-C ends a drill: every answer given is already committed; only the
-            # question on screen is lost. Exit 130 as a shell expects after SIGINT.
-            show_summary(session, term, interrupted=True)
-            saved = len(session.answered)
-            term.note(
-                f"mittens: interrupted; {saved} answer{'' if saved == 1 else 's'} saved in "
-                f"{path}"
-            )
-            raise SystemExit(130) from None
-        session.finish()
-        show_summary(session, term)
-        if goal.daily:
-            term.note(goal.daily_words(len(session.answered)))
-    finally:
-        store.close()
+    with store:
+        session = open_session(store, mode, options, interactive=term.interactive)
+        run(session, term, path)

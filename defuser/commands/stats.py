@@ -69,6 +69,32 @@ def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> N
     out.note(f"Exported {len(rows)} answers to {target}")
 
 
+def reset_answers(
+    store: Store | None, path: Path, out: Output, *, export_to: str | None, yes: bool
+) -> None:
+    """``--reset``: delete every stored answer after a confirmation (``yes`` skips it),
+    writing the ``--export`` backup first."""
+    if store is None:
+        out.note(f"Nothing to reset: {path} does not exist.")
+        if out.json_mode:
+            out.json({"database": str(path), "reset": True, "deleted": 0})
+        return
+    with store:
+        answers = store.answers()
+        if export_to is not None:
+            # The backup is written before anything is deleted.
+            export(answers, export_to, out, path)
+        if not yes and not confirm(
+            f"Delete all {len(answers)} stored answers in {path}? This cannot be undone"
+        ):
+            raise click.Abort
+        deleted = store.reset()
+    if out.json_mode:
+        out.json({"database": str(path), "reset": True, "deleted": deleted})
+    else:
+        out.print(f"Deleted {deleted} answers from {path}.")
+
+
 @click.command()
 @click.option("--json", "json_mode", is_flag=True, help="Print the numbers as one JSON object.")
 @click.option("--export", "export_to", metavar="CSV", default=None,
@@ -105,25 +131,7 @@ def stats(
     # Only --reset writes; reading opens the file read-only, so nothing else changes it.
     store = Store.open(path, create=False, readonly=not reset)
     if reset:
-        if store is None:
-            out.note(f"Nothing to reset: {path} does not exist.")
-            if json_mode:
-                out.json({"database": str(path), "reset": True, "deleted": 0})
-            return
-        with store:
-            answers = store.answers()
-            if export_to is not None:
-                # The backup is written before anything is deleted.
-                export(answers, export_to, out, path)
-            if not yes and not confirm(
-                f"Delete all {len(answers)} stored answers in {path}? This cannot be undone"
-            ):
-                raise click.Abort
-            deleted = store.reset()
-        if json_mode:
-            out.json({"database": str(path), "reset": True, "deleted": deleted})
-        else:
-            out.print(f"Deleted {deleted} answers from {path}.")
+        reset_answers(store, path, out, export_to=export_to, yes=yes)
         return
     rows: list[AnswerRow] = []
     settings = Settings()

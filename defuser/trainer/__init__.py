@@ -18,6 +18,8 @@ exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zer
 - :mod:`~defuser.trainer.store`, :mod:`~defuser.trainer.location`,
   :mod:`~defuser.trainer.export` and :mod:`~defuser.trainer.report`: the SQLite answer
   log, where it lives by default, its CSV export and its statistics;
-- :mod:`~defuser.trainer.session` and :mod:`~defuser.trainer.game`: a drill session and
-  a graded game.
+- :mod:`~defuser.trainer.drill_session`: the drill's loop and answer clock as a
+  sans-I/O session under every front end (typed events out, state as JSON);
+- :mod:`~defuser.trainer.session` and :mod:`~defuser.trainer.game`: choosing, storing
+  and scheduling the questions of a drill, and a graded game.
 """

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-import defuser.commands.drill as drill_cli
 from defuser.trainer.focus import Focus, answers_today
 from defuser.trainer.kinds import KIND_SPECS
 from defuser.trainer.model import Kind
@@ -98,17 +97,3 @@ def test_daily_goal_progress_is_shown_and_saved(
     run = run_cli(args, monkeypatch, stdin="A\n")  # the goal was saved
     assert "Daily goal: 2/2 answers today, reached!" in run.err
     assert answers_today([time.time(), time.time() - 3 * 86_400], time.time()) == 1
-
-
-def test_a_timed_session_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [1000.0]
-    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
-    goal = drill_cli.Goal(None, 1000.0 + 300, 0, 0)
-    assert goal.more(0) and goal.progress(1) == "1, 5:00 left"
-    assert goal.plan_words("question") == "5 minutes"
-    clock[0] += 299
-    assert goal.more(12) and goal.progress(13) == "13, 0:01 left"
-    clock[0] += 2
-    assert not goal.more(13)
-    counted = drill_cli.Goal(10, 1000.0 + 600, 0, 0)
-    assert not counted.more(10) and counted.progress(3).startswith("3/10, ")

@@ -1,0 +1,572 @@
+"""The drill's loop as a sans-I/O session: a question shown, an answer read, graded,
+stored, the next question; whole games in ``--mode game``.
+
+Contract: :class:`DrillSession` owns the answer clock and the loop state of a drill; it
+never reads or prints. A front end calls :meth:`~DrillSession.start`, then feeds each
+line the learner types to :meth:`~DrillSession.answer` while
+:attr:`~DrillSession.asking`, and calls :meth:`~DrillSession.stop` at the end of input
+(or :meth:`~DrillSession.interrupt` when the learner breaks off); each call returns the
+typed events to show, in order. The time comes from the injected ``clock`` (monotonic
+seconds), never from a global, and :meth:`~DrillSession.to_json` is the state as JSON,
+so a terminal and a web page drive the very same object.
+
+The answer time runs from the question (or from the end of a help text) to the first
+line that is an answer; retyping an unreadable answer adds nothing to it. On a
+terminal (``interactive``) help and blank lines are not answers and an unreadable line
+is asked again. From a pipe an unreadable line is graded as such, which keeps the
+answers in step with the questions; in a game it is skipped instead, since a click
+that cannot be read cannot be played. ``quit`` ends the session early, as the end of
+input does; every answer is stored (by :class:`~defuser.trainer.session.Drill`) before
+its :class:`Graded` event is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from defuser.engine.game import GameEnd, outcome_fields
+from defuser.engine.simulator import Result
+from defuser.errors import DefuserError
+from defuser.trainer.focus import answers_today
+from defuser.trainer.grading import grade
+from defuser.trainer.kinds import spec_of
+from defuser.trainer.model import Answered, Grade, Question, Verdict
+from defuser.trainer.report import Tally
+from defuser.trainer.session import Drill
+from defuser.trainer.settings import load_settings
+from defuser.trainer.store import Store
+
+if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
+    from defuser.trainer.game import Game, GameSummary
+
+#: Questions per drill session, and games per ``--mode game`` session, by default.
+DEFAULT_COUNT: Final = 10
+DEFAULT_GAMES: Final = 1
+
+QUIT_WORDS: Final = frozenset({"quit", "exit", "q", ":q"})
+HELP_WORDS: Final = frozenset({"help", "?"})  # not "h": H is a rule letter
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """How long a session runs and the day's goal: ``count`` questions (or games), or
+    ``seconds`` from the start, whichever comes first; ``daily`` answers per day, of
+    which ``before`` were given earlier today. Times are seconds since the start."""
+
+    count: int | None
+    seconds: float | None
+    daily: int
+    before: int
+
+    @classmethod
+    def of(
+        cls, count: int | None, minutes: float | None, *, games: bool, daily: int, before: int
+    ) -> Goal:
+        """The goal of ``--count`` and ``--minutes`` (a count by default, unless timed)."""
+        default = DEFAULT_GAMES if games else DEFAULT_COUNT
+        return cls(
+            count or (None if minutes is not None else default),
+            None if minutes is None else 60 * minutes,
+            daily,
+            before,
+        )
+
+    def more(self, done: int, elapsed: float) -> bool:
+        """Whether to ask another after ``done``, ``elapsed`` seconds in."""
+        if self.count is not None and done >= self.count:
+            return False
+        return self.seconds is None or elapsed < self.seconds
+
+    def progress(self, number: int, elapsed: float) -> str:
+        """``3/10``, or ``3, 4:10 left`` in a timed session."""
+        if self.seconds is None:
+            return f"{number}/{self.count}"
+        left = max(self.seconds - elapsed, 0.0)
+        head = f"{number}/{self.count}" if self.count is not None else str(number)
+        return f"{head}, {int(left) // 60}:{int(left) % 60:02d} left"
+
+    def plan_words(self, unit: str) -> str:
+        """``10 questions``, ``5 minutes`` or both."""
+        parts = []
+        if self.count is not None:
+            parts.append(f"{self.count} {unit}{'s' if self.count != 1 else ''}")
+        if self.seconds is not None:
+            minutes = round(self.seconds / 60, 1)
+            parts.append(f"{minutes:g} minute{'s' if minutes != 1 else ''}")
+        return " or ".join(parts)
+
+    def daily_words(self, answered: int) -> str:
+        """``Daily goal: 34/50 answers today`` (or reached)."""
+        today = self.before + answered
+        state = "reached!" if today >= self.daily else f"{self.daily - today} to go"
+        return f"Daily goal: {today}/{self.daily} answers today, {state}"
+
+
+def clock_text(
+    elapsed: float,
+    target: float,
+    *,
+    limit: float | None = None,
+    bomb_left: float | None = None,
+    bomb_rate: float = 1.0,
+) -> str:
+    """What the answer clock shows after ``elapsed`` seconds.
+
+    ``target`` is the skill's answer-time target; ``limit`` the time limit (a
+    countdown to it); ``bomb_left`` the bomb timer's seconds left when the answer began,
+    running ``bomb_rate`` times as fast as the clock (faster after strikes).
+    """
+    parts = []
+    if bomb_left is not None:
+        left = max(bomb_left - elapsed * bomb_rate, 0.0)
+        parts.append(f"bomb {int(left) // 60}:{int(left) % 60:02d}")
+    if limit is not None:
+        parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")
+    if elapsed > target:
+        parts.append(f"{elapsed:.1f} s SLOW")
+    else:
+        parts.append(f"{elapsed:.1f} s / {target:.1f} s")
+    return "  ".join(parts)
+
+
+# ------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The session began: what it plans (``10 questions, mode table, ...``) and the
+    daily goal's progress (``None`` without a goal)."""
+
+    plan: str
+    daily: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A new game: its number and progress, its edge in words, its module seed and
+    the optimal policy's expected clicks from the start."""
+
+    index: int
+    progress: str
+    edge: str
+    seed: int
+    expected_at_start: float
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question is shown and the answer clock runs. ``head`` is its heading
+    (``[3/10] table:`` or ``[click 4]``); ``hint`` whether to show the notation; in a
+    game, the module's ``strikes`` and ``strike_limit`` and the bomb timer's seconds
+    left (``bomb_left``) go with it."""
+
+    question: Question
+    head: str
+    hint: bool = True
+    strikes: int | None = None
+    strike_limit: int = 0
+    bomb_left: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HelpShown:
+    """The learner asked for help: the question's notation."""
+
+    notation: str
+
+
+@dataclass(frozen=True, slots=True)
+class LineTaken:
+    """A line is taken as an answer (a pipe's transcript echoes it)."""
+
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """An answer that cannot be read was not graded: asked again on a terminal
+    (``again``), skipped in a piped game."""
+
+    detail: str
+    again: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleState:
+    """The module after a click: the discard top and hand as codes, strikes, solved."""
+
+    discard: str
+    hand: tuple[str, ...]
+    strikes: int
+    solved: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as a JSON object."""
+        return {"discard": self.discard, "hand": list(self.hand), "strikes": self.strikes,
+                "solved": self.solved}
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A graded click played on the game's module: what it did, in fields and words."""
+
+    result: Result
+    state: ModuleState
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """An answer graded and stored: the ``number``-th of the session. In a game,
+    ``game`` is the game's number and ``click`` what the click did (``None`` when
+    the bomb's timer ran out before it)."""
+
+    answered: Answered
+    number: int
+    game: int | None = None
+    click: Click | None = None
+
+    @property
+    def reason(self) -> bool:
+        """Whether to show the answer's reason (in a game, only after a click that was
+        not the best)."""
+        if self.game is None:
+            return True
+        return self.click is not None and self.answered.grade.verdict is not Verdict.BEST
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object of this answer (a game adds what the click did)."""
+        obj = self.answered.to_json(self.number)
+        if self.game is not None:
+            obj["game"] = self.game
+        if self.click is not None:
+            obj.update(outcome_fields(self.click.result))
+            obj["state"] = self.click.state.to_json()
+        return obj
+
+
+@dataclass(frozen=True, slots=True)
+class BombTimerRanOut:
+    """The bomb's timer ran out before the click was played."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """How a game ended: its totals, the bomb's end (``None`` when the learner stopped),
+    whether its timer ran out, and for a stopped game where the mitten cycle stood."""
+
+    summary: GameSummary
+    end: GameEnd | None
+    timed_out: bool
+    belief: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The session ended: per-kind tallies, answers right and given, whether it was
+    interrupted, and the daily goal's progress (``None`` without a goal or when
+    interrupted)."""
+
+    tallies: list[Tally]
+    right: int
+    answered: int
+    interrupted: bool
+    daily: str | None
+
+
+Event = (
+    Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded
+    | BombTimerRanOut | GameEnded | Ended
+)
+
+
+class SessionMisuse(DefuserError):
+    """The session was driven out of order (an answer with no question asked)."""
+
+
+# ------------------------------------------------------------------------ session
+
+
+def open_session(
+    store: Store,
+    mode: str,
+    options: DrillOptions,
+    *,
+    interactive: bool,
+    clock: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = time.time,
+) -> DrillSession:
+    """A drill session on ``store``: the learner's settings, changed by the options'
+    (and the changes saved), the stored answers priming the schedule, the goal with
+    the answers already given today (``wall`` is the calendar's clock)."""
+    history = store.answers()
+    saved = load_settings(store.settings())
+    settings = saved.with_values(**options.settings)
+    for key, value in settings.items().items():
+        if saved.items()[key] != value:
+            store.save_setting(key, value)
+    drill = Drill(
+        mode, store=store, seed=options.seed, time_limit=options.time_limit,
+        history=history, settings=settings, tables=options.tables, rules=options.rules,
+        weakest=options.weakest, clock=wall,
+    )
+    goal = Goal.of(
+        options.count, options.minutes, games=mode == "game", daily=settings.daily_goal,
+        before=answers_today((r.at for r in history), wall()),
+    )
+    return DrillSession(drill, goal, interactive=interactive, bomb_timer=options.bomb_timer,
+                        clock=clock)
+
+
+@dataclass(frozen=True, slots=True)
+class DrillOptions:
+    """What a learner chose for a session (``None``: the default or the saved setting).
+    ``settings`` holds the saved settings to change (retention, caps, daily goal)."""
+
+    count: int | None = None
+    minutes: float | None = None
+    seed: int | None = None
+    time_limit: float | None = None
+    tables: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    weakest: int | None = None
+    bomb_timer: float | None = None
+    settings: dict[str, float | int | None] = field(default_factory=dict)
+
+
+class DrillSession:
+    """One drill (or series of games) from the first question to the summary."""
+
+    def __init__(
+        self,
+        drill: Drill,
+        goal: Goal,
+        *,
+        interactive: bool,
+        bomb_timer: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Drive ``drill`` until ``goal``; ``interactive`` is a terminal's rules for
+        help, blank and unreadable lines; ``bomb_timer`` is a game's bomb timer
+        (seconds); ``clock`` gives monotonic seconds."""
+        self.drill = drill
+        self.goal = goal
+        self.interactive = interactive
+        self.bomb_timer = bomb_timer
+        self.clock = clock
+        #: When the session began, on ``clock`` (its goal's minutes count from here).
+        self.begun = clock()
+        self.games = drill.mode == "game"
+        #: Answers graded (questions or clicks) and games begun.
+        self.number = 0
+        self.game_index = 0
+        self.game: Game | None = None
+        self.question: Question | None = None
+        self.ended = False
+        #: The answer clock: when it started, and the answer time once a line is taken.
+        self.started = 0.0
+        self.seconds: float | None = None
+        #: The bomb timer's seconds left and its rate when the question was asked.
+        self._bomb: tuple[float | None, float] = (None, 1.0)
+
+    @property
+    def asking(self) -> bool:
+        """Whether a question waits for an answer."""
+        return self.question is not None
+
+    def clock_running(self) -> bool:
+        """Whether the answer clock runs (a question shown, no answer line taken yet)."""
+        return self.question is not None and self.seconds is None
+
+    def elapsed(self) -> float:
+        """Seconds on the answer clock now (its final value once an answer line is in)."""
+        if self.seconds is not None:
+            return self.seconds
+        return self.clock() - self.started if self.question is not None else 0.0
+
+    def target(self) -> float:
+        """The answer-time target of the question asked (seconds)."""
+        assert self.question is not None
+        return self.drill.target(self.question)
+
+    def clock_words(self) -> str:
+        """What the answer clock shows now (:func:`clock_text`)."""
+        bomb_left, bomb_rate = self._bomb
+        return clock_text(self.elapsed(), self.target(), limit=self.drill.time_limit,
+                          bomb_left=bomb_left, bomb_rate=bomb_rate)
+
+    def plan(self) -> str:
+        """The session's plan in words, for its header."""
+        drill = self.drill
+        what = self.goal.plan_words("game" if self.games else "question")
+        if not self.games:
+            what += f", mode {drill.mode}"
+        if not drill.focus.empty:
+            what += f", only {drill.focus.words()}"
+        if drill.time_limit is not None:
+            what += f", {drill.time_limit:g} s per answer"
+        return what
+
+    # ------------------------------------------------------------------ inputs
+
+    def start(self) -> list[Event]:
+        """Begin: the plan, then the first question (or the end, if there is none)."""
+        daily = self.goal.daily_words(0) if self.goal.daily else None
+        return [Started(self.plan(), daily), *self._next()]
+
+    def answer(self, line: str) -> list[Event]:
+        """One line typed while :attr:`asking`: an answer, help, a blank line or quit."""
+        question = self.question
+        if question is None:
+            raise SessionMisuse("an answer came with no question asked")
+        word = line.strip().lower()
+        if word in QUIT_WORDS:
+            return self.stop()
+        if self.interactive and word in HELP_WORDS:
+            if self.seconds is None:
+                self.started = self.clock()
+            return [HelpShown(spec_of(question.kind).notation)]
+        if self.interactive and not word:
+            return []
+        events: list[Event] = [LineTaken(line.strip())]
+        if self.seconds is None:
+            self.seconds = self.clock() - self.started
+        result = grade(question, line, self.seconds, time_limit=self.drill.time_limit)
+        # A click that cannot be read cannot be played, however long it took.
+        unreadable = result.verdict is Verdict.UNREADABLE or (
+            self.games and result.reading is None
+        )
+        if unreadable and (self.interactive or self.games):
+            return [*events, Rejected(result.detail, again=self.interactive)]
+        events += self._record(question, result)
+        return events + self._next()
+
+    def stop(self) -> list[Event]:
+        """End early (quit, or the end of input): a game in play ends as stopped; the
+        session is marked ended in the store."""
+        events: list[Event] = []
+        if self.game is not None and not self.game.over:
+            events.append(self._game_ended(self.game))
+        return events + self._finish()
+
+    def interrupt(self) -> list[Event]:
+        """Break off (Ctrl-C): the summary so far; the session is not marked ended."""
+        self.question = None
+        self.ended = True
+        answered = self.drill.answered
+        return [Ended(self.drill.summary(), sum(a.grade.correct for a in answered),
+                      len(answered), interrupted=True, daily=None)]
+
+    # ---------------------------------------------------------------- the loop
+
+    def _since(self) -> float:
+        return self.clock() - self.begun
+
+    def _ask(self, asked: Asked) -> list[Event]:
+        self.question = asked.question
+        self.started = self.clock()
+        self.seconds = None
+        return [asked]
+
+    def _next(self) -> list[Event]:
+        """The next question, the next game or the end."""
+        if self.games:
+            return self._next_click()
+        if not self.goal.more(self.number, self._since()):
+            return self._finish()
+        question = self.drill.next_question()
+        head = f"[{self.goal.progress(self.number + 1, self._since())}] {question.kind.value}:"
+        return self._ask(Asked(question, head))
+
+    def _next_click(self) -> list[Event]:
+        events: list[Event] = []
+        game = self.game
+        if game is None or game.over:
+            if not self.goal.more(self.game_index, self._since()):
+                return self._finish()
+            game = self._new_game()
+            events.append(GameStarted(
+                self.game_index, self.goal.progress(self.game_index, self._since()),
+                game.edge_words(), game.seed, game.expected_at_start,
+            ))
+        question = game.question()
+        self._bomb = (game.time_left, game.timer_rate())
+        return events + self._ask(Asked(
+            question, f"[click {game.clicks + 1}]", hint=game.clicks == 0,
+            strikes=game.walk.module.strikes, strike_limit=game.strike_limit,
+            bomb_left=game.time_left,
+        ))
+
+    def _new_game(self) -> Game:
+        from defuser.trainer.game import Game
+
+        self.game_index += 1
+        self.game = Game.new(self.drill.rng, timer=self.bomb_timer)
+        return self.game
+
+    def _record(self, question: Question, result: Grade) -> list[Event]:
+        """Store a graded answer; in a game, run the bomb timer and play the click."""
+        self.question = None
+        self.drill.record(question, result)
+        answered = self.drill.answered[-1]
+        game = self.game
+        if game is None:
+            self.number += 1
+            return [Graded(answered, self.number)]
+        if game.spend(result.seconds):
+            self.number += 1
+            return [Graded(answered, self.number, self.game_index), BombTimerRanOut(),
+                    self._game_ended(game)]
+        outcome = game.play(result)
+        self.number += 1
+        module = game.walk.module
+        state = ModuleState(module.discard_top.code, tuple(c.code for c in module.hand),
+                            module.strikes, module.solved)
+        click = Click(outcome, state, game.outcome_words(outcome))
+        events: list[Event] = [Graded(answered, self.number, self.game_index, click)]
+        if game.over:
+            events.append(self._game_ended(game))
+        return events
+
+    @staticmethod
+    def _game_ended(game: Game) -> GameEnded:
+        end = None if game.timed_out else game.end
+        belief = "" if game.over else game.belief_words()
+        return GameEnded(game.summary(), end, game.timed_out, belief)
+
+    def _finish(self) -> list[Event]:
+        self.question = None
+        self.ended = True
+        self.drill.finish()
+        answered = self.drill.answered
+        daily = self.goal.daily_words(len(answered)) if self.goal.daily else None
+        return [Ended(self.drill.summary(), sum(a.grade.correct for a in answered),
+                      len(answered), interrupted=False, daily=daily)]
+
+    # ------------------------------------------------------------------- state
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's state as JSON: mode, progress, the question asked, the clock."""
+        question = self.question
+        return {
+            "mode": self.drill.mode,
+            "number": self.number,
+            "game": self.game_index if self.games else None,
+            "ended": self.ended,
+            "answered": len(self.drill.answered),
+            "right": sum(a.grade.correct for a in self.drill.answered),
+            "question": None if question is None else {
+                "kind": question.kind.value,
+                "skill": question.skill.key,
+                **question.to_json(),
+            },
+            "clock": {
+                "running": self.clock_running(),
+                "elapsed": round(self.elapsed(), 3),
+                "target": None if question is None else round(self.target(), 3),
+                "limit": self.drill.time_limit,
+            },
+        }

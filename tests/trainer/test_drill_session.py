@@ -1,0 +1,130 @@
+"""The drill session below every front end: its answer clock (an injected clock, never
+the global one), its loop and its events, its goal and its state as JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from defuser.trainer.drill_session import (
+    Asked,
+    DrillSession,
+    Ended,
+    Goal,
+    Graded,
+    HelpShown,
+    LineTaken,
+    Rejected,
+    SessionMisuse,
+    Started,
+)
+from defuser.trainer.model import Kind, Question
+from defuser.trainer.session import Drill
+from defuser.trainer.skills import Skill, TableSkill
+
+
+def table_question(rng: random.Random, skill: Skill) -> Question:
+    """Always the same Table B question."""
+    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {}, "B", "x")
+
+
+def session_of(
+    now: list[float], *, count: int = 2, interactive: bool = True, time_limit: float | None = None
+) -> DrillSession:
+    """A table drill of ``count`` questions on the clock ``now[0]``, storing nothing."""
+    drill = Drill("table", store=None, seed=1, time_limit=time_limit, maker=table_question)
+    return DrillSession(drill, Goal(count, None, 0, 0), interactive=interactive,
+                        clock=lambda: now[0])
+
+
+def graded(events: Sequence[object]) -> list[Graded]:
+    return [e for e in events if isinstance(e, Graded)]
+
+
+def test_the_loop_asks_grades_and_ends() -> None:
+    now = [0.0]
+    session = session_of(now)
+    events = session.start()
+    assert [type(e) for e in events] == [Started, Asked]
+    assert isinstance(events[1], Asked) and events[1].head == "[1/2] table:"
+    assert session.asking and session.clock_running()
+    now[0] = 1.5
+    assert session.elapsed() == 1.5
+    events = session.answer("B")
+    assert [type(e) for e in events] == [LineTaken, Graded, Asked]
+    assert graded(events)[0].answered.grade.seconds == 1.5
+    events = session.answer("C")
+    assert [type(e) for e in events] == [LineTaken, Graded, Ended]
+    end = events[-1]
+    assert isinstance(end, Ended) and (end.right, end.answered) == (1, 2)
+    assert not session.asking and session.ended
+    with pytest.raises(SessionMisuse):
+        session.answer("B")
+
+
+def test_answer_time_excludes_help_and_retyping() -> None:
+    # 9 s before asking for help, 2 s after it, 20 s retyping an unreadable line.
+    now = [0.0]
+    session = session_of(now, count=1)
+    session.start()
+    now[0] = 9.0
+    assert [type(e) for e in session.answer("help")] == [HelpShown]
+    now[0] = 11.0
+    events = session.answer("zz")
+    assert isinstance(events[-1], Rejected) and events[-1].again
+    assert not session.clock_running() and session.elapsed() == pytest.approx(2.0)
+    now[0] = 31.0
+    (result,) = graded(session.answer("B"))
+    assert result.answered.grade.correct
+    assert result.answered.grade.seconds == pytest.approx(2.0)
+
+
+def test_time_limit_grades_slow_answers() -> None:
+    now = [0.0]
+    session = session_of(now, interactive=False, time_limit=5)
+    session.start()
+    grades = []
+    for answer in ("A", "B"):
+        now[0] += 7  # every answer takes 7 seconds
+        grades += [e.to_json()["grade"] for e in graded(session.answer(answer))]
+    assert grades == ["too slow", "too slow"]
+
+
+def test_from_a_pipe_an_unreadable_line_is_graded_and_quit_stops() -> None:
+    now = [0.0]
+    session = session_of(now, count=3, interactive=False)
+    session.start()
+    (result,) = graded(session.answer("zz"))
+    assert result.answered.grade.verdict.value == "unreadable"
+    assert session.answer("") and session.asking  # a blank line is an answer too
+    events = session.answer("quit")
+    assert isinstance(events[-1], Ended) and not events[-1].interrupted
+    assert session.ended
+
+
+def test_the_state_is_json() -> None:
+    now = [0.0]
+    session = session_of(now)
+    session.start()
+    now[0] = 0.25
+    state = json.loads(json.dumps(session.to_json()))
+    assert state["question"]["skill"] == "table:B" and state["number"] == 0
+    assert state["clock"] == {"running": True, "elapsed": 0.25, "target": 4.0, "limit": None}
+    events = session.interrupt()
+    assert isinstance(events[0], Ended) and events[0].interrupted
+    assert session.to_json()["ended"] is True
+
+
+def test_a_timed_session_stops_at_its_deadline() -> None:
+    goal = Goal(None, 300.0, 0, 0)
+    assert goal.more(0, 0.0) and goal.progress(1, 0.0) == "1, 5:00 left"
+    assert goal.plan_words("question") == "5 minutes"
+    assert goal.more(12, 299.0) and goal.progress(13, 299.0) == "13, 0:01 left"
+    assert not goal.more(13, 301.0)
+    counted = Goal(10, 600.0, 0, 0)
+    assert not counted.more(10, 0.0) and counted.progress(3, 0.0).startswith("3/10, ")
+    assert Goal.of(None, 5, games=False, daily=0, before=0) == goal
+    assert Goal.of(None, None, games=True, daily=0, before=0).count == 1
