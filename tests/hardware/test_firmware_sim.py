@@ -4,7 +4,10 @@ core, runs under simavr and the host code in ``hardware/`` talks to it over a re
 The simavr harness (``tests/simavr/prop_harness.c``, a test tool that links GPL-3 simavr
 and is never shipped) presses the prop's buttons, reads its two displays and its LEDs,
 and injects faults on the line to the host (dropped and garbled lines) and resets. The
-firmware runs paced to the wall clock, so its debounce and timeouts are the real ones.
+firmware runs on emulated time: simulated time passes only while the test lets it (a
+``wait``, or a read that found nothing waiting), and the host's clock is that simulated
+time, so debounce and timeouts are the documented ones at no wall-clock cost. One smoke
+test (``mittens prop check`` in a real process) runs the firmware paced to the wall clock.
 
 The tests need gcc-avr, avr-libc, binutils-avr, simavr, libsimavr-dev and
 arduino-core-avr (Debian packages). On a developer machine without them they skip,
@@ -81,6 +84,8 @@ HARNESS_BUTTONS: Final = {
 SIM_TIMING: Final = Timing(heartbeat=0.3, reconnect_timeout=10.0)
 #: How long one answer from the harness may take (it waits for simulated time).
 ANSWER_TIMEOUT: Final = 15.0
+#: Simulated milliseconds a read lets pass when nothing has arrived (emulated time).
+STEP_MS: Final = 2
 
 
 # --------------------------------------------------------------------------- the build
@@ -176,13 +181,23 @@ def _decode(hex_text: str, glyphs: dict[int, str], columns: int) -> tuple[str, .
 
 
 class SimProp:
-    """The firmware running under simavr: its pty, buttons, displays and LEDs."""
+    """The firmware running under simavr: its pty, buttons, displays and LEDs.
 
-    def __init__(self, build: Build, speed: float = 1.0) -> None:
+    On emulated time (the default) the firmware stands still between commands;
+    :meth:`wait` lets simulated time pass, :meth:`clock` is that time for the host, and
+    :meth:`open_port` gives the host a port whose empty reads let a little time pass.
+    ``real_time`` runs it paced to the wall clock instead.
+    """
+
+    def __init__(self, build: Build, *, real_time: bool = False) -> None:
+        self.real_time = real_time
+        #: Simulated milliseconds let pass so far (emulated time).
+        self.elapsed_ms = 0
         # The harness's complaints, for failure messages; closed in close().
         self._errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        pacing = ["-s", "1"] if real_time else ["-e"]
         self._process = subprocess.Popen(
-            [str(build.harness), "-s", str(speed), str(build.elf)],
+            [str(build.harness), *pacing, str(build.elf)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._errors,
@@ -235,6 +250,17 @@ class SimProp:
     def wait(self, ms: int) -> None:
         """Let ``ms`` milliseconds of simulated time pass."""
         assert self.ask(f"wait {ms}") == "ok"
+        self.elapsed_ms += ms
+
+    def clock(self) -> float:
+        """The host's clock in seconds: simulated time, or the wall clock in real time."""
+        return time.monotonic() if self.real_time else self.elapsed_ms / 1000
+
+    def open_port(self, url: str | None = None) -> Any:
+        """The firmware's pty opened for the host (``url`` is ignored: there is one)."""
+        if self.real_time:
+            return serial.Serial(self.port, 115200, timeout=0.05)
+        return SteppedPort(serial.Serial(self.port, 115200, timeout=0), self)
 
     def screens(self) -> Screens:
         """What the displays show now."""
@@ -282,6 +308,44 @@ class SimProp:
         self._errors.close()
 
 
+class SteppedPort:
+    """A pty port on emulated time: a read that finds nothing lets a step of simulated
+    time pass (the firmware may answer in it), then takes what has arrived."""
+
+    def __init__(self, port: Any, prop: SimProp) -> None:
+        self._port = port
+        self._prop = prop
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes waiting to be read."""
+        return int(self._port.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        """Up to ``size`` bytes; when none are waiting, first let :data:`STEP_MS` pass."""
+        data = bytes(self._port.read(size))
+        if not data:
+            self._prop.wait(STEP_MS)
+            data = bytes(self._port.read(size))
+        return data
+
+    def write(self, data: bytes) -> int:
+        """Send ``data``."""
+        return int(self._port.write(data))
+
+    def flush(self) -> None:
+        """Wait until written."""
+        self._port.flush()
+
+    def reset_input_buffer(self) -> None:
+        """Drop what waits to be read."""
+        self._port.reset_input_buffer()
+
+    def close(self) -> None:
+        """Close the pty."""
+        self._port.close()
+
+
 @pytest.fixture
 def prop(firmware: Build) -> Iterator[SimProp]:
     """A freshly started prop in the simulator."""
@@ -293,7 +357,9 @@ def prop(firmware: Build) -> Iterator[SimProp]:
 @pytest.fixture
 def device(prop: SimProp) -> Iterator[Device]:
     """The host's device object connected to the simulated prop over its pty."""
-    dev = Device(prop.port, timing=SIM_TIMING, session_seed=7)
+    dev = Device(
+        prop.port, timing=SIM_TIMING, session_seed=7, opener=prop.open_port, clock=prop.clock
+    )
     dev.connect()
     yield dev
     dev.close()
@@ -302,8 +368,9 @@ def device(prop: SimProp) -> Iterator[Device]:
 class RawLink:
     """The prop's pty opened directly, for tests below the device layer."""
 
-    def __init__(self, port: str) -> None:
-        self.port: Any = serial.Serial(port, 115200, timeout=0.05)
+    def __init__(self, prop: SimProp) -> None:
+        self.port: Any = prop.open_port()
+        self.clock = prop.clock
         self.framer = LineFramer()
 
     def send_raw(self, data: bytes) -> None:
@@ -314,8 +381,8 @@ class RawLink:
     def lines(self, count: int, timeout: float = 2.0) -> list[str | BadLine]:
         """The next ``count`` lines from the prop (fewer if ``timeout`` passes)."""
         got: list[str | BadLine] = []
-        deadline = time.monotonic() + timeout
-        while len(got) < count and time.monotonic() < deadline:
+        deadline = self.clock() + timeout
+        while len(got) < count and self.clock() < deadline:
             data = self.port.read(max(1, self.port.in_waiting))
             got += self.framer.feed(data)
         return got
@@ -333,7 +400,7 @@ class RawLink:
 @pytest.fixture
 def raw(prop: SimProp) -> Iterator[RawLink]:
     """A raw line-level link to the simulated prop, BOOT line read."""
-    link = RawLink(prop.port)
+    link = RawLink(prop)
     assert link.lines(1) == ["BOOT 2"]
     yield link
     link.close()
@@ -581,7 +648,7 @@ def test_a_restarted_prop_gets_its_display_back(prop: SimProp, device: Device) -
     assert prop.screens() == Screens(WAITING, EDGE_UNKNOWN)
     # The BOOT line (or the next heartbeat) tells the device; it says hello again and
     # re-sends everything.
-    await_recovery(device, 0)
+    await_recovery(prop, device, 0)
     assert device.session != session
     assert prop.screens() == before
     # Restoring the count after a restart is no new strike.
@@ -591,8 +658,8 @@ def test_a_restarted_prop_gets_its_display_back(prop: SimProp, device: Device) -
 
 
 def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
-    sim = SimProp(firmware, speed=4.0)
-    link = RawLink(sim.port)
+    sim = SimProp(firmware)
+    link = RawLink(sim)
     try:
         assert link.lines(1) == ["BOOT 2"]
         assert link.ask("HELLO 1 1 5") == ["HI 1 1 0 mittens-fw-2"]
@@ -604,6 +671,9 @@ def test_the_prop_shows_when_the_host_is_lost(firmware: Build) -> None:
         assert not sim.leds()["link"]
         # The display state was kept; the next good line brings it back.
         assert link.ask("PING 3") == ["PONG 3 5 0 0"]
+        # On emulated time the reply may be the last thing the step ran: a few
+        # milliseconds more for the firmware's loop to come round to the lamp.
+        sim.wait(20)
         assert sim.screens().main[0].startswith("PILE R●")
         assert sim.leds()["link"]
     finally:
@@ -618,11 +688,11 @@ def next_press(device: Device, timeout: float) -> tuple[int, Button] | None:
     return None if press is None else (press.seq, press.button)
 
 
-def await_recovery(device: Device, recoveries: int) -> None:
+def await_recovery(prop: SimProp, device: Device, recoveries: int) -> None:
     """Keep the host busy until it has re-established the link after a prop restart."""
-    deadline = time.monotonic() + 5.0
+    deadline = prop.clock() + 5.0
     while device.recoveries == recoveries:
-        assert time.monotonic() < deadline, "the host never noticed that the prop restarted"
+        assert prop.clock() < deadline, "the host never noticed that the prop restarted"
         assert device.next_press(timeout=0.1) is None
 
 
@@ -642,7 +712,7 @@ def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Devic
             prop.ask(fault)
         if fault == "reset":
             # Presses before the new handshake are never applied: let the host notice.
-            await_recovery(device, 0)
+            await_recovery(prop, device, 0)
         prop.press(button_for(action))
         step = bridge.step(timeout=3.0)
         assert step is not None, f"no press arrived for step {index} ({action})"
@@ -750,7 +820,7 @@ def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     sim = SimProp(Build(tmp_path / "mittens_prop.ino.elf", firmware.harness))
-    link = RawLink(sim.port)
+    link = RawLink(sim)
     try:
         assert link.lines(1) == ["BOOT 2"]
         assert link.ask("HELLO 1 1 9") == ["HI 1 1 0 mittens-fw-2"]
@@ -1086,9 +1156,19 @@ RESET_PROMPT: Final = "check: reset the prop"
 CHECK_TIMEOUT: Final = 180.0
 
 
-def test_the_firmware_passes_mittens_prop_check(prop: SimProp) -> None:
-    # The conformance checker as a prop maker runs it, against the emulated board: it
-    # asks for presses and a reset on stderr, and this test does them on the harness.
+@pytest.fixture
+def real_time_prop(firmware: Build) -> Iterator[SimProp]:
+    """A freshly started prop in the simulator, paced to the wall clock."""
+    sim = SimProp(firmware, real_time=True)
+    yield sim
+    sim.close()
+
+
+def test_the_firmware_passes_mittens_prop_check(real_time_prop: SimProp) -> None:
+    # The real-time smoke test: the conformance checker as a prop maker runs it, in its
+    # own process, against the emulated board paced to the wall clock. It asks for
+    # presses and a reset on stderr, and this test does them on the harness.
+    prop = real_time_prop
     # The reply deadline is checked in simulated time by the test above; here the
     # emulator's pty and the shared test machine add wall-clock delay that a real board
     # does not have, so the checker is given 0.5 s.
@@ -1173,7 +1253,13 @@ class PropGame(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.sim = SimProp(_MACHINE_BUILD[0])
-        self.device = Device(self.sim.port, timing=SIM_TIMING, session_seed=3)
+        self.device = Device(
+            self.sim.port,
+            timing=SIM_TIMING,
+            session_seed=3,
+            opener=self.sim.open_port,
+            clock=self.sim.clock,
+        )
         self.device.connect()
         edgework = Edgework.parse("1B 1H // AB3CD4")
         self.bridge = Bridge(Module.from_edgework(edgework, seed=5), edgework, self.device)
@@ -1205,7 +1291,7 @@ class PropGame(RuleBasedStateMachine):
     def restart(self) -> None:
         recoveries = self.device.recoveries
         self.sim.ask("reset")
-        await_recovery(self.device, recoveries)
+        await_recovery(self.sim, self.device, recoveries)
 
     @invariant()
     def game_intact(self) -> None:

@@ -8,7 +8,9 @@
  * What it models of the reference build (docs/hardware.md; the pin map below must match
  * hardware/firmware/mittens_prop/prop_config.h):
  *   - an ATmega328P at 16 MHz running the firmware ELF, paced to wall-clock time so the
- *     firmware's millis() (debounce, heartbeat timeout) agrees with the host's clock;
+ *     firmware's millis() (debounce, heartbeat timeout) agrees with the host's clock, or
+ *     (-e) on emulated time: simulated time passes only while a "wait" runs, and the
+ *     host's clock is the test's count of those waits;
  *   - UART0 as a pseudo-terminal (simavr's uart_pty part); its path is printed;
  *   - the five buttons: simavr does not model pull-ups, so the harness drives every
  *     button pin high (released) and pulls one low on request, and declares those
@@ -28,8 +30,10 @@
  *     next line the prop sends that is not an event (BTN, BOOT), in simulated time;
  *   - faults on the line to the host: dropped event lines and garbled lines.
  *
- * Usage: prop_harness [-v] [-l LINK] [-s SPEED] firmware.elf
+ * Usage: prop_harness [-v] [-e] [-l LINK] [-s SPEED] firmware.elf
  *   -v       let simavr's own chatter through to stderr (it is discarded otherwise)
+ *   -e       emulated time: the MCU stands still between commands and runs, unpaced,
+ *            only while a "wait" is pending (-s is then ignored)
  *   -l LINK  also make LINK a symlink to the pty (the pty path is printed either way)
  *   -s SPEED simulated time per wall-clock time, 1 by default; 0 runs unpaced
  *
@@ -129,6 +133,7 @@ static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
 	(void)how_long;
 }
 static avr_cycle_count_t slice, next_slice; /* stdin and pacing run once per slice */
+static int emulated;                        /* -e: time passes only during a "wait" */
 static int waiting;                         /* a "wait" command is pending */
 static avr_cycle_count_t wait_until;        /* ... until this cycle */
 static avr_cycle_count_t pace_cycle;        /* cycle count at pace_start */
@@ -209,6 +214,21 @@ static size_t tx_len;
 
 static void tx_forward(void)
 {
+	if (emulated) {
+		/* Straight to the pty, so the host has the line as soon as simulated time
+		 * stops (uart_pty's thread may be scheduled late). */
+		size_t sent = 0;
+		while (sent < tx_len) {
+			ssize_t n = write(uart.pty.s, tx_line + sent, tx_len - sent);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break; /* no host has the pty open: the line is lost, as on a wire */
+			sent += (size_t)n;
+		}
+		tx_len = 0;
+		return;
+	}
 	for (size_t i = 0; i < tx_len; i++)
 		avr_raise_irq(uart.irq + IRQ_UART_PTY_BYTE_IN, tx_line[i]);
 	tx_len = 0;
@@ -509,6 +529,36 @@ static void restart_pacing(void)
 	next_slice = avr->cycle + slice;
 }
 
+/*
+ * Emulated time: before simulated time moves on, let uart_pty's thread hand over what
+ * the host has sent (bytes still in the pty, or read but not yet in the input FIFO), so
+ * that in simulated time they arrive at once however late the thread is scheduled (the
+ * prop's lines go to the pty directly, see tx_forward). Nothing is in flight while no
+ * host has the pty open, and the host's bytes wait while the input FIFO is full (the
+ * MCU needs time to read it); it gives up after 0.2 s of wall-clock time.
+ */
+static void settle_pty(void)
+{
+	uart_pty_port_t *port = &uart.pty;
+	uint64_t give_up = now_us() + 200000u;
+	while (now_us() < give_up) {
+		struct pollfd pfd = {.fd = port->s, .events = POLLIN};
+		int ready = poll(&pfd, 1, 0) > 0;
+		if (ready && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			return;
+		int from_host = ready && (pfd.revents & POLLIN) &&
+				port->buffer_done >= port->buffer_len;
+		/* The FIFO's cursors, as fifo_declare.h's isfull reads them. */
+		volatile uart_pty_fifo_t *in = &port->in;
+		int in_full = ((in->write + 1) & (uart_pty_fifo_fifo_size - 1)) == in->read;
+		int unmoved = port->buffer_len <= sizeof(port->buffer) &&
+			      port->buffer_done < port->buffer_len && !in_full;
+		if (!from_host && !unmoved)
+			return;
+		usleep(50);
+	}
+}
+
 static int command(char *line)
 {
 	char *words[3] = {0};
@@ -549,6 +599,8 @@ static int command(char *line)
 		if (!end || *end || ms < 0 || ms > 600000) {
 			fputs("err wait needs 0-600000 ms\n", out);
 		} else {
+			if (emulated)
+				settle_pty();
 			waiting = 1;
 			wait_until = avr->cycle + avr_usec_to_cycles(avr, 1000) * (avr_cycle_count_t)ms;
 		}
@@ -633,6 +685,10 @@ static int run_commands(void)
 	return 1;
 }
 
+/* Emulated time: sleeps until stdin has a command and runs it; returns 0 when it is
+ * time to quit. */
+static int await_command(void);
+
 /* Reads whatever stdin holds without blocking; returns 0 when it is time to quit. */
 static int poll_stdin(void)
 {
@@ -653,6 +709,14 @@ static int poll_stdin(void)
 	return run_commands();
 }
 
+static int await_command(void)
+{
+	struct pollfd pfd = {.fd = 0, .events = POLLIN};
+	if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		return 0;
+	return poll_stdin();
+}
+
 static void connect_lcd(hd44780_t *lcd, pin_t enable, int columns, int rows)
 {
 	hd44780_init(avr, lcd, columns, rows);
@@ -668,18 +732,19 @@ int main(int argc, char **argv)
 	const char *link_path = NULL;
 	double speed = 1.0;
 	int opt;
-	while ((opt = getopt(argc, argv, "vl:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "vel:s:")) != -1) {
 		switch (opt) {
 		case 'v': verbose = 1; break;
+		case 'e': emulated = 1; break;
 		case 'l': link_path = optarg; break;
 		case 's': speed = atof(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-v] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
+			fprintf(stderr, "usage: %s [-v] [-e] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: %s [-v] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
+		fprintf(stderr, "usage: %s [-v] [-e] [-l LINK] [-s SPEED] firmware.elf\n", argv[0]);
 		return 2;
 	}
 
@@ -736,6 +801,12 @@ int main(int argc, char **argv)
 	slice = avr_usec_to_cycles(avr, 1000);
 	restart_pacing();
 	for (;;) {
+		if (emulated && !waiting) {
+			/* Simulated time stands still until a "wait" lets it run. */
+			if (!await_command())
+				break;
+			continue;
+		}
 		int state = avr_run(avr);
 		if (state == cpu_Done || state == cpu_Crashed) {
 			fprintf(stderr, "prop_harness: firmware %s\n",
@@ -755,7 +826,7 @@ int main(int argc, char **argv)
 		}
 		if (!poll_stdin())
 			break;
-		if (speed > 0) {
+		if (speed > 0 && !emulated) {
 			/* Sleep off any lead over the wall clock, so firmware time is real time. */
 			double paced_us = (double)(avr->cycle - pace_cycle) / ((double)avr->frequency / 1e6);
 			double wall_us = (double)(now_us() - pace_start) * speed;
