@@ -11,16 +11,22 @@ the line that failed.
 Requirements that need a person (presses, a reset) go through an :class:`Actor`:
 ``press(button)`` and ``reset()`` make the prop do so, or ask someone to. Without an
 actor those checks are skipped, and a skipped check is not a pass.
+
+Time comes from a :class:`Clock`. The :class:`WallClock` waits out every deadline on a
+real port; a simulated prop's clock (:class:`hardware.propsim.SimClock`) knows when the
+prop has nothing more to send and moves time on instead, so a check that expects
+silence costs nothing.
 """
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from hardware.errors import DeviceProtocolError, LinkError, NoAnswerError
+from hardware.errors import DeviceProtocolError, ErrorCode, LinkError, NoAnswerError
 from hardware.framing import BadLine, LineFramer, seal
 from hardware.protocol import (
     MIN_EVENT_STORE,
@@ -29,7 +35,6 @@ from hardware.protocol import (
     ButtonPressed,
     DeviceMessage,
     Err,
-    ErrorCode,
     Hi,
     Pong,
     decode_device,
@@ -43,6 +48,29 @@ ANSWER_WAIT: Final = 0.5
 REPLY_DEADLINE: Final = 0.05
 
 
+class Clock(Protocol):
+    """The checker's time: what time it is, and whether a wait can be cut short."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic scale."""
+
+    def idle_until(self, deadline: float) -> bool:
+        """Called while waiting for the prop until ``deadline``: True when nothing can
+        arrive before then (time has moved on to ``deadline``), False to read the port."""
+
+
+class WallClock:
+    """Real time; every wait is read out on the port."""
+
+    def now(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
+    def idle_until(self, deadline: float) -> bool:
+        """Never: a real prop may answer at any moment."""
+        return False
+
+
 class Actor(Protocol):
     """Makes the prop do what only a person can: press a button, reset the board."""
 
@@ -53,14 +81,22 @@ class Actor(Protocol):
         """Reset the prop (or ask someone to, and wait)."""
 
 
+class CheckStatus(enum.Enum):
+    """How the prop did on one requirement (a skipped one is not a pass)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"
+
+
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """One requirement and how the prop did: ``status`` is pass, fail or skip."""
+    """One requirement and how the prop did."""
 
     name: str
     section: str
     requirement: str
-    status: str
+    status: CheckStatus
     detail: str = ""
 
     def as_dict(self) -> dict[str, str]:
@@ -69,7 +105,7 @@ class CheckResult:
             "name": self.name,
             "section": self.section,
             "requirement": self.requirement,
-            "status": self.status,
+            "status": self.status.value,
             "detail": self.detail,
         }
 
@@ -85,6 +121,7 @@ class _Probe:
     link: Link
     wait: float
     press_wait: float = 2.0
+    clock: Clock = field(default_factory=WallClock)
     framer: LineFramer = field(default_factory=LineFramer)
     events: list[ButtonPressed] = field(default_factory=list)
     boots: list[Boot] = field(default_factory=list)
@@ -98,16 +135,17 @@ class _Probe:
     ) -> list[str | BadLine]:
         """Lines that arrive within ``wait`` seconds, stopping early when ``until`` says."""
         got: list[str | BadLine] = []
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and not until(got):
-            for item in self.framer.feed(self.link.read()):
-                got.append(item)
+        deadline = self.clock.now() + wait
+        while not until(got) and self.clock.now() < deadline:
+            if self.clock.idle_until(deadline):
+                break
+            got += self.framer.feed(self.link.read())
         return got
 
     def ask(self, body: str, *, raw: bytes | None = None, wait: float | None = None) -> list[str]:
         """Send a line; return the good lines that came back until a reply with its tag."""
         tag = body.split(" ")[1] if " " in body else ""
-        sent = time.monotonic()
+        sent = self.clock.now()
         self.send_raw(raw if raw is not None else seal(body))
 
         def replied(got: list[str | BadLine]) -> bool:
@@ -115,7 +153,7 @@ class _Probe:
 
         got = self.lines(replied, self.wait if wait is None else wait)
         if replied(got):
-            self.slowest = max(self.slowest, time.monotonic() - sent)
+            self.slowest = max(self.slowest, self.clock.now() - sent)
         bodies = [g for g in got if isinstance(g, str)]
         for bad in (g for g in got if isinstance(g, BadLine)):
             raise _Failed(f"the prop sent a bad line {bad.raw!r} ({bad.reason})")
@@ -128,8 +166,8 @@ class _Probe:
 
     def await_events(self, count: int) -> None:
         """Read until ``count`` events were seen or :attr:`press_wait` passed."""
-        deadline = time.monotonic() + self.press_wait
-        while len(self.events) < count and time.monotonic() < deadline:
+        deadline = self.clock.now() + self.press_wait
+        while len(self.events) < count and self.clock.now() < deadline:
             self.note(self.lines(lambda g: bool(g), 0.1))
 
     def _note_events(self, bodies: list[str]) -> None:
@@ -210,17 +248,19 @@ class _Checker:
     ) -> None:
         if needs and self.actor is None:
             self.results.append(
-                CheckResult(name, section, requirement, "skip", f"needs {needs} (no actor)")
+                CheckResult(
+                    name, section, requirement, CheckStatus.SKIP, f"needs {needs} (no actor)"
+                )
             )
             return
         try:
             run()
         except _Failed as exc:
-            self.results.append(CheckResult(name, section, requirement, "fail", str(exc)))
+            self.results.append(CheckResult(name, section, requirement, CheckStatus.FAIL, str(exc)))
         except LinkError:
             raise
         else:
-            self.results.append(CheckResult(name, section, requirement, "pass"))
+            self.results.append(CheckResult(name, section, requirement, CheckStatus.PASS))
 
 
 def _messages(version: int) -> Iterator[tuple[str, str]]:
@@ -254,15 +294,17 @@ def check_prop(
     press_wait: float = 2.0,
     deadline: float = REPLY_DEADLINE,
     startup: float = 3.0,
+    clock: Clock | None = None,
 ) -> list[CheckResult]:
     """Run every requirement of docs/protocol.md against the prop on ``link``.
 
     ``wait`` bounds each answer, ``press_wait`` each press or reset the actor makes,
     ``deadline`` is the reply time the prop must keep, and ``startup`` how long the
-    prop may take to answer at all (a board may reset when its port opens). Raises
+    prop may take to answer at all (a board may reset when its port opens); ``clock``
+    measures them (the wall clock by default). Raises
     :class:`~hardware.errors.NoAnswerError` when it never answers.
     """
-    probe = _Probe(link, wait, press_wait)
+    probe = _Probe(link, wait, press_wait, clock or WallClock())
     checker = _Checker(probe, actor)
     _await_start(probe, startup)
     _framing_checks(checker)
@@ -286,9 +328,9 @@ def check_prop(
 def _await_start(probe: _Probe, startup: float) -> None:
     """Send ``PING`` until the prop answers (it may be starting up), then drain."""
     probe.send_raw(b"\n")
-    deadline = time.monotonic() + startup
+    deadline = probe.clock.now() + startup
     tag = 0
-    while time.monotonic() < deadline:
+    while probe.clock.now() < deadline:
         tag += 1
         probe.send_raw(seal(f"PING {tag}"))
         pong = f"PONG {tag} "
@@ -618,8 +660,8 @@ def _reset_checks(c: _Checker) -> None:
         assert c.actor is not None
         probe.boots.clear()
         c.actor.reset()
-        deadline = time.monotonic() + probe.press_wait
-        while not probe.boots and time.monotonic() < deadline:
+        deadline = probe.clock.now() + probe.press_wait
+        while not probe.boots and probe.clock.now() < deadline:
             probe.note(probe.lines(lambda g: False, 0.1))
         probe.note(probe.lines(lambda g: False, 0.2))
         if not probe.boots:
@@ -672,4 +714,4 @@ def _reset_checks(c: _Checker) -> None:
 
 def passed(results: list[CheckResult]) -> bool:
     """True when every requirement passed (a skipped one is not a pass)."""
-    return bool(results) and all(r.status == "pass" for r in results)
+    return bool(results) and all(r.status is CheckStatus.PASS for r in results)

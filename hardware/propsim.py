@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from edgework import Card
-from hardware.errors import CommandRejected, HardwareError
+from hardware.errors import CommandRejected, ErrorCode, HardwareError
 from hardware.framing import BadLine, LineFramer, seal
 from hardware.protocol import (
     MIN_EVENT_STORE,
@@ -55,7 +55,6 @@ from hardware.protocol import (
     Command,
     Cue,
     Err,
-    ErrorCode,
     GameState,
     Hello,
     Hi,
@@ -290,6 +289,12 @@ class PropSim:
             self._check_alive(generation)
             return len(self._out)
 
+    def has_output(self) -> bool:
+        """True when bytes wait for the host (it answers at once: none means it has sent
+        everything until it hears more or a button is pressed)."""
+        with self._cond:
+            return bool(self._out)
+
     def discard_output(self) -> None:
         """Drop what waits for the host (the host flushed its input)."""
         with self._cond:
@@ -446,7 +451,7 @@ class PropSim:
             tag_text, command = decode_command(body, self._in_use())
         except CommandRejected as exc:
             tag = None if exc.tag is None else int(exc.tag)
-            self._emit(Err(tag, ErrorCode(exc.code)).encode())
+            self._emit(Err(tag, exc.code).encode())
             return
         tag = int(tag_text)
         self.commands.append(command)
@@ -892,6 +897,30 @@ class SimActor:
     def reset(self) -> None:
         """Restart the simulated prop (it sends BOOT)."""
         self.sim.restart()
+
+
+class SimClock:
+    """The conformance checker's clock for a simulated prop in this process.
+
+    The simulated prop answers at once, so when nothing waits for the host it will send
+    nothing more until it hears more or a button is pressed: a wait then ends at its
+    deadline at once, and time moves on to it.
+    """
+
+    def __init__(self, sim: PropSim) -> None:
+        self.sim = sim
+        self._now = 0.0
+
+    def now(self) -> float:
+        """Seconds of checker time so far."""
+        return self._now
+
+    def idle_until(self, deadline: float) -> bool:
+        """True (time moves on to ``deadline``) when the prop has nothing waiting."""
+        if self.sim.has_output():
+            return False
+        self._now = max(self._now, deadline)
+        return True
 
 
 if __name__ == "__main__":

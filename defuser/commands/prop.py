@@ -45,9 +45,9 @@ from hardware.bridge import (
     edge_commands,
     winning_actions,
 )
-from hardware.conformance import Actor, check_prop, passed
+from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
-from hardware.errors import HardwareError, PortNotFoundError
+from hardware.errors import HardwareError, PortNotFoundError, Setting
 from hardware.protocol import (
     Button,
     DisplayCommand,
@@ -96,15 +96,19 @@ def all_ports() -> list[PortInfo]:
     return system_ports() + propsim.sim_ports()
 
 
-def setting_hint(setting: str | None) -> str:
+#: Words naming the option that changes each timing limit.
+SETTING_HINTS: dict[Setting, str] = {
+    Setting.RECONNECT_TIMEOUT: " (to stop waiting after a while, give --reconnect-timeout "
+    "SECONDS)",
+    Setting.HANDSHAKE_TIMEOUT: " (a prop that is slow to start needs a longer "
+    "--handshake-timeout)",
+    Setting.REPLY_TIMEOUT: " (a slow prop works better with a longer --timeout)",
+}
+
+
+def setting_hint(setting: Setting | None) -> str:
     """Words naming the option that changes a timing limit, or nothing."""
-    if setting == "reconnect_timeout":
-        return " (to stop waiting after a while, give --reconnect-timeout SECONDS)"
-    if setting == "handshake_timeout":
-        return " (a prop that is slow to start needs a longer --handshake-timeout)"
-    if setting == "reply_timeout":
-        return " (a slow prop works better with a longer --timeout)"
-    return ""
+    return "" if setting is None else SETTING_HINTS[setting]
 
 
 def hardware_error(exc: HardwareError) -> click.ClickException:
@@ -619,6 +623,14 @@ class PromptActor:
         self.out.note("check: reset the prop now (its reset button, or power it off and on)")
 
 
+#: How each check status is coloured.
+CHECK_STYLES: dict[CheckStatus, str] = {
+    CheckStatus.PASS: "green",
+    CheckStatus.FAIL: "bold red",
+    CheckStatus.SKIP: "yellow",
+}
+
+
 @prop.command("check")
 @click.argument("port_or_url", type=PORT)
 @click.option("--json", "json_mode", is_flag=True, help="Print the results as one JSON object.")
@@ -675,7 +687,10 @@ def check(
         if not no_presses:
             actor = propsim.SimActor(sim) if sim is not None else PromptActor(out)
         wait = press_timeout if sim is None else 2.0
-        results = check_prop(link, actor, wait=timeout, press_wait=wait, deadline=deadline)
+        clock = None if sim is None else propsim.SimClock(sim)
+        results = check_prop(
+            link, actor, wait=timeout, press_wait=wait, deadline=deadline, clock=clock
+        )
     except HardwareError as exc:
         raise hardware_error(exc) from exc
     finally:
@@ -691,14 +706,14 @@ def check(
         )
     else:
         for result in results:
-            mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result.status]
-            style = {"pass": "green", "fail": "bold red", "skip": "yellow"}[result.status]
+            mark = result.status.name
+            style = CHECK_STYLES[result.status]
             line = Text(f"{mark}  ", style=style if colour_enabled(sys.stdout) else "")
             line.append(f"§{result.section:<8} {result.name}: {result.requirement}")
             out.print(line)
             if result.detail:
                 out.print(Text(f"      {result.detail}"))
-        good = sum(result.status == "pass" for result in results)
+        good = sum(result.status is CheckStatus.PASS for result in results)
         out.print(f"{good} of {len(results)} requirements passed on {link.url}.")
     if not ok:
         sys.exit(1)
