@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from hardware.errors import HardwareError, LinkError, NoAnswerError
+from hardware.errors import HardwareError, LinkError, NoAnswerError, Setting
 from hardware.protocol import ButtonPressed, Cue, DisplayCommand
 from hardware.session import (
     Established,
@@ -286,7 +286,7 @@ class Device:
                 "Exploding Mittens firmware, and is this the right port?",
                 setting=error.setting,
             )
-        if isinstance(error, LinkError) and error.setting == "reconnect_timeout":
+        if isinstance(error, LinkError) and error.setting is Setting.RECONNECT_TIMEOUT:
             return LinkError(f"the prop on {self.url!r}: {error}", setting=error.setting)
         return error
 
@@ -322,7 +322,7 @@ class Device:
                 Notice(
                     NoticeKind.WAITING,
                     f"waiting for the prop{where} to come back; the game is kept",
-                    setting="reconnect_timeout",
+                    setting=Setting.RECONNECT_TIMEOUT,
                 )
             )
 

@@ -10,11 +10,31 @@
 
 Every message names the input at fault and what was expected. Errors carry data, not
 advice: ``setting`` names the :class:`~hardware.session.Timing` field whose limit was
-reached (``handshake_timeout``, ``reply_timeout``, ``reconnect_timeout``), and a command
-says which of its options sets it.
+reached (a :class:`Setting`), and a command says which of its options sets it. A
+refused command carries its ``ERR`` code as an :class:`ErrorCode`.
 """
 
 from __future__ import annotations
+
+import enum
+
+
+class Setting(enum.Enum):
+    """A :class:`~hardware.session.Timing` field whose limit an error or notice reached;
+    the value is the field's name."""
+
+    HANDSHAKE_TIMEOUT = "handshake_timeout"
+    REPLY_TIMEOUT = "reply_timeout"
+    RECONNECT_TIMEOUT = "reconnect_timeout"
+
+
+class ErrorCode(enum.Enum):
+    """Why a prop refused a command (``ERR <tag> <code>``)."""
+
+    UNKNOWN = "UNKNOWN"
+    ARGS = "ARGS"
+    VERSION = "VERSION"
+    NOSESSION = "NOSESSION"
 
 
 class HardwareError(Exception):
@@ -23,7 +43,7 @@ class HardwareError(Exception):
     ``setting`` is the timing field whose limit was reached, or None.
     """
 
-    def __init__(self, message: str = "", *, setting: str | None = None) -> None:
+    def __init__(self, message: str = "", *, setting: Setting | None = None) -> None:
         super().__init__(message)
         self.setting = setting
 
@@ -43,7 +63,7 @@ class CommandRejected(HostProtocolError):
     prop then answers ``ERR - ARGS``).
     """
 
-    def __init__(self, message: str, *, tag: str | None, code: str) -> None:
+    def __init__(self, message: str, *, tag: str | None, code: ErrorCode) -> None:
         super().__init__(message)
         self.tag = tag
         self.code = code

@@ -22,15 +22,16 @@ in); their decoders read either form, and the host checks the form fits the vers
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from edgework import Card
 from edgework.widgets import CANONICAL_PORTS
-from hardware.errors import CommandRejected, DeviceProtocolError, HostProtocolError
+from hardware.errors import CommandRejected, DeviceProtocolError, ErrorCode, HostProtocolError
 
 #: The protocol versions this module speaks, oldest first.
 VERSIONS: Final = (1, 2)
@@ -109,15 +110,6 @@ class Button(enum.Enum):
         return self.value
 
 
-class ErrorCode(enum.Enum):
-    """Why a prop refused a command (``ERR <tag> <code>``)."""
-
-    UNKNOWN = "UNKNOWN"
-    ARGS = "ARGS"
-    VERSION = "VERSION"
-    NOSESSION = "NOSESSION"
-
-
 class GameState(enum.Enum):
     """How the bomb stands (``GAME``, version 2)."""
 
@@ -135,49 +127,7 @@ class Cue(enum.Enum):
     BOOM = "BOOM"
 
 
-# --- value helpers -------------------------------------------------------------------
-
-
-def _number(token: str, low: int, high: int) -> int | None:
-    if not _NUMBER.fullmatch(token):
-        return None
-    value = int(token)
-    return value if low <= value <= high else None
-
-
-def _optional(token: str, low: int, high: int) -> tuple[bool, int | None]:
-    """``(True, n)``, ``(True, None)`` for ``-``, or ``(False, None)`` if neither."""
-    if token == NONE:
-        return True, None
-    value = _number(token, low, high)
-    return value is not None, value
-
-
-def _check_range(what: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise HostProtocolError(f"{what} {value} is out of range, expected {low} to {high}")
-
-
-def _slot_text(card: Card | None) -> str:
-    return EMPTY if card is None else card.code
-
-
-def _card_token(token: str) -> tuple[bool, Card | None]:
-    """``(True, card)``, ``(True, None)`` for ``--``, or ``(False, None)`` if neither.
-
-    A pair rather than a sentinel because ``Card.RED_CIRCLE`` is 0 and so falsy.
-    """
-    if token == EMPTY:
-        return True, None
-    card = _CARD_CODES.get(token)
-    return card is not None, card
-
-
-def _enum_token(enum_type: type[enum.Enum], token: str) -> Any:
-    try:
-        return enum_type(token)
-    except ValueError:
-        return None
+# --- sequence numbers ----------------------------------------------------------------
 
 
 def is_newer(seq: int, last: int) -> bool:
@@ -195,15 +145,330 @@ def seq_distance(newer: int, older: int) -> int:
     return (newer - older) % SEQ_MODULUS
 
 
+# --- field codecs --------------------------------------------------------------------
+#
+# A codec says how one field is written (``encode``: its tokens), read back (``decode``,
+# raising _Unreadable) and checked before sending (``problem``: why a value cannot be
+# sent, or None). A message declares each field once, with its codec in the field's
+# metadata (``field(metadata=wire(...))``); :class:`_Wire` derives the rest.
+
+T = TypeVar("T")
+
+
+class _Unreadable(Exception):
+    """Tokens that are not a value of their field."""
+
+
+class Codec(Generic[T]):
+    """How one field's value is written on the wire, read back and checked."""
+
+    #: How many tokens the field takes.
+    width: int = 1
+
+    def encode(self, value: T) -> list[str]:
+        """The field's tokens."""
+        raise NotImplementedError
+
+    def decode(self, tokens: list[str]) -> T:
+        """The value the tokens carry; raise :class:`_Unreadable` when they carry none."""
+        raise NotImplementedError
+
+    def problem(self, value: T) -> str | None:
+        """Why ``value`` cannot be sent, or None when it can."""
+        return None
+
+
+def _number(token: str, low: int, high: int) -> int | None:
+    if not _NUMBER.fullmatch(token):
+        return None
+    value = int(token)
+    return value if low <= value <= high else None
+
+
+@dataclass(frozen=True, slots=True)
+class Number(Codec[int]):
+    """A decimal number ``low``..``high`` without leading zeros; ``what`` names it."""
+
+    what: str
+    low: int
+    high: int
+
+    def encode(self, value: int) -> list[str]:
+        """The number in decimal."""
+        return [str(value)]
+
+    def decode(self, tokens: list[str]) -> int:
+        """The number, when it is one in range."""
+        value = _number(tokens[0], self.low, self.high)
+        if value is None:
+            raise _Unreadable
+        return value
+
+    def problem(self, value: int) -> str | None:
+        """Out of range."""
+        if self.low <= value <= self.high:
+            return None
+        return f"{self.what} {value} is out of range, expected {self.low} to {self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class Text(Codec[str]):
+    """A token matching ``pattern``; ``what`` names it, ``expected`` says what fits."""
+
+    what: str
+    pattern: re.Pattern[str]
+    expected: str
+
+    def encode(self, value: str) -> list[str]:
+        """The text as it is."""
+        return [value]
+
+    def decode(self, tokens: list[str]) -> str:
+        """The text, when it fits the pattern."""
+        if not self.pattern.fullmatch(tokens[0]):
+            raise _Unreadable
+        return tokens[0]
+
+    def problem(self, value: str) -> str | None:
+        """Text that does not fit."""
+        if self.pattern.fullmatch(value):
+            return None
+        return f"{self.what} {value!r} cannot be shown, expected {self.expected}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flag(Codec[bool]):
+    """``1`` for True, ``0`` for False."""
+
+    def encode(self, value: bool) -> list[str]:
+        """``1`` or ``0``."""
+        return ["1" if value else "0"]
+
+    def decode(self, tokens: list[str]) -> bool:
+        """True for ``1``, False for ``0``."""
+        if tokens[0] not in ("0", "1"):
+            raise _Unreadable
+        return tokens[0] == "1"
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice(Codec[E]):
+    """One member of an enum, by its value."""
+
+    members: type[E]
+
+    def encode(self, value: E) -> list[str]:
+        """The member's value."""
+        return [str(value.value)]
+
+    def decode(self, tokens: list[str]) -> E:
+        """The member whose value the token is."""
+        try:
+            return self.members(tokens[0])
+        except ValueError:
+            raise _Unreadable from None
+
+
+@dataclass(frozen=True, slots=True)
+class CardCode(Codec[Card]):
+    """A card by its two-letter code (``RC``)."""
+
+    def encode(self, value: Card) -> list[str]:
+        """The card's code."""
+        return [value.code]
+
+    def decode(self, tokens: list[str]) -> Card:
+        """The card with that code."""
+        card = _CARD_CODES.get(tokens[0])
+        if card is None:
+            raise _Unreadable
+        return card
+
+
+@dataclass(frozen=True, slots=True)
+class Maybe(Codec[T | None]):
+    """A value of ``inner``, or None written as ``token``."""
+
+    inner: Codec[T]
+    token: str
+
+    def encode(self, value: T | None) -> list[str]:
+        """``token`` for None, else the inner value."""
+        return [self.token] if value is None else self.inner.encode(value)
+
+    def decode(self, tokens: list[str]) -> T | None:
+        """None for ``token``, else the inner value."""
+        return None if tokens == [self.token] else self.inner.decode(tokens)
+
+    def problem(self, value: T | None) -> str | None:
+        """The inner value's problem."""
+        return None if value is None else self.inner.problem(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Trailing(Codec[T | None]):
+    """A last field that only some forms have: absent (None) or a value of ``inner``."""
+
+    inner: Codec[T]
+
+    def encode(self, value: T | None) -> list[str]:
+        """Nothing for None, else the inner value."""
+        return [] if value is None else self.inner.encode(value)
+
+    def decode(self, tokens: list[str]) -> T | None:
+        """None when absent, else the inner value."""
+        return None if not tokens else self.inner.decode(tokens)
+
+    def problem(self, value: T | None) -> str | None:
+        """The inner value's problem."""
+        return None if value is None else self.inner.problem(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Slots(Codec[tuple[Card | None, Card | None, Card | None]]):
+    """Three hand slots, each a card or ``--``."""
+
+    width: int = 3
+    slot: Codec[Card | None] = field(default_factory=lambda: Maybe(CardCode(), EMPTY))
+
+    def encode(self, value: tuple[Card | None, Card | None, Card | None]) -> list[str]:
+        """One token per slot."""
+        return [token for card in value for token in self.slot.encode(card)]
+
+    def decode(self, tokens: list[str]) -> tuple[Card | None, Card | None, Card | None]:
+        """The three slots."""
+        one, two, three = (self.slot.decode([token]) for token in tokens)
+        return (one, two, three)
+
+
+@dataclass(frozen=True, slots=True)
+class Ports(Codec[tuple[str, ...]]):
+    """Port names as their codes joined by ``,`` (``PAR,SER``), or ``EMPTY``."""
+
+    def encode(self, value: tuple[str, ...]) -> list[str]:
+        """The codes joined, or ``EMPTY``."""
+        return [",".join(PORT_CODES[port] for port in value) or EMPTY_PLATE]
+
+    def decode(self, tokens: list[str]) -> tuple[str, ...]:
+        """The port names."""
+        if tokens[0] == EMPTY_PLATE:
+            return ()
+        codes = tokens[0].split(",")
+        if len(codes) > MAX_PLATE_PORTS or any(code not in _PORT_NAMES for code in codes):
+            raise _Unreadable
+        return tuple(_PORT_NAMES[code] for code in codes)
+
+    def problem(self, value: tuple[str, ...]) -> str | None:
+        """A port no code names."""
+        for port in value:
+            if port not in PORT_CODES:
+                return f"port {port!r} cannot be shown, expected one of {', '.join(PORT_CODES)}"
+        return None
+
+
+def wire(codec: Codec[Any]) -> dict[str, Codec[Any]]:
+    """A field's metadata naming its codec: ``field(metadata=wire(Number(...)))``."""
+    return {"codec": codec}
+
+
+#: Fields shared by several messages.
+TAG: Final = Number("tag", 0, MAX_TAG)
+SEQ: Final = Number("event number", 0, SEQ_MODULUS - 1)
+VERSION: Final = Number("protocol version", 1, MAX_VERSION)
+COUNT_OR_NONE: Final = Maybe(Number("battery holder count", 0, MAX_COUNT), NONE)
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, Codec[Any]], ...]] = {}
+
+
+def _layout(cls: type[_Wire]) -> tuple[tuple[str, Codec[Any]], ...]:
+    """The names and codecs of a message class's fields, in order."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = tuple((item.name, item.metadata["codec"]) for item in dataclasses.fields(cls))
+        _LAYOUTS[cls] = layout
+    return layout
+
+
+class _Wire:
+    """What every message derives from its declared fields: its tokens (``args``), the
+    range checks when it is made, and reading it back (``parse``).
+
+    ``_invariant`` states a rule across fields (None: it holds).
+    """
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+    WORD: ClassVar[str]
+    SINCE: ClassVar[int]
+
+    def __post_init__(self) -> None:
+        for name, codec in _layout(type(self)):
+            problem = codec.problem(getattr(self, name))
+            if problem is not None:
+                raise HostProtocolError(problem)
+        rule = self._invariant()
+        if rule is not None:
+            raise HostProtocolError(rule)
+
+    def _invariant(self) -> str | None:
+        return None
+
+    def args(self) -> list[str]:
+        """The tokens after the first (after the tag, for a command)."""
+        return [
+            token
+            for name, codec in _layout(type(self))
+            for token in codec.encode(getattr(self, name))
+        ]
+
+    @classmethod
+    def parse(cls, args: list[str]) -> Self | None:
+        """Read the tokens after the first (after the tag), or None when they are wrong."""
+        codecs = [codec for _, codec in _layout(cls)]
+        trailing = sum(isinstance(codec, Trailing) for codec in codecs)
+        needed = sum(codec.width for codec in codecs) - trailing
+        extra = len(args) - needed
+        if not 0 <= extra <= trailing:
+            return None
+        values: list[Any] = []
+        at = 0
+        for codec in codecs:
+            width = min(extra, 1) if isinstance(codec, Trailing) else codec.width
+            extra -= width if isinstance(codec, Trailing) else 0
+            try:
+                values.append(codec.decode(args[at : at + width]))
+            except _Unreadable:
+                return None
+            at += width
+        make: Callable[..., Self] = cls
+        try:
+            return make(*values)
+        except HostProtocolError:
+            return None
+
+
+class _Sent(_Wire):
+    """A reply or event: its line body is its first token and its fields."""
+
+    __slots__ = ()
+
+    def encode(self) -> str:
+        """The line body."""
+        return " ".join([self.WORD, *self.args()])
+
+
 # --- host commands -------------------------------------------------------------------
 #
-# Every command class has WORD (its first token), SINCE (first version with it),
-# ``args()`` (the tokens after the tag) and ``parse(args)`` (None when they are wrong).
-# A display command also has ``slot``: the part of the display it sets; commands with
-# the same slot replace each other.
+# Every command class has WORD (its first token), SINCE (first version with it) and its
+# fields with their codecs. A display command also has ``slot``: the part of the display
+# it sets; commands with the same slot replace each other.
 
 
-class _Shown:
+class _Shown(_Wire):
     """What every display command has: the part of the display it sets (``slot``).
 
     Commands with the same slot replace each other; most commands set one whole part,
@@ -211,7 +476,6 @@ class _Shown:
     """
 
     __slots__ = ()
-    WORD: ClassVar[str]
 
     @property
     def slot(self) -> tuple[str, int]:
@@ -220,272 +484,118 @@ class _Shown:
 
 
 @dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(_Wire):
     """Start a session: ``HELLO <tag> <version> <session>``."""
 
-    version: int
-    session: int
+    version: int = field(metadata=wire(VERSION))
+    session: int = field(metadata=wire(Number("session", 1, MAX_SESSION)))
 
     WORD: ClassVar[str] = "HELLO"
     SINCE: ClassVar[int] = 1
 
-    def __post_init__(self) -> None:
-        _check_range("protocol version", self.version, 1, MAX_VERSION)
-        _check_range("session", self.session, 1, MAX_SESSION)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.version), str(self.session)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Hello | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        version = _number(args[0], 1, MAX_VERSION)
-        session = _number(args[1], 1, MAX_SESSION)
-        if version is None or session is None:
-            return None
-        return cls(version, session)
-
 
 @dataclass(frozen=True, slots=True)
-class Ping:
+class Ping(_Wire):
     """Heartbeat: ``PING <tag>``."""
 
     WORD: ClassVar[str] = "PING"
     SINCE: ClassVar[int] = 1
 
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return []
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Ping | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        return cls() if not args else None
-
 
 @dataclass(frozen=True, slots=True)
-class Resend:
+class Resend(_Wire):
     """Ask for the stored events from ``seq`` on: ``RESEND <tag> <seq>``."""
 
-    seq: int
+    seq: int = field(metadata=wire(SEQ))
 
     WORD: ClassVar[str] = "RESEND"
     SINCE: ClassVar[int] = 1
 
-    def __post_init__(self) -> None:
-        _check_range("event number", self.seq, 0, SEQ_MODULUS - 1)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.seq)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Resend | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        seq = _number(args[0], 0, SEQ_MODULUS - 1)
-        return None if seq is None else cls(seq)
-
 
 @dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(_Wire):
     """The host applied event ``seq``: ``ACK <tag> <seq>``."""
 
-    seq: int
+    seq: int = field(metadata=wire(SEQ))
 
     WORD: ClassVar[str] = "ACK"
     SINCE: ClassVar[int] = 1
-
-    def __post_init__(self) -> None:
-        _check_range("event number", self.seq, 0, SEQ_MODULUS - 1)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.seq)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Ack | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        seq = _number(args[0], 0, SEQ_MODULUS - 1)
-        return None if seq is None else cls(seq)
 
 
 @dataclass(frozen=True, slots=True)
 class ShowSerial(_Shown):
     """Show the serial number: ``SERIAL <tag> <serial>`` (None: ``------``)."""
 
-    serial: str | None
+    serial: str | None = field(
+        metadata=wire(Maybe(Text("serial", _SERIAL, "6 characters A-Z 0-9"), NO_SERIAL))
+    )
 
     WORD: ClassVar[str] = "SERIAL"
     SINCE: ClassVar[int] = 1
-
-    def __post_init__(self) -> None:
-        if self.serial is not None and not _SERIAL.fullmatch(self.serial):
-            raise HostProtocolError(
-                f"serial {self.serial!r} cannot be shown, expected 6 characters A-Z 0-9"
-            )
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [NO_SERIAL if self.serial is None else self.serial]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowSerial | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        if args[0] == NO_SERIAL:
-            return cls(None)
-        return cls(args[0]) if _SERIAL.fullmatch(args[0]) else None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowBatteries(_Shown):
     """Show the batteries: ``BATT <tag> <count> <holders>`` (holders None: ``-``)."""
 
-    count: int
-    holders: int | None
+    count: int = field(metadata=wire(Number("battery count", 0, MAX_COUNT)))
+    holders: int | None = field(metadata=wire(COUNT_OR_NONE))
 
     WORD: ClassVar[str] = "BATT"
     SINCE: ClassVar[int] = 1
-
-    def __post_init__(self) -> None:
-        _check_range("battery count", self.count, 0, MAX_COUNT)
-        if self.holders is not None:
-            _check_range("battery holder count", self.holders, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.count), NONE if self.holders is None else str(self.holders)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowBatteries | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        count = _number(args[0], 0, MAX_COUNT)
-        ok, holders = _optional(args[1], 0, MAX_COUNT)
-        return None if count is None or not ok else cls(count, holders)
 
 
 @dataclass(frozen=True, slots=True)
 class ShowHolders(_Shown):
     """Show the battery holders: ``HOLDERS <tag> <aa> <d>`` (both ``-`` when unknown)."""
 
-    aa: int | None
-    d: int | None
+    aa: int | None = field(metadata=wire(Maybe(Number("AA holder count", 0, MAX_COUNT), NONE)))
+    d: int | None = field(metadata=wire(Maybe(Number("D holder count", 0, MAX_COUNT), NONE)))
 
     WORD: ClassVar[str] = "HOLDERS"
     SINCE: ClassVar[int] = 2
 
-    def __post_init__(self) -> None:
+    def _invariant(self) -> str | None:
         if (self.aa is None) != (self.d is None):
-            raise HostProtocolError("AA and D holders are both known or both unknown")
-        for what, value in (("AA holder count", self.aa), ("D holder count", self.d)):
-            if value is not None:
-                _check_range(what, value, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [NONE if v is None else str(v) for v in (self.aa, self.d)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowHolders | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        (ok_aa, aa), (ok_d, d) = (_optional(token, 0, MAX_COUNT) for token in args)
-        if not (ok_aa and ok_d) or (aa is None) != (d is None):
-            return None
-        return cls(aa, d)
+            return "AA and D holders are both known or both unknown"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowIndicatorCount(_Shown):
     """How many indicators the bomb has: ``INDS <tag> <count>``."""
 
-    count: int
+    count: int = field(metadata=wire(Number("indicator count", 0, MAX_COUNT)))
 
     WORD: ClassVar[str] = "INDS"
     SINCE: ClassVar[int] = 2
-
-    def __post_init__(self) -> None:
-        _check_range("indicator count", self.count, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.count)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowIndicatorCount | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        count = _number(args[0], 0, MAX_COUNT) if len(args) == 1 else None
-        return None if count is None else cls(count)
 
 
 @dataclass(frozen=True, slots=True)
 class ShowIndicator(_Shown):
     """Indicator number ``index``: ``IND <tag> <index> <label> <flag>`` (1: lit)."""
 
-    index: int
-    label: str
-    lit: bool
+    index: int = field(metadata=wire(Number("indicator number", 1, MAX_COUNT)))
+    label: str = field(metadata=wire(Text("indicator label", _LABEL, "3 letters A-Z")))
+    lit: bool = field(metadata=wire(Flag()))
 
     WORD: ClassVar[str] = "IND"
     SINCE: ClassVar[int] = 2
-
-    def __post_init__(self) -> None:
-        _check_range("indicator number", self.index, 1, MAX_COUNT)
-        if not _LABEL.fullmatch(self.label):
-            raise HostProtocolError(
-                f"indicator label {self.label!r} cannot be shown, expected 3 letters A-Z"
-            )
 
     @property
     def slot(self) -> tuple[str, int]:
         """The part of the display this command sets."""
         return (self.WORD, self.index)
 
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.index), self.label, "1" if self.lit else "0"]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowIndicator | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 3 or not _LABEL.fullmatch(args[1]) or args[2] not in ("0", "1"):
-            return None
-        index = _number(args[0], 1, MAX_COUNT)
-        return None if index is None else cls(index, args[1], args[2] == "1")
-
 
 @dataclass(frozen=True, slots=True)
 class ShowPlateCount(_Shown):
     """How many port plates the bomb has: ``PLATES <tag> <count>``."""
 
-    count: int
+    count: int = field(metadata=wire(Number("port plate count", 0, MAX_COUNT)))
 
     WORD: ClassVar[str] = "PLATES"
     SINCE: ClassVar[int] = 2
-
-    def __post_init__(self) -> None:
-        _check_range("port plate count", self.count, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.count)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowPlateCount | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        count = _number(args[0], 0, MAX_COUNT) if len(args) == 1 else None
-        return None if count is None else cls(count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,78 +606,41 @@ class ShowPlate(_Shown):
     codes joined by ``,`` (``PAR,SER``), or ``EMPTY`` for an empty plate.
     """
 
-    index: int
-    ports: tuple[str, ...]
+    index: int = field(metadata=wire(Number("port plate number", 1, MAX_COUNT)))
+    ports: tuple[str, ...] = field(metadata=wire(Ports()))
 
     WORD: ClassVar[str] = "PLATE"
     SINCE: ClassVar[int] = 2
 
-    def __post_init__(self) -> None:
-        _check_range("port plate number", self.index, 1, MAX_COUNT)
+    def _invariant(self) -> str | None:
         if len(self.ports) > MAX_PLATE_PORTS:
-            raise HostProtocolError(
+            return (
                 f"port plate {self.index} has {len(self.ports)} ports, "
                 f"expected at most {MAX_PLATE_PORTS}"
             )
-        for port in self.ports:
-            if port not in PORT_CODES:
-                raise HostProtocolError(
-                    f"port {port!r} cannot be shown, expected one of {', '.join(PORT_CODES)}"
-                )
+        return None
 
     @property
     def slot(self) -> tuple[str, int]:
         """The part of the display this command sets."""
         return (self.WORD, self.index)
 
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        text = ",".join(PORT_CODES[port] for port in self.ports)
-        return [str(self.index), text or EMPTY_PLATE]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowPlate | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        index = _number(args[0], 1, MAX_COUNT)
-        if index is None:
-            return None
-        if args[1] == EMPTY_PLATE:
-            return cls(index, ())
-        codes = args[1].split(",")
-        if len(codes) > MAX_PLATE_PORTS or any(code not in _PORT_NAMES for code in codes):
-            return None
-        return cls(index, tuple(_PORT_NAMES[code] for code in codes))
-
 
 @dataclass(frozen=True, slots=True)
 class ShowTop(_Shown):
     """Show the discard top: ``TOP <tag> <card>`` (None: ``--``)."""
 
-    card: Card | None
+    card: Card | None = field(metadata=wire(Maybe(CardCode(), EMPTY)))
 
     WORD: ClassVar[str] = "TOP"
     SINCE: ClassVar[int] = 1
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [_slot_text(self.card)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowTop | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        ok, card = _card_token(args[0])
-        return cls(card) if ok else None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowHand(_Shown):
     """Show hand slots 1-3: ``HAND <tag> <card> <card> <card>`` (None: ``--``)."""
 
-    slots: tuple[Card | None, Card | None, Card | None]
+    slots: tuple[Card | None, Card | None, Card | None] = field(metadata=wire(Slots()))
 
     WORD: ClassVar[str] = "HAND"
     SINCE: ClassVar[int] = 1
@@ -580,65 +653,25 @@ class ShowHand(_Shown):
         padded = [*hand, None, None, None]
         return cls((padded[0], padded[1], padded[2]))
 
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [_slot_text(card) for card in self.slots]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowHand | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 3:
-            return None
-        (ok1, one), (ok2, two), (ok3, three) = (_card_token(token) for token in args)
-        return cls((one, two, three)) if ok1 and ok2 and ok3 else None
-
 
 @dataclass(frozen=True, slots=True)
 class ShowStrikes(_Shown):
     """Show the strike count: ``STRIKES <tag> <n>`` (the host sends 99 for 99 or more)."""
 
-    count: int
+    count: int = field(metadata=wire(Number("strike count", 0, MAX_COUNT)))
 
     WORD: ClassVar[str] = "STRIKES"
     SINCE: ClassVar[int] = 1
-
-    def __post_init__(self) -> None:
-        _check_range("strike count", self.count, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.count)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowStrikes | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        count = _number(args[0], 0, MAX_COUNT)
-        return None if count is None else cls(count)
 
 
 @dataclass(frozen=True, slots=True)
 class ShowLimit(_Shown):
     """The strike limit: ``LIMIT <tag> <n>`` (0: the bomb never explodes by strikes)."""
 
-    limit: int
+    limit: int = field(metadata=wire(Number("strike limit", 0, MAX_COUNT)))
 
     WORD: ClassVar[str] = "LIMIT"
     SINCE: ClassVar[int] = 2
-
-    def __post_init__(self) -> None:
-        _check_range("strike limit", self.limit, 0, MAX_COUNT)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.limit)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowLimit | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        limit = _number(args[0], 0, MAX_COUNT) if len(args) == 1 else None
-        return None if limit is None else cls(limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -650,105 +683,51 @@ class ShowTimer(_Shown):
     one strike, 0 stopped).
     """
 
-    ms: int | None
-    rate: int
+    ms: int | None = field(
+        metadata=wire(Maybe(Number("timer milliseconds", 0, MAX_TIMER_MS), NONE))
+    )
+    rate: int = field(metadata=wire(Number("timer rate", 0, MAX_RATE)))
 
     WORD: ClassVar[str] = "TIMER"
     SINCE: ClassVar[int] = 2
 
-    def __post_init__(self) -> None:
-        if self.ms is not None:
-            _check_range("timer milliseconds", self.ms, 0, MAX_TIMER_MS)
-        _check_range("timer rate", self.rate, 0, MAX_RATE)
-        if self.ms is None and self.rate:
-            raise HostProtocolError("no timer (-) runs at rate 0")
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [NONE if self.ms is None else str(self.ms), str(self.rate)]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowTimer | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        ok, ms = _optional(args[0], 0, MAX_TIMER_MS)
-        rate = _number(args[1], 0, MAX_RATE)
-        if not ok or rate is None or (ms is None and rate):
-            return None
-        return cls(ms, rate)
+    def _invariant(self) -> str | None:
+        return "no timer (-) runs at rate 0" if self.ms is None and self.rate else None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowGame(_Shown):
     """How the bomb stands: ``GAME <tag> PLAYING|SOLVED|EXPLODED|TIMEOUT``."""
 
-    state: GameState
+    state: GameState = field(metadata=wire(Choice(GameState)))
 
     WORD: ClassVar[str] = "GAME"
     SINCE: ClassVar[int] = 2
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [self.state.value]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowGame | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        state = _enum_token(GameState, args[0]) if len(args) == 1 else None
-        return None if state is None else cls(state)
 
 
 @dataclass(frozen=True, slots=True)
 class ShowSolved(_Shown):
     """Show whether the module is solved: ``SOLVED <tag> 0|1``."""
 
-    solved: bool
+    solved: bool = field(metadata=wire(Flag()))
 
     WORD: ClassVar[str] = "SOLVED"
     SINCE: ClassVar[int] = 1
 
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return ["1" if self.solved else "0"]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ShowSolved | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 1 or args[0] not in ("0", "1"):
-            return None
-        return cls(args[0] == "1")
-
 
 @dataclass(frozen=True, slots=True)
-class PlaySound:
+class PlaySound(_Wire):
     """Play a sound once: ``SOUND <tag> <number> <cue>``.
 
     The number makes a repeat harmless: a prop plays a ``SOUND`` whose number differs
     from the last one it played in this session, and ignores one with the same number.
     """
 
-    number: int
-    cue: Cue
+    number: int = field(metadata=wire(Number("sound number", 0, SEQ_MODULUS - 1)))
+    cue: Cue = field(metadata=wire(Choice(Cue)))
 
     WORD: ClassVar[str] = "SOUND"
     SINCE: ClassVar[int] = 2
-
-    def __post_init__(self) -> None:
-        _check_range("sound number", self.number, 0, SEQ_MODULUS - 1)
-
-    def args(self) -> list[str]:
-        """The tokens after the tag."""
-        return [str(self.number), self.cue.value]
-
-    @classmethod
-    def parse(cls, args: list[str]) -> PlaySound | None:
-        """Read the tokens after the tag, or None when they are wrong."""
-        if len(args) != 2:
-            return None
-        number = _number(args[0], 0, SEQ_MODULUS - 1)
-        cue = _enum_token(Cue, args[1])
-        return None if number is None or cue is None else cls(number, cue)
 
 
 DisplayCommand = (
@@ -763,190 +742,100 @@ Command = Hello | Ping | Resend | Ack | PlaySound | DisplayCommand
 
 
 @dataclass(frozen=True, slots=True)
-class Hi:
+class Hi(_Sent):
     """Answer to ``HELLO``: ``HI <tag> <version> <seq> <firmware>`` and, from version 2,
     ``<prior>``: the prop's session before this ``HELLO`` (0: none since it started).
     """
 
-    tag: int
-    version: int
-    seq: int
-    firmware: str
-    prior: int | None = None
+    tag: int = field(metadata=wire(TAG))
+    version: int = field(metadata=wire(VERSION))
+    seq: int = field(metadata=wire(SEQ))
+    firmware: str = field(
+        metadata=wire(Text("firmware name", _FIRMWARE, f"1-{MAX_FIRMWARE} of A-Z a-z 0-9 . _ -"))
+    )
+    prior: int | None = field(
+        default=None, metadata=wire(Trailing(Number("prior session", 0, MAX_SESSION)))
+    )
 
     WORD: ClassVar[str] = "HI"
     SINCE: ClassVar[int] = 1
 
-    def encode(self) -> str:
-        """The line body."""
-        tail = "" if self.prior is None else f" {self.prior}"
-        return f"HI {self.tag} {self.version} {self.seq} {self.firmware}{tail}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Hi | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) not in (4, 5) or not _FIRMWARE.fullmatch(args[3]):
-            return None
-        tag = _number(args[0], 0, MAX_TAG)
-        version = _number(args[1], 1, MAX_VERSION)
-        seq = _number(args[2], 0, SEQ_MODULUS - 1)
-        if tag is None or version is None or seq is None:
-            return None
-        if (version >= 2) != (len(args) == 5):
-            return None
-        prior = _number(args[4], 0, MAX_SESSION) if len(args) == 5 else None
-        if len(args) == 5 and prior is None:
-            return None
-        return cls(tag, version, seq, args[3], prior)
+    def _invariant(self) -> str | None:
+        if (self.version >= 2) != (self.prior is not None):
+            return "HI has <prior> from version 2 on, and only then"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
-class Pong:
+class Pong(_Sent):
     """Answer to ``PING``: ``PONG <tag> <session> <seq> <bad lines>``."""
 
-    tag: int
-    session: int
-    seq: int
-    bad_lines: int
+    tag: int = field(metadata=wire(TAG))
+    session: int = field(metadata=wire(Number("session", 0, MAX_SESSION)))
+    seq: int = field(metadata=wire(SEQ))
+    bad_lines: int = field(metadata=wire(Number("bad-line count", 0, MAX_BAD_LINES)))
 
     WORD: ClassVar[str] = "PONG"
     SINCE: ClassVar[int] = 1
 
-    def encode(self) -> str:
-        """The line body."""
-        return f"PONG {self.tag} {self.session} {self.seq} {self.bad_lines}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Pong | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) != 4:
-            return None
-        tag = _number(args[0], 0, MAX_TAG)
-        session = _number(args[1], 0, MAX_SESSION)
-        seq = _number(args[2], 0, SEQ_MODULUS - 1)
-        bad = _number(args[3], 0, MAX_BAD_LINES)
-        if tag is None or session is None or seq is None or bad is None:
-            return None
-        return cls(tag, session, seq, bad)
-
 
 @dataclass(frozen=True, slots=True)
-class Ok:
+class Ok(_Sent):
     """A command was done: ``OK <tag>``."""
 
-    tag: int
+    tag: int = field(metadata=wire(TAG))
 
     WORD: ClassVar[str] = "OK"
     SINCE: ClassVar[int] = 1
 
-    def encode(self) -> str:
-        """The line body."""
-        return f"OK {self.tag}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Ok | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        tag = _number(args[0], 0, MAX_TAG)
-        return None if tag is None else cls(tag)
-
 
 @dataclass(frozen=True, slots=True)
-class Err:
+class Err(_Sent):
     """A command was refused: ``ERR <tag> <code>`` or ``ERR <tag> VERSION <v>``.
 
     ``tag`` is None for ``ERR - ARGS`` (the command's tag was unreadable).
     """
 
-    tag: int | None
-    code: ErrorCode
-    version: int | None = None
+    tag: int | None = field(metadata=wire(Maybe(TAG, NONE)))
+    code: ErrorCode = field(metadata=wire(Choice(ErrorCode)))
+    version: int | None = field(default=None, metadata=wire(Trailing(VERSION)))
 
     WORD: ClassVar[str] = "ERR"
     SINCE: ClassVar[int] = 1
 
-    def __post_init__(self) -> None:
+    def _invariant(self) -> str | None:
         if (self.code is ErrorCode.VERSION) != (self.version is not None):
-            raise HostProtocolError("ERR VERSION needs a version, and only it takes one")
-
-    def encode(self) -> str:
-        """The line body."""
-        tag = NONE if self.tag is None else str(self.tag)
-        tail = "" if self.version is None else f" {self.version}"
-        return f"ERR {tag} {self.code.value}{tail}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Err | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) not in (2, 3):
-            return None
-        ok, tag = (True, None) if args[0] == NONE else (True, _number(args[0], 0, MAX_TAG))
-        if tag is None and args[0] != NONE:
-            ok = False
-        code = _enum_token(ErrorCode, args[1])
-        if not ok or code is None:
-            return None
-        if code is ErrorCode.VERSION:
-            version = _number(args[2], 1, MAX_VERSION) if len(args) == 3 else None
-            return None if version is None else cls(tag, code, version)
-        return cls(tag, code) if len(args) == 2 else None
+            return "ERR VERSION needs a version, and only it takes one"
+        return None
 
 
 # --- prop events ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class ButtonPressed:
+class ButtonPressed(_Sent):
     """A debounced press: ``BTN <seq> <button>`` and, from version 2, ``<session>``:
     the prop's session when the button was pressed (0: none).
     """
 
-    seq: int
-    button: Button
-    session: int | None = None
+    seq: int = field(metadata=wire(SEQ))
+    button: Button = field(metadata=wire(Choice(Button)))
+    session: int | None = field(
+        default=None, metadata=wire(Trailing(Number("session", 0, MAX_SESSION)))
+    )
 
     WORD: ClassVar[str] = "BTN"
     SINCE: ClassVar[int] = 1
 
-    def encode(self) -> str:
-        """The line body."""
-        tail = "" if self.session is None else f" {self.session}"
-        return f"BTN {self.seq} {self.button.value}{tail}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> ButtonPressed | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) not in (2, 3):
-            return None
-        seq = _number(args[0], 0, SEQ_MODULUS - 1)
-        button = _enum_token(Button, args[1])
-        session = _number(args[2], 0, MAX_SESSION) if len(args) == 3 else None
-        if seq is None or button is None or (len(args) == 3 and session is None):
-            return None
-        return cls(seq, button, session)
-
 
 @dataclass(frozen=True, slots=True)
-class Boot:
+class Boot(_Sent):
     """The firmware has just started: ``BOOT <version>`` (the newest it speaks)."""
 
-    version: int
+    version: int = field(metadata=wire(VERSION))
 
     WORD: ClassVar[str] = "BOOT"
     SINCE: ClassVar[int] = 1
-
-    def encode(self) -> str:
-        """The line body."""
-        return f"BOOT {self.version}"
-
-    @classmethod
-    def parse(cls, args: list[str]) -> Boot | None:
-        """Read the tokens after the first, or None when they are wrong."""
-        if len(args) != 1:
-            return None
-        version = _number(args[0], 1, MAX_VERSION)
-        return None if version is None else cls(version)
 
 
 Reply = Hi | Pong | Ok | Err
@@ -1010,27 +899,15 @@ MESSAGES: Final[tuple[MessageSpec, ...]] = (
 _BY_WORD: Final[dict[str, MessageSpec]] = {spec.word: spec for spec in MESSAGES}
 assert len(_BY_WORD) == len(MESSAGES), "two messages share a first token"
 
-FIRST_TOKENS: Final[dict[str, MessageKind]] = {spec.word: spec.kind for spec in MESSAGES}
 #: Display command classes in re-send order.
 DISPLAY_ORDER: Final[tuple[type[DisplayCommand], ...]] = tuple(
     spec.cls for spec in MESSAGES if spec.display
 )
 
 
-def spec_of(word: str) -> MessageSpec | None:
-    """The table row for a first token, or None."""
-    return _BY_WORD.get(word)
-
-
 def words(kind: MessageKind, version: int = PROTOCOL_VERSION) -> list[str]:
     """The first tokens of ``kind`` that ``version`` has, in table order."""
     return [spec.word for spec in MESSAGES if spec.kind is kind and spec.since <= version]
-
-
-def is_display(command: Command) -> bool:
-    """True for a command that sets part of the display."""
-    spec = _BY_WORD[command.WORD]
-    return spec.display
 
 
 def display_rank(command: DisplayCommand) -> tuple[int, int]:
@@ -1040,7 +917,9 @@ def display_rank(command: DisplayCommand) -> tuple[int, int]:
 
 def encode_command(command: Command, tag: int) -> str:
     """The line body for ``command`` sent with ``tag``."""
-    _check_range("tag", tag, 0, MAX_TAG)
+    problem = TAG.problem(tag)
+    if problem is not None:
+        raise HostProtocolError(problem)
     return " ".join([command.WORD, str(tag), *command.args()])
 
 
@@ -1053,26 +932,23 @@ def decode_command(body: str, version: int = PROTOCOL_VERSION) -> tuple[str, Com
     tokens = body.split(" ")
     tag = tokens[1] if len(tokens) > 1 else None
     if tag is None or _number(tag, 0, MAX_TAG) is None:
-        raise CommandRejected(f"command {body!r} has no valid tag", tag=None, code="ARGS")
+        raise CommandRejected(
+            f"command {body!r} has no valid tag", tag=None, code=ErrorCode.ARGS
+        )
     spec = _BY_WORD.get(tokens[0])
     if spec is None or spec.kind is not MessageKind.COMMAND or spec.since > version:
         raise CommandRejected(
             f"command {tokens[0]!r} is not known in version {version}",
             tag=tag,
-            code=ErrorCode.UNKNOWN.value,
+            code=ErrorCode.UNKNOWN,
         )
     parser: Callable[[list[str]], Command | None] = spec.cls.parse
     command = parser(tokens[2:])
     if command is None:
         raise CommandRejected(
-            f"command {body!r} has wrong arguments", tag=tag, code=ErrorCode.ARGS.value
+            f"command {body!r} has wrong arguments", tag=tag, code=ErrorCode.ARGS
         )
     return tag, command
-
-
-def kind_of(body: str) -> MessageKind | None:
-    """Which kind of message ``body`` is by its first token, or None if no known kind."""
-    return FIRST_TOKENS.get(body.split(" ", 1)[0])
 
 
 def decode_device(body: str) -> DeviceMessage:

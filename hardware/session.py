@@ -29,10 +29,12 @@ from typing import Final
 
 from hardware.errors import (
     DeviceProtocolError,
+    ErrorCode,
     HardwareError,
     HostProtocolError,
     LinkError,
     NoAnswerError,
+    Setting,
     VersionMismatchError,
 )
 from hardware.framing import BadLine, LineFramer, seal
@@ -49,7 +51,6 @@ from hardware.protocol import (
     DeviceMessage,
     DisplayCommand,
     Err,
-    ErrorCode,
     Hello,
     Hi,
     Ok,
@@ -123,7 +124,7 @@ class Notice:
     url: str | None = None
     seqs: tuple[int, ...] = ()
     count: int | None = None
-    setting: str | None = None
+    setting: Setting | None = None
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready view."""
@@ -548,7 +549,7 @@ class HostSession:
                 f"the prop answered {flight.command.WORD} after "
                 f"{now - flight.first_sent:.2f} s; the reply timeout is "
                 f"{self.timing.reply_timeout:g} s",
-                setting="reply_timeout",
+                setting=Setting.REPLY_TIMEOUT,
             )
         self._in_flight = None
         self._done(flight, message, now)
@@ -690,7 +691,7 @@ class HostSession:
                     LinkError(
                         f"the prop did not come back within {limit:g} s (the reconnect "
                         "timeout)",
-                        setting="reconnect_timeout",
+                        setting=Setting.RECONNECT_TIMEOUT,
                     )
                 )
 
@@ -703,7 +704,7 @@ class HostSession:
                 self._fail(
                     NoAnswerError(
                         f"no answer to HELLO within {limit:g} s (the handshake timeout)",
-                        setting="handshake_timeout",
+                        setting=Setting.HANDSHAKE_TIMEOUT,
                     )
                 )
             else:

@@ -14,7 +14,13 @@ import pytest
 
 from edgework import Card
 from hardware import propsim
-from hardware.errors import HostProtocolError, LinkError, NoAnswerError, VersionMismatchError
+from hardware.errors import (
+    HostProtocolError,
+    LinkError,
+    NoAnswerError,
+    Setting,
+    VersionMismatchError,
+)
 from hardware.framing import LineFramer, seal
 from hardware.protocol import (
     Button,
@@ -207,7 +213,7 @@ def test_no_answer_at_the_first_handshake_names_the_handshake_timeout() -> None:
     wire.at(5.0)
     [failed] = wire.others
     assert isinstance(failed, Failed) and isinstance(failed.error, NoAnswerError)
-    assert failed.error.setting == "handshake_timeout"
+    assert failed.error.setting is Setting.HANDSHAKE_TIMEOUT
 
 
 # ---------------------------------------------------------------------- B3: slow props
@@ -249,7 +255,7 @@ def test_b3_a_prop_answering_late_plays_a_whole_game() -> None:
     assert not [o for o in wire.others if isinstance(o, LinkDown | Failed)]
     assert NoticeKind.SLOW in wire.kinds()
     slow = next(n for n in wire.notices if n.kind is NoticeKind.SLOW)
-    assert slow.setting == "reply_timeout"
+    assert slow.setting is Setting.REPLY_TIMEOUT
 
 
 def test_retries_double_the_wait_and_then_the_link_is_lost() -> None:
@@ -461,7 +467,7 @@ def test_b6_a_link_that_never_returns_ends_naming_the_reconnect_timeout() -> Non
     wire.at(11.0)
     failed = wire.others[-1]
     assert isinstance(failed, Failed) and isinstance(failed.error, LinkError)
-    assert failed.error.setting == "reconnect_timeout"
+    assert failed.error.setting is Setting.RECONNECT_TIMEOUT
     assert wire.session.recoveries == 0
 
 
@@ -521,3 +527,8 @@ def test_the_session_plays_against_the_simulated_prop_without_a_clock() -> None:
         assert session.synced and session.version == version
         assert sim.display.serial == "AB3CD4"
         assert [p.button for p in presses] == [Button.DECK, Button.PILE]
+
+
+def test_every_setting_names_a_timing_field() -> None:
+    fields = set(Timing.__dataclass_fields__)
+    assert {setting.value for setting in Setting} <= fields
