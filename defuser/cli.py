@@ -1,8 +1,11 @@
 """The ``mittens`` command line: a group whose commands load on first use.
 
 Each command lives in its own module under :mod:`defuser.commands` and is imported only
-when it runs, so ``mittens --help`` stays fast. Every user-input error, from click or
-from the library, ends here as one line on stderr and exit code 2; no traceback.
+when it runs, so ``mittens --help`` stays fast. What the commands share (the
+application object, options, safe files, the expert's screen) is :mod:`defuser.terminal`;
+no command imports another. Every user-input error, from click or from the library,
+ends at the application's one boundary as one line on stderr and exit code 2; no
+traceback.
 """
 
 from __future__ import annotations
@@ -14,17 +17,8 @@ from typing import Any, Final
 import click
 
 from defuser import __version__
-from defuser.errors import DefuserError
-from defuser.streams import (
-    EXIT_INTERRUPTED,
-    ReaderGone,
-    is_pipe_error,
-    os_reason,
-    printable,
-    setup_streams,
-    silence_stdout,
-)
-from edgework import EdgeworkError
+from defuser.streams import ReaderGone, is_pipe_error, setup_streams
+from defuser.terminal.app import Application
 
 #: command name -> ("module:attribute", one-line summary shown by ``mittens --help``).
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
@@ -87,7 +81,8 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Run ``mittens``: the one boundary where every failure becomes an exit status.
+    """Run ``mittens`` under its :class:`~defuser.terminal.app.Application`, whose error
+    boundary turns every failure into an exit status.
 
     Input errors (from click, the library or a user path) print one line on stderr and
     exit 2; Ctrl-C exits 130 (interactive commands print their summary first); a
@@ -95,45 +90,10 @@ def main(argv: list[str] | None = None) -> Any:
     the help and exits 0.
     """
     setup_streams()
-    try:
-        return cli.main(args=argv, prog_name="mittens", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else cli.get_help(click.Context(cli)))
-        sys.exit(0)
-    except click.Abort as exc:
-        if isinstance(exc.__cause__, KeyboardInterrupt):
-            click.echo("mittens: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        click.echo("mittens: aborted", err=True)
-        sys.exit(1)
-    except click.UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx else "mittens"
-        click.echo(f"{where}: error: {printable(exc.format_message())}", err=True)
-        sys.exit(exc.exit_code)
-    except click.FileError as exc:
-        # A path that cannot be opened is bad input, like any other (exit 2).
-        click.echo(f"mittens: error: {printable(exc.format_message())}", err=True)
-        sys.exit(2)
-    except click.ClickException as exc:
-        click.echo(f"mittens: error: {printable(exc.format_message())}", err=True)
-        sys.exit(exc.exit_code)
-    except (DefuserError, EdgeworkError) as exc:
-        from defuser.commands.common import error_words
-
-        click.echo(f"mittens: error: {printable(error_words(exc))}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("mittens: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except ReaderGone:
-        silence_stdout()
-        sys.exit(0)
-    except OSError as exc:
-        if is_pipe_error(exc):
-            silence_stdout()
+    app = Application()
+    with app.boundary():
+        try:
+            return cli.main(args=argv, prog_name="mittens", standalone_mode=False, obj=app)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else cli.get_help(click.Context(cli)))
             sys.exit(0)
-        where = f" {printable(str(exc.filename))!r}" if exc.filename is not None else ""
-        click.echo(f"mittens: error:{where} {os_reason(exc)}", err=True)
-        sys.exit(2)

@@ -1,14 +1,18 @@
-"""Exceptions for misuse of the defuser's game model.
+"""The defuser's input errors, under the project's one root (:mod:`edgework.errors`).
 
-Input errors from the edgework model (:class:`edgework.EdgeworkError`) are ``ValueError``
-too; the CLI turns both into one clean line at one boundary.
+:class:`DefuserError` is bad input to the game model, the strategy, the log tools and the
+trainer (a front end shows it as one line; the command line exits 2). A caller breaking a
+precondition raises :class:`edgework.errors.MisuseError` instead, and a device or a worker
+process failing :class:`edgework.errors.FaultError`.
 """
 
 from __future__ import annotations
 
+from edgework.errors import InputError
 
-class DefuserError(ValueError):
-    """Base class for errors raised by :mod:`defuser` about bad input or misuse."""
+
+class DefuserError(InputError):
+    """Base class for errors raised by :mod:`defuser` about bad input."""
 
 
 class InvalidHandError(DefuserError):

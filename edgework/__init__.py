@@ -9,11 +9,15 @@ from edgework.cards import ALL_CARDS, SHAPE_GLYPHS, Card, CardType, Colour, Shap
 from edgework.configs import CONFIGS, Config
 from edgework.errors import (
     EdgeworkError,
+    FaultError,
+    InputError,
     InvalidBatteriesError,
     InvalidCardError,
     InvalidEdgeworkError,
     InvalidSerialError,
     InvalidTableError,
+    MisuseError,
+    MittensError,
 )
 from edgework.serial_number import SerialNumber
 from edgework.tables import (
@@ -67,12 +71,16 @@ __all__ = [
     "Config",
     "Edgework",
     "EdgeworkError",
+    "FaultError",
     "Indicator",
+    "InputError",
     "InvalidBatteriesError",
     "InvalidCardError",
     "InvalidEdgeworkError",
     "InvalidSerialError",
     "InvalidTableError",
+    "MisuseError",
+    "MittensError",
     "PortPlate",
     "Ruleset",
     "SerialNumber",

@@ -1,13 +1,43 @@
-"""Exceptions raised for bad input to the edgework model.
+"""The project's one exception root, and the errors of the edgework model.
 
-Every message quotes the bad input and says what was expected, in one line, so that a
-command-line front end can print it as it is.
+Every error the toolkit raises on purpose is a :class:`MittensError`, and its branch says
+whose fault it is, so that a front end knows what to do with it without reading words:
+
+* :class:`InputError`: bad input from a person or a file they gave (a card, a serial
+  number, a log line, a table file). A front end shows it as one line; the command line
+  exits 2.
+* :class:`MisuseError`: a caller broke a documented precondition (a click after the game
+  ended, an unknown policy name the caller should have checked). A programming error,
+  never bad input: front ends let it through as the bug it is.
+* :class:`FaultError`: something outside the program failed (the prop, its link, a
+  worker process), neither the input nor the caller.
+
+Each layer has its own subclasses (:class:`EdgeworkError` here,
+:class:`defuser.errors.DefuserError`, :class:`hardware.errors.HardwareError`). Errors
+carry data, not advice: every message quotes the bad input and says what was expected,
+in one line, and what a front end may add (an option to give) is an attribute.
 """
 
 from __future__ import annotations
 
 
-class EdgeworkError(ValueError):
+class MittensError(Exception):
+    """The root of every error the toolkit raises on purpose."""
+
+
+class InputError(MittensError, ValueError):
+    """Bad input: a front end shows the message as one line (the command line: exit 2)."""
+
+
+class MisuseError(MittensError, ValueError):
+    """A caller broke a documented precondition: a programming error, not bad input."""
+
+
+class FaultError(MittensError):
+    """Something outside the program failed: a device, a link, a worker process."""
+
+
+class EdgeworkError(InputError):
     """Base class for every input error raised by :mod:`edgework`."""
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import enum
 
+from edgework.errors import FaultError
+
 
 class Setting(enum.Enum):
     """A :class:`~hardware.session.Timing` field whose limit an error or notice reached;
@@ -37,8 +39,10 @@ class ErrorCode(enum.Enum):
     NOSESSION = "NOSESSION"
 
 
-class HardwareError(Exception):
-    """Anything that goes wrong between the host and the prop.
+
+class HardwareError(FaultError):
+    """Anything that goes wrong between the host and the prop (a fault, under the
+    project's one root in :mod:`edgework.errors`).
 
     ``setting`` is the timing field whose limit was reached, or None.
     """

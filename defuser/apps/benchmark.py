@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from defuser.engine.simulator import Module
-from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import POLICY_NAMES, make_policy
 from defuser.strategy.solutions import expected_clicks, solution_for
 from edgework import CONFIGS, Config
+from edgework.errors import FaultError, MisuseError
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.
 MAX_CLICKS: Final = 5000
@@ -168,7 +168,7 @@ class Report:
 def allocate(games: int) -> list[int]:
     """How many games each configuration gets: as even as possible, in order."""
     if games < 1:
-        raise DefuserError(f"games {games} is not positive, expected 1 or more")
+        raise MisuseError(f"games {games} is not positive, expected 1 or more")
     base, extra = divmod(games, len(CONFIGS))
     return [base + (1 if i < extra else 0) for i in range(len(CONFIGS))]
 
@@ -199,7 +199,7 @@ def play_config(
     return games
 
 
-class WorkerStartError(DefuserError):
+class WorkerStartError(FaultError):
     """The worker processes could not be started (e.g. a limit on processes)."""
 
     def __init__(self, workers: int, reason: str) -> None:
@@ -269,7 +269,7 @@ def run(
     names = tuple(dict.fromkeys(policies))
     for name in names:
         if name not in POLICY_NAMES:
-            raise DefuserError(
+            raise MisuseError(
                 f"policy {name!r} is not known, expected one of {', '.join(POLICY_NAMES)}"
             )
     counts = allocate(games)

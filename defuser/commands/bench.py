@@ -27,16 +27,15 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from defuser.commands.common import Output, colour_enabled
-from defuser.errors import DefuserError
 from defuser.strategy.policy import POLICY_NAMES
+from defuser.terminal.app import Application, BadInput, colour_enabled
 
 #: Off a terminal, a progress line at most this often (seconds).
 PIPED_EVERY = 5.0
 
 
 @contextmanager
-def _progress(out: Output, total: int, label: str) -> Iterator[Callable[[int], None]]:
+def _progress(out: Application, total: int, label: str) -> Iterator[Callable[[int], None]]:
     """Progress on stderr: a bar with the time left on a terminal; off a terminal (a
     pipe, a file, CI logs) a plain line now and then, with the same estimate."""
     if colour_enabled(sys.stderr) or sys.stderr.isatty():
@@ -111,6 +110,41 @@ def _policy_table(name: str, data: dict[str, Any]) -> Table:
     return table
 
 
+def bench_live(out: Application, games: int, seed: int, *, warm: bool) -> None:
+    """Time ``mittens live --json`` answers over ``games`` processes and print the figures."""
+    from defuser.apps.benchmark_live import measure
+
+    with _progress(out, games, "live games") as step:
+        timings = measure(games, seed, cold=not warm, progress=step)
+    data = timings.to_json()
+    data["seed"] = seed
+    data["cache"] = "warm" if warm else "cold"
+    if out.json_mode:
+        out.json(data)
+        return
+    first, later = data["first_answer_ms"], data["later_answers_ms"]
+    out.print(
+        f"{data['games']} games via 'mittens live --json' ({data['cache']} cache): "
+        f"{data['solved']} solved, {data['strikes']} strikes, mean clicks "
+        f"{_fmt(data['clicks_mean'], 2)}"
+    )
+    out.print(
+        f"first answer (start-up and policy included): median {first['median']} ms, "
+        f"p95 {first['p95']} ms, max {first['max']} ms"
+    )
+    out.print(
+        f"later answers ({later['count']}): median {later['median']} ms, "
+        f"p95 {later['p95']} ms, max {later['max']} ms"
+    )
+    start = data["process_start_ms"]
+    out.print(
+        f"'mittens --help' as a whole process: median {start['median']} ms; first "
+        f"answer / that: {_fmt(data['first_answer_vs_start'], 2)}"
+    )
+    for error in data["errors"]:
+        out.note(f"error: {error}")
+
+
 @click.command()
 @click.option("--games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games per policy, spread over all 200 (table, digit, N).")
@@ -141,39 +175,9 @@ def bench(
     30 s of CPU time, shared by one worker per CPU; --live takes well under a second
     per game. Progress, with an estimate of the time left, goes to stderr.
     """
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     if live_mode:
-        from defuser.apps.benchmark_live import measure
-
-        with _progress(out, games, "live games") as step:
-            timings = measure(games, seed, cold=not warm, progress=step)
-        data = timings.to_json()
-        data["seed"] = seed
-        data["cache"] = "warm" if warm else "cold"
-        if json_mode:
-            out.json(data)
-            return
-        first, later = data["first_answer_ms"], data["later_answers_ms"]
-        out.print(
-            f"{data['games']} games via 'mittens live --json' ({data['cache']} cache): "
-            f"{data['solved']} solved, {data['strikes']} strikes, mean clicks "
-            f"{_fmt(data['clicks_mean'], 2)}"
-        )
-        out.print(
-            f"first answer (start-up and policy included): median {first['median']} ms, "
-            f"p95 {first['p95']} ms, max {first['max']} ms"
-        )
-        out.print(
-            f"later answers ({later['count']}): median {later['median']} ms, "
-            f"p95 {later['p95']} ms, max {later['max']} ms"
-        )
-        start = data["process_start_ms"]
-        out.print(
-            f"'mittens --help' as a whole process: median {start['median']} ms; first "
-            f"answer / that: {_fmt(data['first_answer_vs_start'], 2)}"
-        )
-        for error in data["errors"]:
-            out.note(f"error: {error}")
+        bench_live(out, games, seed, warm=warm)
         return
 
     from defuser.apps.benchmark import WorkerStartError, run
@@ -183,9 +187,7 @@ def bench(
         try:
             report = run(games, seed, names, progress=step, jobs=jobs)
         except WorkerStartError as exc:
-            raise DefuserError(
-                f"{exc}; ask for fewer with --jobs (or --jobs 1 for none)"
-            ) from None
+            raise BadInput(f"{exc}; ask for fewer with --jobs (or --jobs 1 for none)") from None
     data = report.to_json()
     if json_mode:
         out.json(data)

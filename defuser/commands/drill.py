@@ -17,10 +17,12 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from defuser.commands.common import COLOUR_STYLES, Output, SecondsParam, colour_enabled
 from defuser.commands.drill_clock import LiveClock
-from defuser.commands.game_view import end_headline
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.game_view import end_headline
+from defuser.terminal.params import SecondsParam
+from defuser.terminal.style import COLOUR_STYLES
 from defuser.trainer.drill_session import (
     DEFAULT_COUNT,
     DEFAULT_GAMES,
@@ -67,7 +69,7 @@ VERDICT_STYLES = {
 class DrillIO:
     """The drill's input and output: prompts and colour only on a terminal."""
 
-    def __init__(self, out: Output, stdin: TextIO | None, *, json_mode: bool) -> None:
+    def __init__(self, out: Application, stdin: TextIO | None, *, json_mode: bool) -> None:
         self.out = out
         self.stdin = stdin
         self.json_mode = json_mode
@@ -374,14 +376,11 @@ def run(session: DrillSession, term: DrillIO, path: Path) -> None:
             for event in session.stop() if line is None else session.answer(line):
                 show_event(event, term)
     except KeyboardInterrupt:
-        # Only the question on screen is lost. Exit 130 as a shell expects after SIGINT.
+        # Only the question on screen is lost; the application ends the run (exit 130).
         for event in session.interrupt():
             show_event(event, term)
         saved = len(session.drill.answered)
-        term.note(
-            f"mittens: interrupted; {saved} answer{'' if saved == 1 else 's'} saved in {path}"
-        )
-        raise SystemExit(130) from None
+        term.out.interrupted(f"; {saved} answer{'' if saved == 1 else 's'} saved in {path}")
 
 
 def show_start(event: Started, term: DrillIO, path: Path) -> None:
@@ -535,7 +534,7 @@ def drill(
         settings={"retention": retention, "new_per_session": new_per_session,
                   "new_per_day": new_per_day, "daily_goal": daily_goal},
     )
-    term = DrillIO(Output(json_mode=json_mode), sys.stdin, json_mode=json_mode)
+    term = DrillIO(Application.current(json_mode=json_mode), sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()
     # Only the default place gets its folders made; a --db in a missing folder is a typo.
     store = Store.open(path, make_parents=db is None)

@@ -2,7 +2,7 @@
 
 Human mode answers each line in one or two short lines (the Twitch Plays command, the
 reason, where the cycle stands), with readline editing and history on a terminal. When
-stdout is a terminal the answer is drawn for a person instead (:mod:`defuser.commands.screen`):
+stdout is a terminal the answer is drawn for a person instead (:mod:`defuser.terminal.screen`):
 the move as a coloured badge, cards as coloured shapes, the cycle as a gauge, text
 wrapped at word boundaries to the terminal's width. Piped output keeps the plain lines.
 ``--json`` answers every input line with exactly one JSON object, flushed at once, so
@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 import click
 
 from defuser.apps.live_session import LiveSession, SessionReply
-from defuser.commands.common import Output, edgework_options, error_words, resolve_edgework
-from defuser.commands.safeio import interruptible
 from defuser.strategy.cache import cache_dir
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.terminal.app import Application
+from defuser.terminal.params import edgework_options, resolve_edgework
+from defuser.terminal.words import error_words
 from edgework import Batteries
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 HISTORY_FILE = "live-history"
 
 
-def _terminal_lines(out: Output) -> Iterator[str]:
+def _terminal_lines(out: Application) -> Iterator[str]:
     """Lines typed at a terminal, with readline editing and a saved history."""
     history: Path | None = None
     readline = None
@@ -61,11 +62,11 @@ def _terminal_lines(out: Output) -> Iterator[str]:
 
 
 def screen_reply(reply: SessionReply) -> list[RenderableType]:
-    """One answer drawn for a person at a terminal (see :mod:`defuser.commands.screen`)."""
+    """One answer drawn for a person at a terminal (see :mod:`defuser.terminal.screen`)."""
     # rich is imported here: piped and --json sessions never draw, and start faster.
     from rich.text import Text
 
-    from defuser.commands import screen
+    from defuser.terminal import screen
 
     if reply.help:
         return [Text(reply.help)]
@@ -137,7 +138,7 @@ def live(
     session = LiveSession(
         edge.serial, edge.batteries, lenient_serial=lenient_serial, error_words=error_words
     )
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     interactive = stdin_is_terminal() and not json_mode
     drawn = sys.stdout.isatty() and not json_mode
     if interactive:
@@ -151,7 +152,7 @@ def live(
         state = session.handle("state")
         out.note(f"mittens live: {answered} line(s) answered; {state.note or 'no module yet'}")
 
-    with interruptible(summary):
+    with out.interruptible(summary):
         for line in lines:
             reply = session.handle(line)
             answered += 1

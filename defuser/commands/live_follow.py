@@ -20,10 +20,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from defuser.apps.follow import Advice, Follower, follow
-from defuser.commands.common import Output
 from defuser.commands.live import screen_reply
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
+from defuser.terminal.app import Application
 from edgework import Edgework
 
 
@@ -103,7 +103,7 @@ class FollowBoard:
 
 
 def run_follow(
-    path: Path, fallback: Edgework, out: Output, *, json_mode: bool, full_screen: bool = False
+    path: Path, fallback: Edgework, out: Application, *, json_mode: bool, full_screen: bool = False
 ) -> None:
     """Follow the game's log at ``path`` hands-free until interrupted."""
     drawn = sys.stdout.isatty() and not json_mode
@@ -151,5 +151,5 @@ def follow_log(follow_path: str, edge: Edgework, *, json_mode: bool, full_screen
             f"{str(path)!r} is a directory, expected the game's log file",
             param_hint="'--follow'",
         )
-    run_follow(path, edge, Output(json_mode=json_mode), json_mode=json_mode,
+    run_follow(path, edge, Application.current(json_mode=json_mode), json_mode=json_mode,
                full_screen=full_screen)

@@ -19,8 +19,6 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from defuser.commands.common import BATTERIES, SERIAL, Output, card_text
-from defuser.commands.safeio import iter_user_bytes
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
@@ -28,6 +26,10 @@ from defuser.logs.check import ReplayStep
 from defuser.logs.judge import ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
+from defuser.terminal.app import Application
+from defuser.terminal.params import BATTERIES, SERIAL
+from defuser.terminal.safeio import iter_user_bytes
+from defuser.terminal.style import card_text
 from edgework import Batteries, EdgeworkError, SerialNumber
 
 #: The largest file read as a game log (a long session's log is tens of MiB).
@@ -85,7 +87,7 @@ def analyze(
     'mittens play --log'. Without FILE, the game's log at its default place for this
     operating system is read.
     """
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     if serial is not None:
         try:
             serial = SerialNumber.parse(serial, strict=False).text
@@ -143,7 +145,7 @@ def analyze(
 # --------------------------------------------------------------------------- human output
 
 
-def render_file(out: Output, analysis: FileAnalysis, *, brief: bool) -> None:
+def render_file(out: Application, analysis: FileAnalysis, *, brief: bool) -> None:
     """Everything about one file."""
     modules = analysis.modules
     head = Text(f"{analysis.path}", style="bold")
@@ -173,7 +175,7 @@ def render_file(out: Output, analysis: FileAnalysis, *, brief: bool) -> None:
     out.print("")
 
 
-def render_bomb(out: Output, number: int, bomb: BombAnalysis) -> None:
+def render_bomb(out: Application, number: int, bomb: BombAnalysis) -> None:
     """The bomb's edgework as the log (or the options) gave it."""
     where = f"line {bomb.bomb.line}" if bomb.bomb.line is not None else "no bomb lines"
     out.print(Text(f"Bomb {number} ({where})", style="bold"))
@@ -199,7 +201,7 @@ def render_bomb(out: Output, number: int, bomb: BombAnalysis) -> None:
         out.print(f"  note: {note}")
 
 
-def render_module(out: Output, module: ModuleAnalysis, *, brief: bool) -> None:
+def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> None:
     """One module: summary, opening, replay with judgements, strikes, inconsistencies."""
     check = module.check
     title = Text(f"  Exploding Mittens #{check.module_id}", style="bold")
@@ -277,7 +279,7 @@ def judgement_note(judged: ModuleJudgement) -> str:
 _VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}
 
 
-def render_step(out: Output, module: ModuleAnalysis, step: ReplayStep) -> None:
+def render_step(out: Application, module: ModuleAnalysis, step: ReplayStep) -> None:
     """One action: what happened, then the cycle as the player knew it and the verdict."""
     text = loganalysis.step_words(module.check, step)
     style = "bold red" if step.outcome is Outcome.STRIKE else (

@@ -19,16 +19,6 @@ import click
 from rich.padding import Padding
 from rich.text import Text
 
-from defuser.commands.common import (
-    Output,
-    card_text,
-    colour_enabled,
-    edgework_options,
-    game_options,
-    resolve_edgework,
-)
-from defuser.commands.game_view import Stop, batteries_words, elapsed_words, end_headline
-from defuser.commands.safeio import interruptible, open_output
 from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.game import (
     Clicked,
@@ -46,6 +36,11 @@ from defuser.errors import DefuserError
 from defuser.logs.reader import bomb_lines
 from defuser.strategy import explain
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end_headline
+from defuser.terminal.params import edgework_options, game_options, resolve_edgework
+from defuser.terminal.safeio import open_output
+from defuser.terminal.style import card_text
 from defuser.trainer.answers import read_action
 from edgework import Batteries, Card, Edgework
 
@@ -97,7 +92,7 @@ class TerminalGame:
         self,
         session: GameSession,
         edge: Edgework,
-        out: Output,
+        out: Application,
         *,
         colour: bool,
         json_mode: bool,
@@ -310,7 +305,7 @@ def run_game(game: TerminalGame, seed: int, interactive: bool) -> None:
     game.start(seed)
     if interactive:
         game.say("Type help for the commands.")
-    with interruptible(lambda: game.finish(Stop.STOPPED)):
+    with game.out.interruptible(lambda: game.finish(Stop.STOPPED)):
         for line in read_commands(interactive):
             if not game.command(line):
                 return
@@ -370,7 +365,7 @@ def play(
         game = TerminalGame(
             session,
             edge,
-            Output(json_mode=json_mode),
+            Application.current(json_mode=json_mode),
             colour=interactive and colour_enabled(sys.stdout),
             json_mode=json_mode,
             log_file=log_file,

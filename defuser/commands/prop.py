@@ -19,22 +19,15 @@ from typing import IO, Any
 import click
 from rich.text import Text
 
-from defuser.commands.common import (
-    Output,
-    card_text,
-    colour_enabled,
-    edgework_options,
-    game_options,
-    resolve_edgework,
-    seconds,
-)
-from defuser.commands.game_view import Stop, batteries_words, elapsed_words, end_headline
-from defuser.commands.safeio import open_output
 from defuser.engine.game import Clicked, GameEnd, GameEvent, GameSession, click_fields, edge_fields
 from defuser.engine.generate import build_edgework, new_seed
 from defuser.engine.modlog import LogAppender
 from defuser.engine.simulator import Module, Outcome, Result
-from defuser.streams import EXIT_INTERRUPTED
+from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end_headline
+from defuser.terminal.params import edgework_options, game_options, resolve_edgework, seconds
+from defuser.terminal.safeio import open_output
+from defuser.terminal.style import card_text
 from edgework import Batteries, Card, Edgework
 from hardware import propsim
 from hardware.bridge import (
@@ -164,7 +157,7 @@ class PropGame:
 
     def __init__(
         self,
-        out: Output,
+        out: Application,
         *,
         colour: bool,
         json_mode: bool,
@@ -398,7 +391,7 @@ def timer_text(ms: int) -> str:
     return f"{ms // 1000:02d}.{ms % 1000 // 10:02d}"
 
 
-def list_ports(out: Output, json_mode: bool) -> None:
+def list_ports(out: Application, json_mode: bool) -> None:
     """Print the candidate ports."""
     ports = system_ports()
     candidates = candidate_ports(ports)
@@ -485,7 +478,7 @@ def prop(
     """
     if ctx.invoked_subcommand is not None:
         return
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     if list_only:
         list_ports(out, json_mode)
         return
@@ -510,13 +503,11 @@ def prop(
     )
     files = (log_path, trace_path)
     if play_on_port(out, port, timing, module, edge, seed, files, strike_limit, time_limit):
-        # Ctrl-C: the summary is printed; exit 130 as every interactive command does.
-        sys.stderr.write("mittens: interrupted\n")
-        raise SystemExit(EXIT_INTERRUPTED)
+        out.interrupted()  # Ctrl-C: the summary is printed
 
 
 def play_on_port(
-    out: Output,
+    out: Application,
     port: str,
     timing: Timing,
     module: Module,
@@ -611,7 +602,7 @@ def _open_for_writing(path: str | None, what: str, files: list[IO[str]]) -> IO[s
 class PromptActor:
     """Asks the person at the prop to press a button or reset it (on stderr)."""
 
-    def __init__(self, out: Output) -> None:
+    def __init__(self, out: Application) -> None:
         self.out = out
 
     def press(self, button: Button) -> None:
@@ -676,7 +667,7 @@ def check(
     reset the prop when it needs to (a simulated propsim:// prop does that by itself).
     Exit code 0 only when every requirement passed.
     """
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     try:
         link = Link.open(port_or_url)
     except HardwareError as exc:

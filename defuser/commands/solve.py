@@ -7,24 +7,17 @@ import sys
 import click
 from rich.text import Text
 
-from defuser.commands.common import (
-    CARD,
-    HAND,
-    Output,
-    card_text,
-    cards_arg,
-    edgework_options,
-    error_words,
-    resolve_edgework,
-)
-from defuser.commands.safeio import interruptible
 from defuser.errors import DefuserError
 from defuser.strategy.answer import SolveReport, analyse, solve_batch_line
 from defuser.streams import input_lines
+from defuser.terminal.app import Application
+from defuser.terminal.params import CARD, HAND, cards_arg, edgework_options, resolve_edgework
+from defuser.terminal.style import card_text
+from defuser.terminal.words import error_words
 from edgework import Batteries, Card, EdgeworkError
 
 
-def render(report: SolveReport, out: Output) -> None:
+def render(report: SolveReport, out: Application) -> None:
     """Print a report for a human: the table and why, the rule, the hand, the answer."""
     serial = report.serial
     head = Text(f"Serial {serial.text}")
@@ -89,7 +82,7 @@ def summary_line(report: SolveReport) -> str:
     )
 
 
-def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
+def run_batch(out: Application, *, json_mode: bool, strict: bool) -> int:
     """Solve one state per stdin line; return the number of lines that failed.
 
     Ctrl-C stops at the line being read: the answers so far are already printed, a
@@ -100,7 +93,7 @@ def run_batch(out: Output, *, json_mode: bool, strict: bool) -> int:
     def summary() -> None:
         out.note(f"mittens solve: {solved} line(s) solved, {failures} failed before Ctrl-C")
 
-    with interruptible(summary):
+    with out.interruptible(summary):
         for number, line in enumerate(input_lines(), start=1):
             text = line.strip()
             if not text or text.startswith("#"):
@@ -151,7 +144,7 @@ def solve(
 
     Example: mittens solve --serial AB3CD4 --batteries 3 --discard RC --hand "BH GS YT"
     """
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     if batch:
         if serial or batteries is not None or edgework or discard or hand:
             raise click.UsageError("--batch reads every state from stdin; give no state options")

@@ -15,8 +15,8 @@ from typing import IO
 
 import click
 
-from defuser.commands.common import Output, colour_enabled
-from defuser.commands.safeio import confirm, write_user_file
+from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.safeio import confirm, write_user_file
 from defuser.trainer.export import write_csv
 from defuser.trainer.location import default_db_path
 from defuser.trainer.report import build_report
@@ -55,10 +55,10 @@ def _protected(database: Path) -> list[tuple[Path, str]]:
     ]
 
 
-def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> None:
+def export(rows: list[AnswerRow], target: str, out: Application, database: Path) -> None:
     """Write the CSV export to ``target`` (``-`` is stdout).
 
-    A file is written safely (:func:`~defuser.commands.safeio.write_user_file`): never
+    A file is written safely (:func:`~defuser.terminal.safeio.write_user_file`): never
     over the stats database itself, through links and into devices, keeping its mode.
     """
     if target == "-":
@@ -70,7 +70,7 @@ def export(rows: list[AnswerRow], target: str, out: Output, database: Path) -> N
 
 
 def reset_answers(
-    store: Store | None, path: Path, out: Output, *, export_to: str | None, yes: bool
+    store: Store | None, path: Path, out: Application, *, export_to: str | None, yes: bool
 ) -> None:
     """``--reset``: delete every stored answer after a confirmation (``yes`` skips it),
     writing the ``--export`` backup first."""
@@ -124,7 +124,7 @@ def stats(
     db: Path | None,
 ) -> None:
     """Show drill progress: accuracy and speed per kind and rule, weeks, streaks, weak spots."""
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     path = db if db is not None else default_db_path()
     if reset and export_to == "-" and json_mode:
         raise click.UsageError("--export - and --json would both write to stdout with --reset")

@@ -9,7 +9,9 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.apps.table_io import FORMATS, render, table_condition
-from defuser.commands.common import SERIAL, Output, colour_enabled, error_words
+from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.params import SERIAL
+from defuser.terminal.words import error_words
 from edgework import (
     CARD_TABLES,
     RULE_LETTERS,
@@ -25,7 +27,7 @@ from edgework import (
 )
 
 
-def render_rich(out: Output, serial: SerialNumber | None) -> None:
+def render_rich(out: Application, serial: SerialNumber | None) -> None:
     """Coloured tables for a terminal; the active table and column in reverse video."""
     table_on = serial.table if serial else None
     digit_on = serial.last_digit if serial else None
@@ -87,7 +89,7 @@ def tables(serial: str | None, lenient_serial: bool, fmt: str, json_mode: bool) 
         except EdgeworkError as exc:
             raise click.BadParameter(error_words(exc), param_hint="'--serial'") from exc
     fmt = "json" if json_mode else fmt.lower()
-    out = Output(json_mode=fmt == "json")
+    out = Application.current(json_mode=fmt == "json")
     if fmt == "text" and colour_enabled(sys.stdout):
         render_rich(out, parsed)
         return

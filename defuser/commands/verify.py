@@ -14,8 +14,8 @@ from defuser.apps.table_io import (
     compare,
     read_transcription,
 )
-from defuser.commands.common import Output
-from defuser.commands.safeio import read_stdin, read_user_bytes
+from defuser.terminal.app import Application
+from defuser.terminal.safeio import read_stdin, read_user_bytes
 
 
 @click.command()
@@ -43,37 +43,11 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
     Exploding Mitten). A translation declares its language with --language, and then its
     reworded conditions are only noted.
     """
-    out = Output(json_mode=json_mode)
+    out = Application.current(json_mode=json_mode)
     if file is None:
-        checks = run_checks()
-        failed = [c for c in checks if not c.passed]
-        if json_mode:
-            out.json({
-                "ok": not failed,
-                "checks": [
-                    {"name": c.name, "passed": c.passed, "detail": c.detail} for c in checks
-                ],
-            })
-        else:
-            for c in checks:
-                out.print(f"{'PASS' if c.passed else 'FAIL'}  {c.name}: {c.detail}")
-            out.print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
-        if failed:
-            sys.exit(1)
+        check_builtin(out)
         return
-    if file == "-":
-        text, source = read_stdin(MAX_TRANSCRIPTION_BYTES, "verify -"), "<stdin>"
-    else:
-        raw = read_user_bytes(file, "transcription", limit=MAX_TRANSCRIPTION_BYTES)
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise click.BadParameter(
-                f"{file} is not UTF-8 text (byte {exc.start}), expected the JSON or CSV that "
-                "'mittens tables' writes",
-                param_hint="'FILE'",
-            ) from None
-        source = file
+    text, source = read_text(file)
     if not language.strip():
         raise click.BadParameter("expected a language such as en or fr", param_hint="'--language'")
     diffs = [_hinted(d) for d in compare(read_transcription(text, source), language)]
@@ -99,6 +73,40 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
             out.print(f"{source}: every card type and rule letter matches{extra}")
     if failing:
         sys.exit(1)
+
+
+def check_builtin(out: Application) -> None:
+    """Check the built-in tables' invariants and print the checks (exit 1 if one fails)."""
+    checks = run_checks()
+    failed = [c for c in checks if not c.passed]
+    if out.json_mode:
+        out.json({
+            "ok": not failed,
+            "checks": [
+                {"name": c.name, "passed": c.passed, "detail": c.detail} for c in checks
+            ],
+        })
+    else:
+        for c in checks:
+            out.print(f"{'PASS' if c.passed else 'FAIL'}  {c.name}: {c.detail}")
+        out.print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
+    if failed:
+        sys.exit(1)
+
+
+def read_text(file: str) -> tuple[str, str]:
+    """The text of ``file`` (``-``: stdin) and the name to report it by."""
+    if file == "-":
+        return read_stdin(MAX_TRANSCRIPTION_BYTES, "verify -"), "<stdin>"
+    raw = read_user_bytes(file, "transcription", limit=MAX_TRANSCRIPTION_BYTES)
+    try:
+        return raw.decode("utf-8-sig"), file
+    except UnicodeDecodeError as exc:
+        raise click.BadParameter(
+            f"{file} is not UTF-8 text (byte {exc.start}), expected the JSON or CSV that "
+            "'mittens tables' writes",
+            param_hint="'FILE'",
+        ) from None
 
 
 def _hinted(diff: Difference) -> Difference:

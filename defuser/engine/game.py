@@ -34,6 +34,7 @@ from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from edgework import Edgework
+from edgework.errors import MisuseError
 
 #: The bomb explodes at this many strikes unless told otherwise (0: never).
 STRIKE_LIMIT: Final = 3
@@ -200,12 +201,12 @@ class GameSession:
     def click(self, action: Action) -> list[GameEvent]:
         """Make one click through the clicker: ``[Clicked]``, then ``Ended`` when it
         ended the game. A click after the timer ran out is not made: ``[Ended]`` alone.
-        Clicking once the game is over is misuse (:class:`DefuserError`)."""
+        Clicking once the game is over is misuse (:class:`MisuseError`)."""
         timed_out = self.tick()
         if timed_out:
             return timed_out
         if self.end is not None:
-            raise DefuserError(f"the game is over ({self.end.value}), expected no more clicks")
+            raise MisuseError(f"the game is over ({self.end.value}), expected no more clicks")
         result = self.clicker.act(action)
         self.clicks += 1
         events: list[GameEvent] = [Clicked(result)]

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.rules import HAND_SIZE
-from defuser.errors import DefuserError
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.dp import Choice, state_index
 from defuser.strategy.solutions import SolutionStore, solution_for
 from defuser.strategy.values import TIE, action_values, best_action
+from edgework.errors import MisuseError
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState
@@ -53,7 +53,7 @@ class OptimalPolicy:
     def choose(self, observation: Observation) -> Action:
         """The recommended action (the observation must be started and not solved)."""
         if observation.discard is None or observation.solved:
-            raise DefuserError("there is nothing to choose: the module is not started or solved")
+            raise MisuseError("there is nothing to choose: the module is not started or solved")
         return best_action(action_values(observation, self.store)).action
 
 
@@ -148,9 +148,9 @@ def make_policy(
         return SafePolicy()
     if name == "oracle":
         if reveal is None:
-            raise DefuserError("the oracle policy needs the module's hidden state")
+            raise MisuseError("the oracle policy needs the module's hidden state")
         return OraclePolicy(reveal, store)
-    raise DefuserError(f"policy {name!r} is not known, expected one of {', '.join(POLICY_NAMES)}")
+    raise MisuseError(f"policy {name!r} is not known, expected one of {', '.join(POLICY_NAMES)}")
 
 
 __all__ = [

@@ -30,6 +30,7 @@ from defuser.strategy.dp import Solution, state_index
 from defuser.strategy.reasons import reason_parts
 from defuser.strategy.solutions import SolutionStore, solution_for
 from edgework import CardType
+from edgework.errors import MisuseError
 
 #: Two action values closer than this are a tie (broken by a fixed preference).
 TIE: Final = 1e-9
@@ -163,7 +164,7 @@ def best_action(values: tuple[ActionValue, ...]) -> ActionValue:
     """The safe action with the fewest expected clicks (ties by a fixed preference)."""
     safe = [av for av in values if av.safe]
     if not safe:
-        raise DefuserError("no action is safe here")  # pragma: no cover - discard or play
+        raise MisuseError("no action is safe here")  # pragma: no cover - discard or play
     low = min(av.expected_clicks for av in safe)
     return min((av for av in safe if av.expected_clicks <= low + TIE), key=_preference)
 

@@ -12,12 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from defuser.commands import play as play_command
-from defuser.commands.game_view import batteries_words
 from defuser.engine.actions import ALL_ACTIONS, Action, ActionKind
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError
 from defuser.logs.reader import bomb_lines
+from defuser.terminal.game_view import batteries_words
 from edgework import Edgework
 
 GOLDEN_EDGE = "3B 2H // *FRK // KT4RE7"

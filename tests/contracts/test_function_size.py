@@ -1,8 +1,9 @@
-"""No library function is longer than 60 lines (ruff's C901 bounds their complexity).
+"""No function is longer than 60 lines (ruff's C901 bounds their complexity).
 
-Library code is ``edgework/``, ``defuser/`` outside ``defuser/commands``, and ``hardware/``
+Checked code is ``edgework/``, ``defuser/`` (the commands included) and ``hardware/``
 outside the firmware. A function's length is ``end_lineno - lineno + 1`` of its AST node
-(decorators aside, docstring and nested functions included).
+(decorators aside, docstring and nested functions included). The command modules in
+:data:`PENDING_COMMANDS` are still being slimmed: the list only shrinks.
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 60
+COMMANDS = ROOT / "defuser" / "commands"
+
+#: Command modules (``defuser/commands/NAME.py``) that still have a function over 60
+#: lines while their work moves into sessions. Remove a name once its functions are
+#: short; a name whose module has no long function left fails the test below.
+PENDING_COMMANDS = frozenset({"live", "log"})
 
 
 def _library_files() -> list[Path]:
@@ -19,7 +26,7 @@ def _library_files() -> list[Path]:
     for root in ("defuser", "edgework", "hardware"):
         for path in sorted((ROOT / root).rglob("*.py")):
             parts = path.relative_to(ROOT).parts
-            if parts[:2] == ("defuser", "commands") or "firmware" in parts:
+            if "firmware" in parts or (path.parent == COMMANDS and path.stem in PENDING_COMMANDS):
                 continue
             files.append(path)
     return files
@@ -37,7 +44,7 @@ def long_functions(path: Path, limit: int = MAX_LINES) -> list[str]:
     return found
 
 
-def test_no_library_function_is_over_60_lines() -> None:
+def test_no_function_is_over_60_lines() -> None:
     offenders = {}
     for path in _library_files():
         long = long_functions(path)
@@ -46,9 +53,20 @@ def test_no_library_function_is_over_60_lines() -> None:
     assert offenders == {}, offenders
 
 
+def test_the_pending_commands_still_need_slimming() -> None:
+    """Every name on the pending list still has a long function (else remove it)."""
+    done = sorted(
+        name
+        for name in PENDING_COMMANDS
+        if not (COMMANDS / f"{name}.py").exists() or not long_functions(COMMANDS / f"{name}.py")
+    )
+    assert done == [], f"remove {done} from PENDING_COMMANDS: no function over 60 lines"
+
+
 def test_the_measure_finds_a_long_function(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     body = "".join(f"    x{i} = {i}\n" for i in range(60))
     sample.write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}")
     assert long_functions(sample) == ["long:5 (61 lines)"]
     assert len(_library_files()) > 50
+    assert COMMANDS / "solve.py" in _library_files()

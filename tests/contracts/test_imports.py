@@ -1,10 +1,10 @@
 """The layering rules hold: what each package imports, checked from outside.
 
 ``edgework`` uses only the standard library and nothing else from the project; the
-defuser's engine (everything outside ``defuser/cli.py`` and ``defuser/commands/``) never
-loads click, rich or pyserial; ``mittens --help`` loads neither rich nor pyserial. Each
-import runs in a fresh interpreter, because this test process has long since imported
-everything (click's ``test_light_imports`` is the model).
+defuser's engine (everything outside ``defuser/cli.py``, ``defuser/commands/`` and
+``defuser/terminal/``) never loads click, rich or pyserial; ``mittens --help`` loads
+neither rich nor pyserial. Each import runs in a fresh interpreter, because this test
+process has long since imported everything (click's ``test_light_imports`` is the model).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def is_cli_layer(path: Path) -> bool:
     """Whether a defuser file belongs to the command-line layer (may use click and rich):
     the commands, and the web front end's own command (``mittens serve``)."""
     rel = path.relative_to(ROOT / "defuser")
-    return rel.parts[0] in ("cli.py", "__main__.py", "commands") or rel.as_posix() == (
-        "web/command.py"
+    return rel.parts[0] in ("cli.py", "__main__.py", "commands", "terminal") or (
+        rel.as_posix() == "web/command.py"
     )
 
 

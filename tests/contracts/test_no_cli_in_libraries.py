@@ -1,6 +1,6 @@
 """Libraries never name a command-line option: their errors and notes carry data, and
-the front ends (``defuser/commands``, ``defuser/web``, ``defuser/cli.py``) word the options
-that help.
+the front ends (``defuser/commands``, ``defuser/terminal``, ``defuser/web``,
+``defuser/cli.py``) word the options that help.
 Library code is ``edgework/``, ``defuser/`` outside the command line, and ``hardware/``
 outside the firmware.
 
@@ -36,7 +36,7 @@ def _library_files() -> list[Path]:
     files = sorted((ROOT / "edgework").rglob("*.py"))
     for path in sorted((ROOT / "defuser").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        front_end = rel.startswith(("defuser/commands/", "defuser/web/"))
+        front_end = rel.startswith(("defuser/commands/", "defuser/terminal/", "defuser/web/"))
         if front_end or rel in ("defuser/cli.py", "defuser/__main__.py"):
             continue
         files.append(path)

@@ -18,7 +18,7 @@ from typing import TypeVar
 from hypothesis import given
 from hypothesis import strategies as st
 
-from defuser.commands.common import error_words
+from defuser.terminal.words import error_words
 from edgework import (
     Batteries,
     Card,

@@ -21,6 +21,7 @@ from defuser.engine.game import (
 from defuser.engine.simulator import HiddenState, Module, Outcome, Result
 from defuser.errors import DefuserError
 from edgework import Card, Edgework, Ruleset
+from edgework.errors import MisuseError
 
 
 class Clock:
@@ -52,7 +53,7 @@ def test_strikes_explode_the_bomb_at_the_limit() -> None:
     assert session.clicks == 2
     assert all(isinstance(e, Clicked) and e.result.outcome is Outcome.STRIKE
                for e in first + second[:1])
-    with pytest.raises(DefuserError, match="the game is over"):
+    with pytest.raises(MisuseError, match="the game is over"):
         session.click(Action.draw())
 
 
@@ -116,7 +117,7 @@ def test_time_out_ends_the_game_and_a_late_click_is_not_made() -> None:
     assert session.time_left() == 0.0 and session.rate == 0.0 and session.deadline() is None
     assert session.clicks == 0 and session.module.clicks == 0
     assert session.tick() == []  # the end is told once
-    with pytest.raises(DefuserError):
+    with pytest.raises(MisuseError):
         session.click(Action(ActionKind.DRAW))
 
 

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from defuser.commands.common import Output
 from defuser.commands.drill import DrillIO, show_options
 from defuser.engine.actions import Action
+from defuser.terminal.app import Application
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.model import Kind, Option, Question
 from defuser.trainer.skills import DecideSkill, Move
@@ -57,7 +57,7 @@ def test_the_explanation_is_printed_with_the_cycle(monkeypatch: pytest.MonkeyPat
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out)
     monkeypatch.setenv("NO_COLOR", "1")
-    term = DrillIO(Output(), None, json_mode=False)
+    term = DrillIO(Application(), None, json_mode=False)
     show_options(question_53(), term)
     text = out.getvalue()
     assert "expected clicks" in text and "strike risk" in text

@@ -1,70 +1,27 @@
-"""What every command shares: parameter types, the output object, card rendering.
+"""The options and parameter types the commands share.
 
-Parameter types turn library errors into ``self.fail`` (one line, exit 2). The
-:class:`Output` owns the rich consoles: results to stdout, diagnostics to stderr,
-colour only on a terminal and never with ``NO_COLOR``.
+Contract: parameter types turn library errors into ``self.fail`` (one line, exit 2), and
+:func:`resolve_edgework` names the option at fault; the option decorators give the same
+words to the same option in every command.
 """
 
 from __future__ import annotations
 
-import errno
-import functools
-import json
 import math
-import os
-import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import click
 
-from defuser.streams import can_encode, printable
+from defuser.terminal.words import error_words
 from edgework import (
-    SHAPE_GLYPHS,
     Batteries,
     Card,
-    Colour,
     Edgework,
     EdgeworkError,
-    InvalidSerialError,
-    InvalidTableError,
     SerialNumber,
     parse_hand,
 )
-
-if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.text import Text
-
-#: How the command line tells a player to read a serial number leniently.
-LENIENT_SERIAL_HINT = "(use --lenient-serial for modded bombs)"
-
-
-def error_words(exc: BaseException) -> str:
-    """A library error as the command line words it.
-
-    Libraries never name options; their errors carry what a front end needs (that a
-    serial number only fails the vanilla shape, that a table file lacks the export's
-    shape, that a stats database was left untouched), and this adds the option to give.
-    """
-    from defuser.trainer.store import StatsDatabaseError  # sqlite3 only when an error shows
-
-    text = str(exc)
-    if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
-        return f"{text} {LENIENT_SERIAL_HINT}"
-    if isinstance(exc, InvalidTableError) and exc.export_format is not None:
-        return f"{exc.head} 'mittens tables --format {exc.export_format}' writes{exc.tail}"
-    if isinstance(exc, StatsDatabaseError) and exc.untouched:
-        return f"{text} (move it away or give --db PATH)"
-    return text
-
-#: rich styles for the four colours (yellow is bold so it reads on light terminals too).
-COLOUR_STYLES: dict[Colour, str] = {
-    Colour.RED: "bold red",
-    Colour.BLUE: "bold blue",
-    Colour.GREEN: "bold green",
-    Colour.YELLOW: "bold yellow",
-}
 
 
 class CardParam(click.ParamType[Card]):
@@ -265,104 +222,6 @@ def resolve_edgework(
             param_hint="'--serial'",
         )
     return result
-
-
-def colour_enabled(stream: TextIO) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-def _console(file: TextIO) -> Console:
-    """A rich console on ``file`` whose broken pipe is the caller's to handle (``main``
-    exits 0). rich is imported here, on first use: a command that only prints JSON
-    (``live --json``) never pays for it at start-up."""
-    from rich.console import Console
-
-    class _Console(Console):
-        def on_broken_pipe(self) -> None:
-            """Raise instead of rich's own exit 1 (the reader went away: not a failure)."""
-            self.quiet = True
-            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
-
-    return _Console(
-        file=file,
-        markup=False,
-        emoji=False,
-        highlight=False,
-        no_color=not colour_enabled(file),
-        soft_wrap=True,
-    )
-
-
-def _safe_item(item: Any) -> Any:
-    """A printed item with control characters made visible (text from files or stdin
-    must never drive the terminal); other renderables pass unchanged."""
-    if isinstance(item, str):
-        return printable(item)
-    rich_text = sys.modules.get("rich.text")  # a Text item means rich is loaded already
-    if rich_text is not None and isinstance(item, rich_text.Text):
-        plain = item.plain
-        cleaned = printable(plain)
-        if cleaned != plain:
-            item = item.copy()
-            item.plain = cleaned
-    return item
-
-
-class Output:
-    """The one owner of the rich consoles for a command run.
-
-    Nothing printed through it raises on an unencodable character (see
-    :mod:`defuser.commands.safeio`), and control characters never reach the terminal.
-    """
-
-    def __init__(self, *, json_mode: bool = False) -> None:
-        self.json_mode = json_mode
-
-    @functools.cached_property
-    def out(self) -> Console:
-        """The console for results (stdout), made on first use."""
-        return _console(sys.stdout)
-
-    @functools.cached_property
-    def err(self) -> Console:
-        """The console for diagnostics (stderr), made on first use."""
-        return _console(sys.stderr)
-
-    def json(self, obj: object) -> None:
-        """Print ``obj`` as one line of JSON on stdout."""
-        text = json.dumps(obj, ensure_ascii=False)
-        if not can_encode(text, sys.stdout):
-            # A stdout that cannot encode a character (an ASCII or legacy code page
-            # pipe, or a lone surrogate) gets JSON's own \u escapes: the same object,
-            # valid in any encoding, and no crash on input that echoes back text.
-            text = json.dumps(obj)
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-
-    def print(self, *items: Any, wrap: bool = False) -> None:
-        """Print a result to stdout. With ``wrap`` (a person's terminal) long lines break
-        at word boundaries to the terminal's width; otherwise a line is never broken."""
-        self.out.print(*(_safe_item(item) for item in items), soft_wrap=not wrap)
-
-    def note(self, message: str) -> None:
-        """Print a diagnostic to stderr (on a terminal, wrapped at word boundaries)."""
-        self.err.print(printable(message), soft_wrap=not self.err.is_terminal)
-
-
-def card_text(card: Card, *, words: bool = True, colour: bool = True) -> Text:
-    """A card as rich text: code and shape glyph (in its colour), then the words."""
-    from rich.text import Text
-
-    text = Text()
-    style = COLOUR_STYLES[card.colour] if colour else ""
-    text.append(f"{card.code} {SHAPE_GLYPHS[card.shape]}", style=style)
-    if words:
-        text.append(f" {card.words}")
-    return text
 
 
 def cards_arg(values: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:

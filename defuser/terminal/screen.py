@@ -18,10 +18,10 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from defuser.commands.common import COLOUR_STYLES
 from defuser.engine.actions import Action
 from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.values import Recommendation
+from defuser.terminal.style import COLOUR_STYLES
 from edgework import SHAPE_GLYPHS, Card
 
 #: The badge style of each kind of click: the move must stand out from everything else.

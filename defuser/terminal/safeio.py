@@ -1,4 +1,4 @@
-"""The one way every command touches user paths, and how Ctrl-C ends a command.
+"""The one way every command touches user paths.
 
 Contract:
 
@@ -13,7 +13,6 @@ Contract:
   into devices and FIFOs instead of replacing them, refuses a file without write
   permission, and keeps an existing file's mode; a regular file is replaced
   atomically, so a failed write leaves the old contents.
-- **Ctrl-C.** :func:`interruptible` prints a command's summary and exits 130.
 
 Reading stdin lines and writing output safely is :mod:`defuser.streams`.
 """
@@ -30,10 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-import click
-
 from defuser.streams import (
-    EXIT_INTERRUPTED,
     input_lines,
     is_pipe_error,
     os_reason,
@@ -41,12 +37,11 @@ from defuser.streams import (
     prompt_line,
     stdin_is_terminal,
 )
+from defuser.terminal.app import BadInput
 
 
-class PathError(click.ClickException):
+class PathError(BadInput):
     """A user path that cannot be used: one line on stderr, exit 2."""
-
-    exit_code = 2
 
 
 def path_error(path: str | os.PathLike[str], exc: OSError, what: str, doing: str) -> PathError:
@@ -179,6 +174,23 @@ def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
+def _refuse_target(
+    target: os.stat_result,
+    named: str,
+    protect: Iterable[tuple[str | os.PathLike[str], str]],
+) -> None:
+    """:class:`PathError` if the existing file ``target`` (``named`` in messages) is
+    protected, a directory or read-only."""
+    for other, description in protect:
+        with contextlib.suppress(OSError):
+            if _same_file(target, os.stat(other)):
+                raise PathError(f"{named} is {description}; it was not written")
+    if stat.S_ISDIR(target.st_mode):
+        raise PathError(f"{named} is a directory, expected a file")
+    if stat.S_ISREG(target.st_mode) and not target.st_mode & 0o222:
+        raise PathError(f"{named} is read-only; it was not written")
+
+
 def write_user_file(
     path: str | os.PathLike[str],
     write: Callable[[IO[str]], None],
@@ -199,16 +211,7 @@ def write_user_file(
         except FileNotFoundError:
             target = None
         if target is not None:
-            for other, description in protect:
-                with contextlib.suppress(OSError):
-                    if _same_file(target, os.stat(other)):
-                        raise PathError(
-                            f"{what} {shown!r} is {description}; it was not written"
-                        )
-            if stat.S_ISDIR(target.st_mode):
-                raise PathError(f"{what} {shown!r} is a directory, expected a file")
-            if stat.S_ISREG(target.st_mode) and not target.st_mode & 0o222:
-                raise PathError(f"{what} {shown!r} is read-only; it was not written")
+            _refuse_target(target, f"{what} {shown!r}", protect)
         # /dev/stdout and the like name an open file of this process (a pipe, a
         # terminal, a file the shell opened): always written into, never replaced.
         magic = any(
@@ -240,22 +243,3 @@ def write_user_file(
             with contextlib.suppress(OSError):
                 os.unlink(temp)
             raise
-
-
-# --------------------------------------------------------------------------- Ctrl-C
-
-
-@contextlib.contextmanager
-def interruptible(summary: Callable[[], None]) -> Iterator[None]:
-    """Ctrl-C inside the block calls ``summary``, says so on stderr and exits 130."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            if stdin_is_terminal() and sys.stdout.isatty():
-                # Ctrl-C came at a prompt: end its line, so the summary starts on its own.
-                sys.stdout.write("\n")
-        summary()
-        sys.stderr.write("mittens: interrupted\n")
-        sys.stderr.flush()
-        raise SystemExit(EXIT_INTERRUPTED) from None

@@ -1,0 +1,11 @@
+"""What the ``mittens`` commands share, below them: the terminal front end's support.
+
+Contract: :mod:`~defuser.terminal.app` is the application object (consoles, the error
+boundary, Ctrl-C); :mod:`~defuser.terminal.params` the shared options and parameter
+types; :mod:`~defuser.terminal.words` how library errors are worded;
+:mod:`~defuser.terminal.style` how cards look; :mod:`~defuser.terminal.safeio` every
+user path; :mod:`~defuser.terminal.screen` the expert's screen. The commands
+(:mod:`defuser.commands`) import these and never each other; nothing here imports a
+command or :mod:`defuser.cli`. This package may use click and rich, the libraries below
+it may not.
+"""

@@ -1,0 +1,50 @@
+"""The application object: one error boundary, one way to end on Ctrl-C."""
+
+from __future__ import annotations
+
+import pytest
+
+from defuser.errors import DefuserError
+from defuser.terminal.app import Application
+from edgework.errors import FaultError, InputError, MisuseError, MittensError
+from hardware.errors import HardwareError
+
+
+def _exit(app: Application, exc: BaseException) -> int:
+    with pytest.raises(SystemExit) as done, app.boundary():
+        raise exc
+    assert isinstance(done.value.code, int)
+    return done.value.code
+
+
+def test_one_root_three_branches() -> None:
+    assert issubclass(DefuserError, InputError) and issubclass(InputError, MittensError)
+    assert issubclass(HardwareError, FaultError) and issubclass(FaultError, MittensError)
+    assert not issubclass(MisuseError, InputError)
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit(Application(), DefuserError("hand 'X' is not a hand")) == 2
+    assert capsys.readouterr().err == "mittens: error: hand 'X' is not a hand\n"
+
+
+def test_a_fault_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit(Application(), HardwareError("the prop went away")) == 1
+    assert capsys.readouterr().err == "mittens: error: the prop went away\n"
+
+
+def test_a_misuse_keeps_its_traceback() -> None:
+    with pytest.raises(MisuseError), Application().boundary():
+        raise MisuseError("the game is over (solved), expected no more clicks")
+
+
+def test_ctrl_c_prints_the_summary_then_exits_130(capsys: pytest.CaptureFixture[str]) -> None:
+    app = Application()
+    with pytest.raises(SystemExit) as done, app.interruptible(lambda: app.note("3 solved")):
+        raise KeyboardInterrupt
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "3 solved\nmittens: interrupted\n"
+    assert _exit(app, KeyboardInterrupt()) == 130
+    with pytest.raises(SystemExit):
+        app.interrupted("; 2 answers saved")
+    assert capsys.readouterr().err.endswith("mittens: interrupted; 2 answers saved\n")
