@@ -9,6 +9,7 @@ tests are skipped, except under ``CI=true``, where they fail (``.ci/run`` instal
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -18,6 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gamelog_builder import BombSpec, game_log
+
+from defuser.engine import modlog
+from defuser.engine.actions import Action
+from defuser.engine.simulator import Module
+from defuser.strategy.belief import Observation
+from defuser.strategy.values import recommend
+from edgework import Batteries, Ruleset, SerialNumber
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
@@ -27,11 +36,18 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
+def followed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The log that :func:`server_url`'s hands-free board follows (empty at first)."""
+    return tmp_path_factory.mktemp("follow") / "Player.log"
+
+
+@pytest.fixture(scope="module")
+def server_url(followed_log: Path) -> Iterator[str]:
     """A ``mittens serve`` on a free loopback port, for the whole test module."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0"],
+        [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0",
+         "--follow", str(followed_log)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -68,3 +84,28 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+def module_messages(serial: str, batteries: int, seed: int, module_id: int = 1) -> list[str]:
+    """A module played to the solve by the optimal policy: its log messages."""
+    s = SerialNumber.parse(serial)
+    interval = Batteries(batteries).interval
+    module = Module(Ruleset(s.table, s.last_digit), interval, random.Random(seed), module_id)
+    obs = Observation.start(module.rules, interval, module.discard_top, module.hand)
+    while not module.solved:
+        action = recommend(obs).action
+        assert isinstance(action, Action)
+        obs = obs.after(module.act(action))
+    messages = []
+    for line in module.log:
+        match = modlog.LINE_PATTERN.match(line)
+        assert match is not None
+        messages.append(match.group("message"))
+    return messages
+
+
+def two_module_log() -> bytes:
+    """A real-format game log: one bomb (AB3CD4, 3 batteries), two modules solved."""
+    bomb = BombSpec("AB3CD4", [2, 1], {1: module_messages("AB3CD4", 3, 1),
+                                       2: module_messages("AB3CD4", 3, 2, 2)})
+    return game_log([bomb], seed=3).data

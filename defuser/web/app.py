@@ -7,6 +7,8 @@ two cannot disagree. Everything served comes from the package (no CDN, no build 
 errors are short and never carry a traceback. The pages:
 
 * ``/``: the expert's board (``/api/board``), its state in the address;
+* ``/follow``: the hands-free board, following the game's log (``/api/follow``, and the
+  server-sent events of ``/api/follow/stream``);
 * ``/tables``: Tables A-F with the active table, column and rule marked (``/api/tables``);
 * ``/api/edgework``: the serial's table, last digit and N, for validation as one types;
 * ``/healthz``: ``ok``, for scripts that wait for the server.
@@ -14,7 +16,8 @@ errors are short and never carry a traceback. The pages:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -30,6 +33,7 @@ from starlette.responses import (
     PlainTextResponse,
     RedirectResponse,
     Response,
+    StreamingResponse,
 )
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -37,7 +41,9 @@ from starlette.types import ASGIApp
 
 from defuser import __version__
 from defuser.apps.table_io import to_json as tables_json
+from defuser.logs.reader import default_log_path
 from defuser.web.board import MAX_LINE_CHARS, BoardQuery, evaluate, read_edgework
+from defuser.web.follow import FollowHub
 from defuser.web.report import Report, apply_report
 from defuser.web.security import BodyTooLarge, Guard, GuardSettings
 from edgework import (
@@ -62,9 +68,11 @@ TEMPLATES: Final = HERE / "templates"
 
 @dataclass(frozen=True)
 class WebSettings:
-    """How the app is served: the guard's settings, and the label shown in the footer."""
+    """How the app is served: the guard's settings and the log the hands-free board follows
+    (``None``: the game's own log where this system keeps it)."""
 
     guard: GuardSettings
+    follow: Path | None = None
 
 
 def _templates() -> Environment:
@@ -87,11 +95,13 @@ def _params(request: Request) -> dict[str, list[str]]:
 
 
 class Pages:
-    """The route handlers, sharing one template environment."""
+    """The route handlers, sharing one template environment and one log follower."""
 
-    def __init__(self) -> None:
-        """Load the templates."""
+    def __init__(self, settings: WebSettings) -> None:
+        """Load the templates; the follower starts with the first hands-free viewer."""
         self.env = _templates()
+        self.hub = FollowHub(settings.follow if settings.follow is not None
+                             else Path(default_log_path()))
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A template rendered to an HTML response."""
@@ -130,6 +140,26 @@ class Pages:
         edge = read_edgework(BoardQuery.from_params(_params(request)))
         return _json(edge.to_json())
 
+    async def follow(self, request: Request) -> Response:
+        """The hands-free board (``view``: ``board``, ``phone`` or ``overlay``)."""
+        self.hub.start()
+        view = (_params(request).get("view") or ["board"])[0]
+        view = view if view in FOLLOW_VIEWS else "board"
+        return self.render("follow.html", snap=self.hub.snapshot(), page="follow", view=view)
+
+    async def api_follow(self, request: Request) -> Response:
+        """The hands-free board's snapshot as JSON."""
+        self.hub.start()
+        return _json(self.hub.snapshot())
+
+    async def follow_stream(self, request: Request) -> Response:
+        """Server-sent events: the whole snapshot at once, then after every change."""
+        self.hub.start()
+        return StreamingResponse(
+            _snapshots(self.hub), media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
     async def tables(self, request: Request) -> Response:
         """Tables A-F, the active parts marked for a serial (and a discard)."""
         data = _tables_data(_params(request))
@@ -138,6 +168,25 @@ class Pages:
     async def api_tables(self, request: Request) -> Response:
         """The tables' JSON twin (``mittens tables --format json`` plus the marks)."""
         return _json(_tables_data(_params(request)))
+
+
+#: The hands-free board's layouts: a second screen, a phone across the table, a
+#: streamer's overlay (transparent background).
+FOLLOW_VIEWS: Final = ("board", "phone", "overlay")
+#: Seconds between two keep-alive comments on an idle event stream.
+KEEPALIVE: Final = 15.0
+
+
+async def _snapshots(hub: FollowHub) -> AsyncIterator[str]:
+    seen = -1
+    yield "retry: 1000\n\n"
+    while True:
+        if await hub.wait(seen, KEEPALIVE):
+            snapshot = hub.snapshot()
+            seen = snapshot["version"]
+            yield f"event: snapshot\ndata: {json.dumps(snapshot)}\n\n"
+        else:
+            yield ": keep-alive\n\n"
 
 
 def board_url(query: BoardQuery) -> str:
@@ -224,12 +273,15 @@ async def _health(request: Request) -> Response:
 
 def create_app(settings: WebSettings) -> ASGIApp:
     """The whole web app, guarded."""
-    pages = Pages()
+    pages = Pages(settings)
     routes = [
         Route("/", pages.board),
         Route("/report", pages.report),
         Route("/api/board", pages.api_board),
         Route("/api/edgework", pages.api_edgework),
+        Route("/follow", pages.follow),
+        Route("/api/follow", pages.api_follow),
+        Route("/api/follow/stream", pages.follow_stream),
         Route("/tables", pages.tables),
         Route("/api/tables", pages.api_tables),
         Route("/healthz", _health),

@@ -20,6 +20,7 @@ fits, after the edgework was corrected, is named with the reason; the module sto
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -203,10 +204,36 @@ def evaluate(query: BoardQuery) -> dict[str, Any]:
     return {"edgework": edge.to_json(), "modules": modules, "faces": faces(edge.serial)}
 
 
+#: How many module evaluations are remembered: a report evaluates the module before and
+#: after its line, and the page that follows shows the latter again.
+MEMO_SIZE: Final = 512
+_memo: OrderedDict[tuple[object, ...], dict[str, Any]] = OrderedDict()
+
+
 def evaluate_module(
     edge: EdgeReading, lines: Sequence[str], number: int, twitch: int | None
 ) -> dict[str, Any]:
-    """One module: its lines replayed, the advice for where it stands."""
+    """One module: its lines replayed, the advice for where it stands (remembered)."""
+    batteries = edge.batteries
+    key = (
+        None if edge.serial is None else str(edge.serial),
+        None if batteries is None else (batteries.count, batteries.holders),
+        tuple(lines), number, twitch,
+    )
+    found = _memo.get(key)
+    if found is None:
+        found = _replay(edge, lines, number, twitch)
+        _memo[key] = found
+        if len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+    else:
+        _memo.move_to_end(key)
+    return dict(found)
+
+
+def _replay(
+    edge: EdgeReading, lines: Sequence[str], number: int, twitch: int | None
+) -> dict[str, Any]:
     session = LiveSession(edge.serial, edge.batteries)
     reply: SessionReply = session.handle("state")
     failed: dict[str, Any] | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from defuser.web.server import DEFAULT_HOST, DEFAULT_PORT, plan
@@ -21,8 +23,12 @@ from defuser.web.server import serve as run_server
 @click.option("--no-open", is_flag=True, help="Do not open a browser.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Another host name the server answers to (repeatable).")
-def serve(host: str, port: int, no_open: bool, allow_hosts: tuple[str, ...]) -> None:
-    """Serve the expert's board and the tables on a local web page.
+@click.option("--follow", "follow", metavar="LOG", is_flag=False, flag_value="",
+              default=None, help="The log the hands-free board follows (default: the "
+              "game's own log where this system keeps it).")
+def serve(host: str, port: int, no_open: bool, allow_hosts: tuple[str, ...],
+          follow: str | None) -> None:
+    """Serve the expert's board, the hands-free board and the tables on a local web page.
 
     The first line of output is the address to open. Ctrl-C stops the server.
     """
@@ -30,4 +36,10 @@ def serve(host: str, port: int, no_open: bool, allow_hosts: tuple[str, ...]) -> 
         click.echo(url)
         click.echo("Serving; press Ctrl-C to stop.", err=True)
 
-    run_server(plan(host, port, allow_hosts), open_browser=not no_open, announce=announce)
+    path = Path(follow) if follow else None
+    if path is not None and not path.parent.is_dir():
+        raise click.BadParameter(
+            f"the folder of {str(path)!r} does not exist, expected a log path in an existing "
+            "folder", param_hint="--follow")
+    run_server(plan(host, port, allow_hosts), open_browser=not no_open, announce=announce,
+               follow=path)

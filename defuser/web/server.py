@@ -14,6 +14,7 @@ import socket
 import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from defuser.errors import DefuserError
@@ -91,8 +92,10 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]) -> None:
-    """Serve until interrupted (see the module docstring)."""
+def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None],
+          follow: Path | None = None) -> None:
+    """Serve until interrupted (see the module docstring); the hands-free board follows
+    ``follow`` (``None``: the game's own log)."""
     import uvicorn
 
     from defuser.web.app import WebSettings, create_app
@@ -101,7 +104,7 @@ def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]
     port = sock.getsockname()[1]
     if port != the_plan.port:
         the_plan = Plan(the_plan.host, port, the_plan.token, the_plan.extra_hosts)
-    app = create_app(WebSettings(the_plan.guard()))
+    app = create_app(WebSettings(the_plan.guard(), follow))
     config = uvicorn.Config(
         app, http="h11", log_level="warning", access_log=False, server_header=False,
         timeout_graceful_shutdown=2, h11_max_incomplete_event_size=16 * 1024,

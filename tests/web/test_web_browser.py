@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from web_fixtures import two_module_log
 
 from defuser.engine.actions import Discarded, Drew, Played, Solved
 from defuser.engine.simulator import Module
@@ -130,6 +132,32 @@ def test_a_refresh_keeps_the_module(browser: Any, server_url: str) -> None:
     shot(page, "board.png")
     page.reload()
     assert advice(page) == badge and page.locator("#module-1 .history li").count() == lines
+    page.close()
+
+
+def test_the_hands_free_board_follows_a_log_written_at_game_pace(
+    browser: Any, server_url: str, followed_log: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server_url + "follow")
+    page.wait_for_selector("text=following")
+    lines = two_module_log().splitlines(keepends=True)
+    with followed_log.open("wb") as handle:
+        for index, line in enumerate(lines):
+            handle.write(line)
+            handle.flush()
+            if index % 25 == 0:
+                time.sleep(0.05)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.fmodule.solved').length === 2", timeout=20000)
+    assert page.locator(".fmodule.latest").count() == 1
+    shot(page, "follow.png")
+    overlay = browser.new_page(viewport={"width": 480, "height": 300})
+    overlay.goto(server_url + "follow?view=overlay")
+    overlay.wait_for_selector(".fmodule")
+    background = overlay.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background in ("rgba(0, 0, 0, 0)", "transparent")
+    overlay.close()
     page.close()
 
 

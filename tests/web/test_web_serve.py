@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import signal
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+
+from web_fixtures import two_module_log
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,3 +80,39 @@ def test_a_busy_port_is_one_line() -> None:
     finally:
         first.send_signal(signal.SIGINT)
         first.communicate(timeout=20)
+
+
+def read_event(response: http.client.HTTPResponse) -> dict[str, object]:
+    """The next snapshot event of an event stream."""
+    while True:
+        line = response.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            data: dict[str, object] = json.loads(line[6:])
+            return data
+
+
+def test_fifty_viewers_and_viewers_that_leave(tmp_path: Path) -> None:
+    log = tmp_path / "Player.log"
+    log.write_text("Initialize engine version: 2017.4.22f1\n", encoding="utf-8")
+    proc, url = start("--follow", str(log))
+    try:
+        port = int(url.split(":")[2].split("/")[0])
+        viewers = []
+        for _ in range(50):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+            conn.request("GET", "/api/follow/stream")
+            response = conn.getresponse()
+            assert response.status == 200
+            viewers.append((conn, response, read_event(response)))
+        for conn, _, _ in viewers[:25]:  # half of them go away mid-stream
+            conn.sock.close() if conn.sock else None
+        log.write_bytes(two_module_log())
+        for _, response, first in viewers[25:]:
+            later = read_event(response)
+            assert int(str(later["version"])) > int(str(first["version"]))
+        with urllib.request.urlopen(url + "healthz", timeout=10) as response:
+            assert response.read() == b"ok\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)

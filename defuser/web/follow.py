@@ -1,0 +1,157 @@
+"""The hands-free board's server side: one follower of the game's log, many viewers.
+
+Contract: a :class:`FollowHub` reads the followed log with the same
+:class:`~defuser.apps.follow.LogTail` and :class:`~defuser.apps.follow.Follower` as
+``mittens live --follow``, in a worker thread every :data:`POLL` seconds, and keeps a
+snapshot: every module of the current game session with its latest advice (the object
+``live --follow --json`` prints, plus what the page draws), the most recent change, and
+notices (a new game session, a restarted log, a module whose advice stopped and why, a log
+that cannot be read). Every change bumps the snapshot's ``version`` and wakes the viewers
+waiting in :meth:`FollowHub.wait`; a viewer that connects late, or again after a network
+drop, gets the whole snapshot at once, so it catches up without a reload. Nothing a
+viewer does reaches the follower.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from defuser.apps.follow import Advice, Follower, LogTail
+from defuser.web.board import module_view
+
+#: Seconds between two looks at the log (a line reaches the page within about this).
+POLL: Final = 0.05
+#: Notices kept (the newest last).
+MAX_NOTICES: Final = 20
+#: Modules kept per game session (the oldest solved ones go first beyond it).
+MAX_MODULES: Final = 64
+
+
+class FollowHub:
+    """The follower of one log and the snapshot every viewer is shown."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+        """Follow ``path`` (it may not exist yet)."""
+        self.path = path
+        self.clock = clock
+        self.tail = LogTail(path)
+        self.follower = Follower()
+        self.version = 0
+        self.modules: dict[str, dict[str, Any]] = {}
+        self.notices: list[dict[str, Any]] = []
+        self.latest: str | None = None
+        self.session = 0
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._readable = True
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ reading
+
+    def step(self) -> bool:
+        """Read what the log gained and apply it; whether the snapshot changed.
+
+        The reading and the advice are worked out first; the snapshot then changes at
+        once, under a lock, so a viewer never sees half a step.
+        """
+        if self.path.exists() and not self.path.is_file():
+            with self._lock:
+                return self._unreadable("it is not a file")
+        lines, restarted = self.tail.read()
+        if restarted:
+            self.follower.restart()
+        advices = self.follower.feed_all(lines)
+        with self._lock:
+            self._readable = True
+            if restarted:
+                self._notice("restarted",
+                             "The log started over (truncated, replaced or rewritten).")
+                self.modules.clear()
+            for advice in advices:
+                self._apply(advice)
+            if not (restarted or advices):
+                return False
+            self.version += 1
+            return True
+
+    def _unreadable(self, why: str) -> bool:
+        if not self._readable:
+            return False
+        self._readable = False
+        self._notice("unreadable", f"The log {self.path} cannot be read: {why}.")
+        self.version += 1
+        return True
+
+    def _apply(self, advice: Advice) -> None:
+        if advice.session != self.session:
+            self.session = advice.session
+            self.modules.clear()
+            self._notice("session", "A new game session started in the log.")
+        bomb = advice.bomb.number if advice.bomb is not None else 0
+        key = f"{bomb}-{advice.module_id}"
+        data = advice.to_json()
+        data["view"] = module_view(advice.reply, None)
+        data["key"] = key
+        data["changed_at"] = self.clock()
+        if not advice.reply.ok:
+            self._notice("stopped", f"Bomb {bomb}, module #{advice.module_id}: the advice "
+                         f"stopped: {advice.reply.error}")
+        self.modules.pop(key, None)
+        self.modules[key] = data
+        self.latest = key
+        while len(self.modules) > MAX_MODULES:
+            self.modules.pop(next(iter(self.modules)))
+
+    def _notice(self, kind: str, text: str) -> None:
+        self.notices.append({"kind": kind, "text": text, "at": self.clock()})
+        del self.notices[:-MAX_NOTICES]
+
+    def snapshot(self) -> dict[str, Any]:
+        """What every viewer is shown (the stream's and ``/api/follow``'s object)."""
+        with self._lock:
+            modules = sorted(self.modules.values(),
+                             key=lambda m: ((m["bomb"] or {}).get("number", 0), m["module"]))
+            return {
+                "version": self.version,
+                "log": str(self.path),
+                "session": self.session,
+                "latest": self.latest,
+                "modules": modules,
+                "notices": list(self.notices),
+            }
+
+    # ------------------------------------------------------------ serving
+
+    def start(self) -> None:
+        """Start following (in the running event loop), once."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop following."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            if await asyncio.to_thread(self.step):
+                self._changed.set()
+                self._changed = asyncio.Event()
+            await asyncio.sleep(POLL)
+
+    async def wait(self, seen: int, timeout: float) -> bool:
+        """Wait until the version passes ``seen`` or ``timeout`` runs out; whether it did."""
+        if self.version > seen:
+            return True
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except TimeoutError:
+            return self.version > seen
+        return True
