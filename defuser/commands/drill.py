@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.commands.drill_clock import LiveClock
+from defuser.engine.clock import time_text
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
 from defuser.terminal.game_view import end_headline
@@ -167,7 +168,7 @@ def module_view(
             view.append("  one more strike explodes the bomb", style="red" if colour else "")
     if time_left is not None:
         left = max(time_left, 0.0)
-        view.append(f"   bomb {int(left) // 60}:{int(left) % 60:02d}",
+        view.append(f"   bomb {time_text(int(left) * 1000)}",
                     style="bold yellow" if colour else "")
     return view
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 
+from defuser.engine.clock import time_text
 from defuser.engine.game import GameEnd
 from edgework import Batteries
 
@@ -58,5 +59,4 @@ def batteries_words(batteries: Batteries | None) -> str:
 
 def elapsed_words(seconds: float) -> str:
     """Elapsed time as ``m:ss``."""
-    whole = int(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
+    return time_text(int(seconds) * 1000)

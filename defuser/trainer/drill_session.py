@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from defuser.engine.clock import time_text
 from defuser.engine.game import GameEnd, outcome_fields
 from defuser.engine.simulator import Result
 from defuser.errors import DefuserError
@@ -86,7 +87,7 @@ class Goal:
             return f"{number}/{self.count}"
         left = max(self.seconds - elapsed, 0.0)
         head = f"{number}/{self.count}" if self.count is not None else str(number)
-        return f"{head}, {int(left) // 60}:{int(left) % 60:02d} left"
+        return f"{head}, {time_text(int(left) * 1000)} left"
 
     def plan_words(self, unit: str) -> str:
         """``10 questions``, ``5 minutes`` or both."""
@@ -122,7 +123,7 @@ def clock_text(
     parts = []
     if bomb_left is not None:
         left = max(bomb_left - elapsed * bomb_rate, 0.0)
-        parts.append(f"bomb {int(left) // 60}:{int(left) % 60:02d}")
+        parts.append(f"bomb {time_text(int(left) * 1000)}")
     if limit is not None:
         parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")
     if elapsed > target:
