@@ -21,6 +21,7 @@ from defuser.engine.simulator import Module, Outcome, Result
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import make_policy
 from edgework import Batteries, Edgework
+from hardware.display import DisplayState
 from hardware.protocol import (
     MAX_COUNT,
     MAX_RATE,
@@ -206,7 +207,8 @@ class Bridge:
         self.edgework = edgework
         self.prop = prop
         self.bomb = bomb or BombDisplay()
-        self._shown: dict[tuple[str, int], DisplayCommand] = {}
+        #: The display state posted so far.
+        self.shown = DisplayState()
         #: Every step so far.
         self.steps: list[PressStep] = []
         #: The press taken and not yet applied.
@@ -270,11 +272,7 @@ class Bridge:
 
     def refresh(self) -> list[DisplayCommand]:
         """Post the state commands whose value changed; return them."""
-        changed = [
-            command
-            for command in state_commands(self.module, self.bomb)
-            if self._shown.get(command.slot) != command
-        ]
+        changed = self.shown.diff(DisplayState.of(state_commands(self.module, self.bomb)))
         for command in changed:
             self._post(command)
         return changed
@@ -300,7 +298,7 @@ class Bridge:
 
     def _post(self, command: DisplayCommand) -> None:
         self.prop.post(command)
-        self._shown[command.slot] = command
+        self.shown = self.shown.apply(command)
 
 
 def winning_actions(module: Module, limit: int = 1000) -> list[Action]:

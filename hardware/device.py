@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from hardware.display import DisplayState
 from hardware.errors import HardwareError, LinkError, NoAnswerError, Setting
 from hardware.protocol import ButtonPressed, Cue, DisplayCommand
 from hardware.session import (
@@ -176,8 +177,8 @@ class Device:
         """Wait until everything posted was delivered; False if ``timeout`` passed first."""
         return self._pump(lambda: self.session_state.idle, timeout)
 
-    def display_state(self) -> list[DisplayCommand]:
-        """The display commands that make up the full state, in re-send order."""
+    def display_state(self) -> DisplayState:
+        """The display state wanted (what the prop shows once it is synced)."""
         return self.session_state.display_state()
 
     def ack(self, press: ButtonPressed) -> None:

@@ -41,7 +41,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from edgework import Card
+from defuser.engine.clock import time_text
+from hardware.display import DisplayState
 from hardware.errors import CommandRejected, ErrorCode, HardwareError
 from hardware.framing import BadLine, LineFramer, seal
 from hardware.protocol import (
@@ -54,6 +55,7 @@ from hardware.protocol import (
     ButtonPressed,
     Command,
     Cue,
+    DisplayCommand,
     Err,
     GameState,
     Hello,
@@ -63,20 +65,7 @@ from hardware.protocol import (
     PlaySound,
     Pong,
     Resend,
-    ShowBatteries,
-    ShowGame,
-    ShowHand,
-    ShowHolders,
-    ShowIndicator,
-    ShowIndicatorCount,
-    ShowLimit,
-    ShowPlate,
-    ShowPlateCount,
-    ShowSerial,
     ShowSolved,
-    ShowStrikes,
-    ShowTimer,
-    ShowTop,
     decode_command,
     is_newer,
     next_seq,
@@ -149,65 +138,35 @@ def script_text(steps: Iterable[ScriptStep]) -> str:
 
 @dataclass
 class Display:
-    """What the simulated prop shows now."""
+    """What the simulated prop shows now, and the sounds it has played."""
 
-    serial: str | None = None
-    batteries: int | None = None
-    holders: int | None = None
-    top: Card | None = None
-    hand: tuple[Card | None, Card | None, Card | None] = (None, None, None)
-    strikes: int = 0
-    solved: bool = False
-    #: Version 2: AA and D holders, indicators and plates by number with their counts,
-    #: the strike limit, the timer (ms left when set, rate), how the game stands.
-    aa: int | None = None
-    d: int | None = None
-    indicator_count: int = 0
-    indicators: dict[int, tuple[str, bool]] = field(default_factory=dict)
-    plate_count: int = 0
-    plates: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    limit: int = 0
-    timer: tuple[int, int] | None = None
-    game: GameState = GameState.PLAYING
+    state: DisplayState = field(default_factory=DisplayState)
     #: Sounds played, in order.
     sounds: list[Cue] = field(default_factory=list)
     #: False from a restart until the first display command ("waiting for host").
     shown: bool = False
 
-    def edge(self) -> str:
-        """The version-2 edge as Twitch Plays notation (shown entries only)."""
-        inds = [
-            ("*" if lit else "") + label
-            for index, (label, lit) in sorted(self.indicators.items())
-            if index <= self.indicator_count
-        ]
-        plates = [
-            "[" + (", ".join(ports) or "Empty") + "]"
-            for index, ports in sorted(self.plates.items())
-            if index <= self.plate_count
-        ]
-        return " // ".join(part for part in (", ".join(inds), " ".join(plates)) if part)
-
     def render(self) -> str:
         """A one-line picture of the display."""
         if not self.shown:
             return "waiting for host"
-        hand = " ".join("--" if card is None else card.code for card in self.hand)
-        top = "--" if self.top is None else self.top.code
-        holders = "" if self.holders is None else f" {self.holders}H"
-        cells = "" if self.aa is None else f" ({self.aa}xAA {self.d}xD)"
-        limit = f"/{self.limit}" if self.limit else ""
+        state = self.state
+        hand = " ".join("--" if card is None else card.code for card in state.hand)
+        top = "--" if state.top is None else state.top.code
+        holders = "" if state.holders is None else f" {state.holders}H"
+        cells = "" if state.aa is None else f" ({state.aa}xAA {state.d}xD)"
+        limit = f"/{state.limit}" if state.limit else ""
         timer = ""
-        if self.timer is not None:
-            seconds = self.timer[0] // 1000
-            timer = f" | timer {seconds // 60:02d}:{seconds % 60:02d} x{self.timer[1] / 1000:g}"
-        game = "" if self.game is GameState.PLAYING else f" | {self.game.value}"
-        edge = self.edge()
+        if state.timer is not None:
+            clock = time_text(state.timer[0], game=True, under_minute=False)
+            timer = f" | timer {clock} x{state.timer[1] / 1000:g}"
+        game = "" if state.game is GameState.PLAYING else f" | {state.game.value}"
+        edge = state.edge_text()
+        batteries = state.batteries if state.batteries is not None else "-"
         return (
-            f"hand {hand} | pile {top} | strikes {self.strikes}{limit}"
-            f"{' | SOLVED' if self.solved else ''}{timer}{game} | serial "
-            f"{self.serial or '------'} | "
-            f"{self.batteries if self.batteries is not None else '-'}B{holders}{cells}"
+            f"hand {hand} | pile {top} | strikes {state.strikes}{limit}"
+            f"{' | SOLVED' if state.solved else ''}{timer}{game} | serial "
+            f"{state.serial or '------'} | {batteries}B{holders}{cells}"
             f"{' | ' + edge if edge else ''}"
         )
 
@@ -360,12 +319,6 @@ class PropSim:
             self._restart()
 
     @property
-    def script_done(self) -> bool:
-        """True when every script step has been made."""
-        with self._cond:
-            return self._script_at >= len(self.script)
-
-    @property
     def script_finished(self) -> bool:
         """True when the script had steps, all are made, and the last press was acknowledged."""
         with self._cond:
@@ -496,38 +449,11 @@ class PropSim:
         self._show(command)
         return Ok(tag).encode()
 
-    def _show(self, command: Command) -> None:
+    def _show(self, command: DisplayCommand) -> None:
         """A display command: change what is shown."""
-        shown = self.display
-        shown.shown = True
-        if isinstance(command, ShowSerial):
-            shown.serial = command.serial
-        elif isinstance(command, ShowBatteries):
-            shown.batteries, shown.holders = command.count, command.holders
-        elif isinstance(command, ShowTop):
-            shown.top = command.card
-        elif isinstance(command, ShowHand):
-            shown.hand = command.slots
-        elif isinstance(command, ShowStrikes):
-            shown.strikes = command.count
-        elif isinstance(command, ShowHolders):
-            shown.aa, shown.d = command.aa, command.d
-        elif isinstance(command, ShowIndicatorCount):
-            shown.indicator_count = command.count
-        elif isinstance(command, ShowIndicator):
-            shown.indicators[command.index] = (command.label, command.lit)
-        elif isinstance(command, ShowPlateCount):
-            shown.plate_count = command.count
-        elif isinstance(command, ShowPlate):
-            shown.plates[command.index] = command.ports
-        elif isinstance(command, ShowLimit):
-            shown.limit = command.limit
-        elif isinstance(command, ShowTimer):
-            shown.timer = None if command.ms is None else (command.ms, command.rate)
-        elif isinstance(command, ShowGame):
-            shown.game = command.state
-        elif isinstance(command, ShowSolved):
-            shown.solved = command.solved
+        self.display.state = self.display.state.apply(command)
+        self.display.shown = True
+        if isinstance(command, ShowSolved):
             # SOLVED ends a full re-send: the host has shown the whole state.
             self._state_complete = True
 

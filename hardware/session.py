@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
+from hardware.display import DisplayState, Slot
 from hardware.errors import (
     DeviceProtocolError,
     ErrorCode,
@@ -60,7 +61,6 @@ from hardware.protocol import (
     Resend,
     ShowTimer,
     decode_device,
-    display_rank,
     encode_command,
     is_newer,
     next_seq,
@@ -239,8 +239,11 @@ class HostSession:
         self.phase = Phase.IDLE
         self._handshake: _Handshake | None = None
         self._in_flight: _InFlight | None = None
-        self._desired: dict[tuple[str, int], tuple[DisplayCommand, float]] = {}
-        self._confirmed: dict[tuple[str, int], DisplayCommand] = {}
+        #: The display state wanted, when each part was last posted, and what the prop
+        #: has confirmed in this session.
+        self._desired = DisplayState()
+        self._posted: dict[Slot, float] = {}
+        self._confirmed = DisplayState()
         self._pending_ack: int | None = None
         self._pending_sound: PlaySound | None = None
         self._sound_number = 0
@@ -310,10 +313,9 @@ class HostSession:
 
     def show(self, command: DisplayCommand, now: float) -> None:
         """Set part of the display; sent when its turn comes, re-sent after handshakes."""
-        slot = command.slot
-        current = self._desired.get(slot)
-        if current is None or current[0] != command:
-            self._desired[slot] = (command, now)
+        if self._desired.get(command.slot) != command:
+            self._desired = self._desired.apply(command)
+            self._posted[command.slot] = now
         self._advance(now)
 
     def sound(self, cue: Cue, now: float) -> None:
@@ -390,10 +392,9 @@ class HostSession:
             and not self._ping_owed
         )
 
-    def display_state(self) -> list[DisplayCommand]:
-        """The display commands that make up the full state, in re-send order."""
-        commands = [command for command, _ in self._desired.values()]
-        return sorted(commands, key=display_rank)
+    def display_state(self) -> DisplayState:
+        """The display state wanted (what the prop shows once it is synced)."""
+        return self._desired
 
     # ------------------------------------------------------------------ handshake
 
@@ -467,7 +468,7 @@ class HostSession:
             self._count_unapplied(hi, shake)
         self.last_seq = hi.seq
         self._gap = None
-        self._confirmed.clear()
+        self._confirmed = DisplayState()
         self._pending_ack = None
         self._pending_sound = None
         self._ping_owed = False
@@ -584,7 +585,7 @@ class HostSession:
             assert isinstance(reply, Pong)
             self._pong(reply, now)
         elif not isinstance(command, Hello):
-            self._confirmed[command.slot] = command
+            self._confirmed = self._confirmed.apply(command)
             self._check_recovered()
 
     def _pong(self, pong: Pong, now: float) -> None:
@@ -745,7 +746,7 @@ class HostSession:
             return Resend(next_seq(self.last_seq))
         dirty = self._dirty()
         if dirty:
-            return min(dirty, key=display_rank)
+            return dirty[0]
         if self._pending_sound is not None:
             if self.version >= 2:
                 return self._pending_sound
@@ -759,16 +760,17 @@ class HostSession:
         return None
 
     def _dirty(self) -> list[DisplayCommand]:
+        """The display commands the prop still has to confirm, in re-send order."""
         return [
             command
-            for slot, (command, _) in self._desired.items()
-            if self.version >= command.SINCE and self._confirmed.get(slot) != command
+            for command in self._confirmed.diff(self._desired)
+            if self.version >= command.SINCE
         ]
 
     def _current(self, command: Command, now: float) -> Command:
         """``command`` as it is to be sent at ``now``: a running timer shows less time."""
         if isinstance(command, ShowTimer) and command.ms is not None and command.rate:
-            posted = self._desired.get(command.slot, (command, now))[1]
+            posted = self._posted.get(command.slot, now)
             elapsed_ms = round((now - posted) * command.rate)
             return ShowTimer(max(0, command.ms - elapsed_ms), command.rate)
         return command

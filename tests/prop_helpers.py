@@ -15,7 +15,8 @@ from edgework import Edgework
 from hardware import propsim
 from hardware.bridge import Bridge, action_for, display_commands
 from hardware.device import Device, Notice, Timing
-from hardware.protocol import Button, DisplayCommand
+from hardware.display import DisplayState
+from hardware.protocol import Button
 
 #: Timeouts short enough for tests, long enough for a loaded 2-core machine.
 FAST = Timing(
@@ -97,20 +98,20 @@ def assert_consistent(bridge: Bridge, seed: int, pressed: Sequence[Button]) -> N
     assert module.log == reference.log
 
 
-def assert_display(shown: Sequence[DisplayCommand], bridge: Bridge) -> None:
+def assert_display(shown: DisplayState, bridge: Bridge) -> None:
     """The display state the device holds is the module's full state."""
-    assert list(shown) == display_commands(bridge.module, bridge.edgework)
+    assert shown.commands() == display_commands(bridge.module, bridge.edgework)
 
 
 def sim_shows(sim: propsim.PropSim, bridge: Bridge) -> bool:
     """True when the simulated prop's display equals the module's state."""
     module, edge = bridge.module, bridge.edgework
-    shown = sim.display
+    shown = sim.display.state
     padded = [*module.hand, None, None, None][:3]
     batteries = edge.batteries.count if edge.batteries else 0
     holders = edge.batteries.holders if edge.batteries else None
     return (
-        shown.shown
+        sim.display.shown
         and shown.serial == str(edge.serial)
         and (shown.batteries, shown.holders) == (batteries, holders)
         and shown.top == module.discard_top

@@ -19,6 +19,7 @@ from typing import IO, Any
 import click
 from rich.text import Text
 
+from defuser.engine.clock import time_text
 from defuser.engine.game import Clicked, GameEnd, GameEvent, GameSession, click_fields, edge_fields
 from defuser.engine.generate import build_edgework, new_seed
 from defuser.engine.modlog import LogAppender
@@ -40,21 +41,14 @@ from hardware.bridge import (
 )
 from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.display import DisplayState
 from hardware.errors import HardwareError, PortNotFoundError, Setting
 from hardware.protocol import (
     Button,
-    DisplayCommand,
     GameState,
-    ShowBatteries,
     ShowGame,
     ShowHand,
-    ShowHolders,
-    ShowIndicator,
-    ShowIndicatorCount,
     ShowLimit,
-    ShowPlate,
-    ShowPlateCount,
-    ShowSerial,
     ShowSolved,
     ShowStrikes,
     ShowTimer,
@@ -115,42 +109,6 @@ def hardware_error(exc: HardwareError) -> click.ClickException:
     return click.ClickException(f"{exc}{setting_hint(exc.setting)}")
 
 
-def prop_state(commands: list[DisplayCommand]) -> dict[str, Any]:
-    """What the prop was told to show, as JSON-ready values (version-2 parts included)."""
-    state: dict[str, Any] = {}
-    for command in commands:
-        if isinstance(command, ShowSerial):
-            state["serial"] = command.serial
-        elif isinstance(command, ShowBatteries):
-            state["batteries"] = command.count
-            state["holders"] = command.holders
-        elif isinstance(command, ShowHolders):
-            state["aa_holders"], state["d_holders"] = command.aa, command.d
-        elif isinstance(command, ShowIndicatorCount):
-            state["indicators"] = [None] * command.count
-        elif isinstance(command, ShowIndicator):
-            state["indicators"][command.index - 1] = ("*" if command.lit else "") + command.label
-        elif isinstance(command, ShowPlateCount):
-            state["plates"] = [None] * command.count
-        elif isinstance(command, ShowPlate):
-            state["plates"][command.index - 1] = list(command.ports)
-        elif isinstance(command, ShowLimit):
-            state["strike_limit"] = command.limit
-        elif isinstance(command, ShowTimer):
-            state["timer_ms"], state["timer_rate"] = command.ms, command.rate
-        elif isinstance(command, ShowGame):
-            state["game"] = command.state.value
-        elif isinstance(command, ShowTop):
-            state["top"] = None if command.card is None else command.card.code
-        elif isinstance(command, ShowHand):
-            state["hand"] = [None if c is None else c.code for c in command.slots]
-        elif isinstance(command, ShowStrikes):
-            state["strikes"] = command.count
-        elif isinstance(command, ShowSolved):
-            state["solved"] = command.solved
-    return state
-
-
 class PropGame:
     """One game on the prop, rendered: link notices, the trace file, the log file, the
     game session's events and what the prop shows."""
@@ -199,13 +157,13 @@ class PropGame:
             return Text("--")
         return card_text(card, words=words, colour=self.colour)
 
-    def show_prop(self, commands: list[DisplayCommand], *, edge: bool = False) -> None:
+    def show_prop(self, shown: DisplayState, *, edge: bool = False) -> None:
         """What the prop shows now: its edge (when ``edge``) and its state, a line each."""
-        widgets = [text for text in map(edge_text, commands) if text] if edge else []
+        widgets = shown.widgets() if edge else []
         if widgets:
             self.out.print(Text("Prop:    " + " | ".join(widgets)))
         line = Text("Prop:    ")
-        for command in commands:
+        for command in shown.commands():
             if isinstance(command, ShowTop):
                 line.append("pile ").append_text(self.card(command.card)).append(" | hand ")
             elif isinstance(command, ShowHand):
@@ -217,7 +175,7 @@ class PropGame:
             elif isinstance(command, ShowLimit) and command.limit:
                 line.append(f" of {command.limit}")
             elif isinstance(command, ShowTimer) and command.ms is not None:
-                line.append(f" | timer {timer_text(command.ms)}")
+                line.append(f" | timer {time_text(command.ms, game=True)}")
             elif isinstance(command, ShowGame) and command.state in (
                 GameState.EXPLODED, GameState.TIMEOUT
             ):
@@ -286,7 +244,7 @@ class PropGame:
                     "identity": None if device.identity is None else str(device.identity),
                     "firmware": device.firmware,
                     **edge_fields(edge),
-                    "prop": prop_state(shown),
+                    "prop": shown.as_json(),
                 }
             )
             return
@@ -318,11 +276,11 @@ class PropGame:
         """Say that the timer ran out (the summary follows)."""
         shown = device.display_state()
         if self.json_mode:
-            self.out.json({"event": "timeout", "prop": prop_state(shown)})
+            self.out.json({"event": "timeout", "prop": shown.as_json()})
         else:
             self.show_prop(shown)
 
-    def step_json(self, step: PressStep, shown: list[DisplayCommand]) -> dict[str, Any]:
+    def step_json(self, step: PressStep, shown: DisplayState) -> dict[str, Any]:
         """One press as a JSON event."""
         result = step.result
         return {
@@ -332,7 +290,7 @@ class PropGame:
             **click_fields(result),
             "log": list(result.log),
             "sent": [type(c).WORD for c in step.sent],
-            "prop": prop_state(shown),
+            "prop": shown.as_json(),
         }
 
     def finish(
@@ -365,30 +323,6 @@ class PropGame:
             f"{device.bad_lines} bad line(s) dropped here and {device.prop_bad_lines} on the "
             f"prop, {device.recoveries} reconnection(s), time {elapsed_words(elapsed)}."
         )
-
-
-def edge_text(command: DisplayCommand) -> str:
-    """One edge widget as the ``Prop:`` line shows it, or '' for a state command."""
-    if isinstance(command, ShowSerial):
-        return f"serial {command.serial or '------'}"
-    if isinstance(command, ShowBatteries):
-        holders = "" if command.holders is None else f" {command.holders}H"
-        return f"{command.count}B{holders}"
-    if isinstance(command, ShowHolders) and command.aa is not None:
-        return f"{command.aa}xAA {command.d}xD"
-    if isinstance(command, ShowIndicator):
-        return ("*" if command.lit else "") + command.label
-    if isinstance(command, ShowPlate):
-        return "[" + (", ".join(command.ports) or "Empty") + "]"
-    return ""
-
-
-def timer_text(ms: int) -> str:
-    """The bomb timer as the game shows it: 04:59 from a minute up, 59.43 below."""
-    if ms >= 60_000:
-        seconds = ms // 1000
-        return f"{seconds // 60:02d}:{seconds % 60:02d}"
-    return f"{ms // 1000:02d}.{ms % 1000 // 10:02d}"
 
 
 def list_ports(out: Application, json_mode: bool) -> None:

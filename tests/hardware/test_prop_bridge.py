@@ -116,8 +116,9 @@ def test_everything_the_edgework_notation_says_reaches_the_prop() -> None:
             Bridge(module, edge, device).start()
         finally:
             device.close()
-        assert sim.display.edge() == "*FRK, CAR, *BOB // [Parallel, Serial] [Empty] [DVI]"
-        assert (sim.display.aa, sim.display.d, sim.display.batteries) == (2, 1, 5)
+        shown = sim.display.state
+        assert shown.edge_text() == "*FRK, CAR, *BOB // [Parallel, Serial] [Empty] [DVI]"
+        assert (shown.aa, shown.d, shown.batteries) == (2, 1, 5)
 
 
 class FakeProp:
@@ -328,7 +329,7 @@ def golden_game() -> tuple[list[str], Module]:
             assert device.sync(5.0)
         finally:
             device.close()
-        assert sim.display.solved and sim.script_done
+        assert sim.display.state.solved and sim.script_finished
     return trace, module
 
 

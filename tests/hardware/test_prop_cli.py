@@ -295,7 +295,8 @@ def test_pty_unplugged_and_back_on_another_pty(pump: PtyPump) -> None:
         pump.unplug()
         device.show(ShowHand.of([Card.YELLOW_HEART]))
         sim = pump.twin.sim
-        assert sim.display.top is Card.BLUE_SQUARE and sim.display.hand[0] is Card.YELLOW_HEART
+        shown = sim.display.state
+        assert shown.top is Card.BLUE_SQUARE and shown.hand[0] is Card.YELLOW_HEART
         assert came_back and os.path.realpath(link) == came_back[0] != first
         sim.press(Button.HAND1)
         press = device.next_press(5.0)
@@ -328,7 +329,7 @@ def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.Mon
 
     def press_once_shown() -> None:
         for _ in range(500):
-            if sim.display.shown and sim.display.solved is False and sim.session:
+            if sim.display.shown and sim.display.state.solved is False and sim.session:
                 sim.press(Button.PILE)
                 return
             threading.Event().wait(0.005)
@@ -350,9 +351,9 @@ def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.Mon
     press = next(e for e in stream if e["event"] == "press")
     assert press["outcome"] == "strike" and press["prop"]["timer_rate"] == 1250
     assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "timeout"
-    assert sim.display.game is GameState.TIMEOUT
+    assert sim.display.state.game is GameState.TIMEOUT
     assert sim.display.sounds == [Cue.STRIKE, Cue.BOOM]
-    assert sim.display.timer is not None and sim.display.timer[1] == 0
+    assert sim.display.state.timer is not None and sim.display.state.timer[1] == 0
 
 
 def test_no_port_found_is_worded_with_the_options(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -382,7 +383,7 @@ def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(
         threading.Event().wait(0.2)
         sim.press(Button.PILE)
         for _ in range(1000):
-            if sim.presses and sim.display.strikes:
+            if sim.presses and sim.display.state.strikes:
                 break
             threading.Event().wait(0.002)
         sim.unplug()

@@ -61,8 +61,8 @@ def test_handshake_then_state_and_presses() -> None:
             device.show(ShowSerial("AB3CD4"))
             device.show(ShowTop(Card.GREEN_TRIANGLE))
             device.show(ShowHand.of([Card.RED_CIRCLE, Card.BLUE_HEART]))
-            assert sim.display.serial == "AB3CD4"
-            assert sim.display.hand == (Card.RED_CIRCLE, Card.BLUE_HEART, None)
+            assert sim.display.state.serial == "AB3CD4"
+            assert sim.display.state.hand == (Card.RED_CIRCLE, Card.BLUE_HEART, None)
             sim.press(Button.HAND2)
             press = device.next_press(2.0)
             assert press is not None and press.button is Button.HAND2 and press.seq == 1
@@ -121,7 +121,7 @@ def test_corrupted_and_garbage_lines_are_counted_and_survived() -> None:
             device.show(ShowSolved(False))
             sim.send_garbage(b"\xff\x00noise\n")
             device.show(ShowSolved(True))
-            assert sim.display.solved
+            assert sim.display.state.solved
             assert device.bad_lines == 3
             assert kinds(notices).count(NoticeKind.BAD_LINE) == 3
             # The host retried SOLVED with new tags until an answer came through.
@@ -187,7 +187,8 @@ def test_restart_mid_game_re_sends_the_display() -> None:
             sim.restart()
             assert not sim.display.shown
             device.heartbeat()
-            assert sim.display.serial == "AB3CD4" and sim.display.top is Card.YELLOW_SQUARE
+            shown = sim.display.state
+            assert shown.serial == "AB3CD4" and shown.top is Card.YELLOW_SQUARE
             assert NoticeKind.RESTARTED in kinds(notices)
             # Event numbers start again after the restart.
             sim.press(Button.PILE)
@@ -206,8 +207,8 @@ def test_restart_seen_as_nosession_when_boot_is_lost() -> None:
             sim.restart()
             sim.discard_output()  # the BOOT line never reaches the host
             device.show(ShowHand.of([Card.BLUE_CIRCLE]))
-            assert sim.display.top is Card.RED_CIRCLE
-            assert sim.display.hand[0] is Card.BLUE_CIRCLE
+            assert sim.display.state.top is Card.RED_CIRCLE
+            assert sim.display.state.hand[0] is Card.BLUE_CIRCLE
         finally:
             device.close()
 
@@ -231,8 +232,8 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
             sim.unplug()
             device.show(ShowHand.of([Card.RED_HEART]))
             assert device.current_url == f"propsim://{new_name}"
-            assert sim.display.top is Card.GREEN_SQUARE
-            assert sim.display.hand[0] is Card.RED_HEART
+            assert sim.display.state.top is Card.GREEN_SQUARE
+            assert sim.display.state.hand[0] is Card.RED_HEART
             assert kinds(notices)[1:] == [
                 NoticeKind.LOST, NoticeKind.WAITING, NoticeKind.RECONNECTED
             ]
@@ -400,7 +401,7 @@ def test_socket_url_reaches_a_prop(tmp_path: Path) -> None:
         try:
             device.connect()
             device.show(ShowSerial("XY1ZW2"))
-            assert sim.display.serial == "XY1ZW2"
+            assert sim.display.state.serial == "XY1ZW2"
         finally:
             device.close()
             stop.set()

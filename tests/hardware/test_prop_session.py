@@ -525,7 +525,7 @@ def test_the_session_plays_against_the_simulated_prop_without_a_clock() -> None:
                 sim.press(Button.DECK)
                 sim.press(Button.PILE)
         assert session.synced and session.version == version
-        assert sim.display.serial == "AB3CD4"
+        assert sim.display.state.serial == "AB3CD4"
         assert [p.button for p in presses] == [Button.DECK, Button.PILE]
 
 
