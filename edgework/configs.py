@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from edgework.tables import MAX_INTERVAL, MIN_INTERVAL, TABLE_LETTERS, Ruleset
+from edgework.tables import MAX_INTERVAL, MIN_INTERVAL, TABLE_LETTERS, Ruleset, TableLetter
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
     """One kind of module: its table, the serial's last digit and N."""
 
-    table: str
+    table: TableLetter
     last_digit: int
     interval: int
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from edgework.errors import InvalidSerialError
-from edgework.tables import VOWELS, table_for
+from edgework.tables import VOWELS, TableLetter, table_for
 
 _POSITION_NAMES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
@@ -123,7 +123,7 @@ class SerialNumber:
         return len(set(self.text)) < len(self.text)
 
     @property
-    def table(self) -> str:
+    def table(self) -> TableLetter:
         """The letter of the card table (A-D) that this serial selects."""
         return table_for(self.has_vowel, self.has_repeat)
 

@@ -5,10 +5,16 @@ discard top's type and the serial's last digit to a rule letter; Table F says wh
 hand cards that rule admits. Everything else here (each table's mitten face, its plain
 faces, the legality masks) is computed from the literal tables at import, so there is
 one transcription to check.
+
+Table and rule letters are :class:`TableLetter` and :class:`RuleLetter`: ``StrEnum``s,
+equal to their letter, hashed, printed, written to JSON and repr'd as it, so a letter
+compares with ``"A"`` and every output stays the plain letter. Lookups accept a letter
+as text; what they return is typed.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,8 +24,41 @@ from typing import Final
 from edgework.cards import ALL_CARDS, Card, CardType, Colour, Shape
 from edgework.errors import EdgeworkError
 
-TABLE_LETTERS: Final[tuple[str, ...]] = ("A", "B", "C", "D")
-RULE_LETTERS: Final[tuple[str, ...]] = tuple("ABCDEFGHIJKL")
+
+class TableLetter(enum.StrEnum):
+    """One of the manual's card tables, A-D (the serial number picks it)."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class RuleLetter(enum.StrEnum):
+    """One of Table F's rules, A-L (Table E picks it)."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+    E = "E"
+    F = "F"
+    G = "G"
+    H = "H"
+    I = "I"  # noqa: E741 - the manual's letter
+    J = "J"
+    K = "K"
+    L = "L"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+TABLE_LETTERS: Final[tuple[TableLetter, ...]] = tuple(TableLetter)
+RULE_LETTERS: Final[tuple[RuleLetter, ...]] = tuple(RuleLetter)
 
 _N = CardType.NOPE
 _Y = CardType.YEP
@@ -31,10 +70,10 @@ _M = CardType.EXPLODING_MITTEN
 # Rows: circle, heart, triangle, square. Columns: red, blue, green, yellow.
 _RAW_TABLES: Final[Mapping[str, tuple[tuple[CardType, ...], ...]]] = MappingProxyType(
     {
-        "A": ((_N, _Y, _Y, _F), (_K, _Y, _P, _F), (_N, _P, _K, _N), (_K, _M, _F, _P)),
-        "B": ((_Y, _K, _Y, _P), (_M, _N, _N, _F), (_P, _K, _N, _K), (_P, _F, _F, _Y)),
-        "C": ((_N, _P, _M, _Y), (_K, _Y, _F, _N), (_K, _N, _F, _K), (_F, _P, _Y, _P)),
-        "D": ((_Y, _K, _F, _P), (_N, _F, _Y, _N), (_N, _F, _Y, _M), (_K, _P, _P, _K)),
+        TableLetter.A: ((_N, _Y, _Y, _F), (_K, _Y, _P, _F), (_N, _P, _K, _N), (_K, _M, _F, _P)),
+        TableLetter.B: ((_Y, _K, _Y, _P), (_M, _N, _N, _F), (_P, _K, _N, _K), (_P, _F, _F, _Y)),
+        TableLetter.C: ((_N, _P, _M, _Y), (_K, _Y, _F, _N), (_K, _N, _F, _K), (_F, _P, _Y, _P)),
+        TableLetter.D: ((_Y, _K, _F, _P), (_N, _F, _Y, _N), (_N, _F, _Y, _M), (_K, _P, _P, _K)),
     }
 )
 
@@ -61,6 +100,11 @@ TABLE_E: Final[Mapping[CardType, str]] = MappingProxyType(
         _K: "JBDLFIBEDI",
         _M: "CHFEHDFCGE",
     }
+)
+
+#: Table E as typed letters (derived): discard type -> the rule for each last digit.
+_RULE_ROWS: Final[Mapping[CardType, tuple[RuleLetter, ...]]] = MappingProxyType(
+    {kind: tuple(RuleLetter(x) for x in row) for kind, row in TABLE_E.items()}
 )
 
 #: Table F: rule letter -> the manual's wording of the condition.
@@ -125,11 +169,11 @@ DEFUSE_FACES: Final[Mapping[str, tuple[Card, ...]]] = MappingProxyType(
 )
 
 
-def table_for(has_vowel: bool, has_repeat: bool) -> str:
+def table_for(has_vowel: bool, has_repeat: bool) -> TableLetter:
     """The table letter the manual picks: A vowel+repeat, B vowel, C repeat, D neither."""
     if has_vowel:
-        return "A" if has_repeat else "B"
-    return "C" if has_repeat else "D"
+        return TableLetter.A if has_repeat else TableLetter.B
+    return TableLetter.C if has_repeat else TableLetter.D
 
 
 #: When the manual says to use each of Tables A-D, in words.
@@ -180,9 +224,9 @@ def card_type(table: str, card: Card) -> CardType:
     return CARD_TABLES[table][card]
 
 
-def rule_letter(table: str, last_digit: int, discard: Card) -> str:
+def rule_letter(table: str, last_digit: int, discard: Card) -> RuleLetter:
     """The Table E letter for this discard top and last digit of the serial number."""
-    return TABLE_E[CARD_TABLES[table][discard]][last_digit]
+    return _RULE_ROWS[CARD_TABLES[table][discard]][last_digit]
 
 
 def rule_admits(letter: str, card: Card, discard: Card, mitten: Card) -> bool:
@@ -212,7 +256,7 @@ def _mask_row(table: str, last_digit: int) -> tuple[int, ...]:
     return tuple(legal_mask(table, last_digit, discard) for discard in ALL_CARDS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Ruleset:
     """The lookups of one module: its table (from the serial) and Table E column.
 
@@ -220,17 +264,20 @@ class Ruleset:
     interval comes from the batteries and is kept separately.
     """
 
-    table: str
+    table: TableLetter
     last_digit: int
     #: :func:`legal_mask` of every discard face, by face value (the rules' hot path).
-    _masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _masks: tuple[int, ...] = field(repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if self.table not in CARD_TABLES:
-            raise EdgeworkError(f"table {self.table!r} is not a table, expected A, B, C or D")
-        if not 0 <= self.last_digit <= 9:
-            raise EdgeworkError(f"last digit {self.last_digit!r} is not a digit, expected 0-9")
-        object.__setattr__(self, "_masks", _mask_row(self.table, self.last_digit))
+    def __init__(self, table: str, last_digit: int) -> None:
+        """The rules of table ``table`` (a letter A-D) and last digit ``last_digit``."""
+        if table not in CARD_TABLES:
+            raise EdgeworkError(f"table {table!r} is not a table, expected A, B, C or D")
+        if not 0 <= last_digit <= 9:
+            raise EdgeworkError(f"last digit {last_digit!r} is not a digit, expected 0-9")
+        object.__setattr__(self, "table", TableLetter(table))
+        object.__setattr__(self, "last_digit", last_digit)
+        object.__setattr__(self, "_masks", _mask_row(table, last_digit))
 
     @property
     def mitten(self) -> Card:
@@ -251,7 +298,7 @@ class Ruleset:
         """The type of ``card`` under this table."""
         return CARD_TABLES[self.table][card]
 
-    def rule(self, discard: Card) -> str:
+    def rule(self, discard: Card) -> RuleLetter:
         """The rule letter in force with ``discard`` on top of the pile."""
         return rule_letter(self.table, self.last_digit, discard)
 

@@ -436,10 +436,10 @@ def compare(found: Transcription, language: str = "en") -> list[Difference]:
                 diffs.append(Difference(where, want, "(missing)"))
             elif got.strip().upper() != want:
                 diffs.append(Difference(where, want, got))
-    for (t, s, c) in found.card_cells:
-        if t not in TABLE_LETTERS:
-            diffs.append(Difference(f"Table {t}, {s.name.lower()} {c.name.lower()}",
-                                    "(no such table)", found.card_cells[(t, s, c)]))
+    for (name, s, c) in found.card_cells:
+        if name not in TABLE_LETTERS:
+            diffs.append(Difference(f"Table {name}, {s.name.lower()} {c.name.lower()}",
+                                    "(no such table)", found.card_cells[(name, s, c)]))
     for (row, d) in found.table_e_cells:
         if d > 9:
             diffs.append(Difference(f"Table E, {row} row, digit {d}", "(no such column)",

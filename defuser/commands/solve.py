@@ -7,14 +7,14 @@ import sys
 import click
 from rich.text import Text
 
-from defuser.errors import DefuserError
 from defuser.strategy.answer import SolveReport, analyse, solve_batch_line
 from defuser.streams import input_lines
 from defuser.terminal.app import Application
 from defuser.terminal.params import CARD, HAND, cards_arg, edgework_options, resolve_edgework
 from defuser.terminal.style import card_text
 from defuser.terminal.words import error_words
-from edgework import Batteries, Card, EdgeworkError
+from edgework import Batteries, Card
+from edgework.errors import InputError
 
 
 def render(report: SolveReport, out: Application) -> None:
@@ -100,7 +100,7 @@ def run_batch(out: Application, *, json_mode: bool, strict: bool) -> int:
                 continue
             try:
                 report = solve_batch_line(text, strict=strict)
-            except (EdgeworkError, DefuserError) as exc:
+            except InputError as exc:
                 failures += 1
                 if json_mode:
                     out.json({"line": number, "input": text, "error": error_words(exc)})

@@ -21,6 +21,7 @@ from edgework import (
     Card,
     CardType,
     Edgework,
+    RuleLetter,
     Ruleset,
     SerialNumber,
     table_traits,
@@ -60,7 +61,7 @@ class SolveReport:
         return self.rules.type_of(self.discard)
 
     @property
-    def rule_letter(self) -> str:
+    def rule_letter(self) -> RuleLetter:
         """The Table E letter in force."""
         return self.rules.rule(self.discard)
 
