@@ -11,7 +11,8 @@ with a short plain-text 4xx and never a traceback:
   an ``Authorization: token ...`` header;
 * a state-changing request (anything but GET, HEAD, OPTIONS) from a foreign ``Origin`` or
   one the browser marks cross-site;
-* a request body over the limit (by ``Content-Length`` or as it streams in).
+* a request body over the limit (by ``Content-Length`` or as it streams in), a query string
+  over 64 KiB or request headers over 16 KiB.
 
 Every response gets a content security policy (``default-src 'self'``, no inline script),
 ``X-Content-Type-Options: nosniff``, no referrer (the token can be in the URL) and no
@@ -39,6 +40,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 TOKEN_COOKIE: Final = "mittens_token"
 #: Methods that change nothing and need no Origin check.
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The longest query string (a board with many modules lives in its address) and the most
+#: bytes of request headers accepted.
+MAX_QUERY_BYTES: Final = 64 * 1024
+MAX_HEADER_BYTES: Final = 16 * 1024
 #: The largest request body accepted by default (an uploaded game log may be larger: the
 #: app asks for that limit per path).
 DEFAULT_BODY_LIMIT: Final = 64 * 1024
@@ -162,6 +167,15 @@ def presented_token(scope: Scope) -> tuple[str | None, bool]:
     return None, False
 
 
+def too_big(scope: Scope) -> tuple[int, str] | None:
+    """A refusal for a query string or headers over their limits, or None."""
+    if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
+        return 414, "The address is too long."
+    if sum(len(k) + len(v) for k, v in scope.get("headers", ())) > MAX_HEADER_BYTES:
+        return 431, "The request headers are too large."
+    return None
+
+
 class BodyTooLarge(Exception):
     """A request body grew past its limit while it streamed in."""
 
@@ -179,7 +193,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self.refusal(scope)
+        refusal = too_big(scope) or self.refusal(scope)
         if refusal is not None:
             await _plain(send, *refusal)
             return

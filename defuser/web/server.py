@@ -107,6 +107,7 @@ def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]
     app = create_app(WebSettings(the_plan.guard(), follow))
     config = uvicorn.Config(
         app, http="h11", log_level="warning", access_log=False, server_header=False,
+        proxy_headers=False,
         timeout_graceful_shutdown=2, h11_max_incomplete_event_size=16 * 1024,
         limit_concurrency=256, lifespan="off",
     )

@@ -132,6 +132,15 @@ def test_a_refresh_keeps_the_module(browser: Any, server_url: str) -> None:
     shot(page, "board.png")
     page.reload()
     assert advice(page) == badge and page.locator("#module-1 .history li").count() == lines
+    theme = page.locator("#theme")
+    theme.click()
+    theme.click()
+    assert theme.inner_text() == "Theme: dark"
+    page.reload()  # the choice is kept
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    dark = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert dark == "rgb(18, 18, 18)"
+    shot(page, "board-dark.png")
     page.close()
 
 
@@ -182,7 +191,8 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     source = Path(axe).read_text(encoding="utf-8")
-    for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4"):
+    for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
+                 "follow", "follow?view=phone"):
         page.goto(server_url + path)
         page.evaluate(source)
         result = page.evaluate("async () => await axe.run(document)")

@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 
 from defuser.web import board as board_module
 from defuser.web.app import WebSettings, create_app
-from defuser.web.security import TOKEN_COOKIE, GuardSettings, host_allowed
+from defuser.web.security import TOKEN_COOKIE, GuardSettings, host_allowed, too_big
 from defuser.web.server import plan
 
 
@@ -77,6 +77,16 @@ def test_bodies_are_bounded() -> None:
     assert big.status_code == 413
     bogus = client.post("/report", content=b"x", headers={"content-length": "nonsense"})
     assert bogus.status_code in (400, 413)
+
+
+def test_long_addresses_and_big_headers_are_refused() -> None:
+    assert too_big({"query_string": b"m=" + b"a" * (64 * 1024)}) == (
+        414, "The address is too long.")
+    assert too_big({"query_string": b"m=" + b"a" * 60000, "headers": []}) is None
+    client = client_for(LOCAL)
+    big = {f"x-big-{i}": "a" * 1000 for i in range(17)}
+    assert client.get("/", headers=big).status_code == 431
+    assert client.get("/api/board?m=" + "a" * 2000).status_code == 200
 
 
 def test_every_response_has_the_security_headers() -> None:

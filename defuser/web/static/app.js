@@ -85,6 +85,27 @@
     }
   }
 
+  // The theme: the system's by default, or light or dark as chosen (kept in the browser).
+  const THEMES = ["system", "light", "dark"];
+  function applyTheme(theme) {
+    if (theme === "system") { delete document.documentElement.dataset.theme; }
+    else { document.documentElement.dataset.theme = theme; }
+    const button = document.getElementById("theme");
+    if (button) { button.textContent = "Theme: " + theme; button.hidden = false; }
+  }
+  function wireTheme() {
+    const button = document.getElementById("theme");
+    applyTheme(localStorage.getItem("mittens-theme") || "system");
+    if (!button) { return; }
+    button.addEventListener("click", () => {
+      const now = localStorage.getItem("mittens-theme") || "system";
+      const next = THEMES[(THEMES.indexOf(now) + 1) % THEMES.length];
+      localStorage.setItem("mittens-theme", next);
+      applyTheme(next);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", wireTheme);
+
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement;
     if (event.key === "/" && !typing) {
