@@ -10,8 +10,9 @@ exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zer
 - :mod:`~defuser.trainer.kinds`: every drill kind declared once (notation, target,
   skills, generator, judge);
 - :mod:`~defuser.trainer.lookups` and :mod:`~defuser.trainer.situations`: generators;
-- :mod:`~defuser.trainer.answers` and :mod:`~defuser.trainer.grading`: reading and
-  judging answers;
+- :mod:`~defuser.trainer.answers`, :mod:`~defuser.trainer.judges` and
+  :mod:`~defuser.trainer.grading`: the typed answers and their readers, each kind's
+  judge, and grading within the time limit;
 - :mod:`~defuser.trainer.skills`: the typed skills and their stored keys;
 - :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.settings`: FSRS spaced
   repetition per skill and the learner's settings;

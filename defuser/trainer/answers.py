@@ -1,6 +1,10 @@
-"""Forgiving readers for drill answers, in the short notation of ``mittens live``.
+"""Drill answers: their typed values and forgiving readers, in the short notation of
+``mittens live``.
 
-Each reader takes the text a player typed and returns a canonical value, or raises
+Every question's expected answer is one :data:`Answer` value (a table or rule letter,
+a card type, the legal slots, an action, a count, a probability), whose ``str`` is the
+answer in the drill notation: what is shown, stored and read back the same way. Each
+reader takes the text a player typed and returns a canonical value, or raises
 :class:`UnreadableAnswer` with a message naming the input and the expected notation.
 Case, surrounding and repeated spaces, commas and a leading word naming what is asked
 (``table B``, ``rule L``) are all accepted.
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from defuser.engine.actions import Action
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
@@ -20,6 +25,46 @@ from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
 
 class UnreadableAnswer(DefuserError):
     """An answer could not be read in the notation of its question."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableAnswer:
+    """A table letter, A-D."""
+
+    letter: str
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+@dataclass(frozen=True, slots=True)
+class RuleAnswer:
+    """A rule letter, A-L."""
+
+    letter: str
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+@dataclass(frozen=True, slots=True)
+class CountAnswer:
+    """A whole number: deals until the mitten is on top, batteries, the interval N."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return str(self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class ProbabilityAnswer:
+    """An exact probability (shown as a fraction, ``1/5``)."""
+
+    probability: Fraction
+
+    def __str__(self) -> str:
+        return str(self.probability)
 
 
 def _words(text: str) -> list[str]:
@@ -101,6 +146,12 @@ class LegalAnswer:
         if self.discard:
             parts.append("discard")
         return " ".join(parts)
+
+
+#: An expected answer: every kind's answer is one of these.
+Answer = (
+    TableAnswer | RuleAnswer | CardType | LegalAnswer | Action | CountAnswer | ProbabilityAnswer
+)
 
 
 _NONE_WORDS: Final = frozenset({"none", "no", "nothing", "-", "0", "x", "nil"})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from defuser.engine.generate import random_edgework
+from defuser.trainer.answers import Answer, CountAnswer, TableAnswer
 from defuser.trainer.lookups import table_reason
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import EdgeRead, EdgeSkill
@@ -65,21 +66,22 @@ def edge_question(rng: random.Random, skill: EdgeSkill) -> Question:
     assert edge.serial is not None and edge.batteries is not None
     batteries = edge.batteries
     if skill.read is EdgeRead.BATTERIES:
-        expected, reason = str(batteries.count), battery_reason(batteries)
+        expected: Answer = CountAnswer(batteries.count)
+        reason = battery_reason(batteries)
     elif skill.read is EdgeRead.INTERVAL:
-        expected = str(batteries.interval)
+        expected = CountAnswer(batteries.interval)
         reason = (
             f"{battery_reason(batteries)}; N = {batteries.count} mod 5 + 9 = "
             f"{batteries.interval}"
         )
     else:
-        expected, reason = edge.serial.table, table_reason(edge.serial)
+        expected, reason = TableAnswer(edge.serial.table), table_reason(edge.serial)
     return Question(
         kind=Kind.EDGE,
         skill=skill,
         text=f"The bomb's edge: {' '.join(widgets(edge, rng))}. {_ASKS[skill.read]}",
         facts={"edgework": str(edge), "serial": edge.serial.text,
                "batteries": batteries.count, "holders": batteries.holders},
-        expected=expected,
+        answer=expected,
         reason=reason,
     )

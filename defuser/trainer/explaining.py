@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from defuser.trainer.grading import best_option, risky_loss
+from defuser.trainer.judges import best_option, risky_loss
 from defuser.trainer.model import Option, Question
 
 

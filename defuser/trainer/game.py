@@ -163,7 +163,7 @@ class Game:
             skill=full.skill,
             text=f"{self.state_words()} What do you do?",
             facts={**full.facts, "seed": self.seed, "strikes": self.walk.module.strikes},
-            expected=full.expected,
+            answer=full.answer,
             reason=full.reason,
             rule=full.rule,
             options=full.options,

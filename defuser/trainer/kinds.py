@@ -7,20 +7,37 @@ teaching order, the question generator and the judge. Adding a kind means adding
 kind has every part and that the parts agree (each generated question is of its kind
 and skill, and its expected answer is judged right).
 
-The generator and the judge are named, not imported: their modules (the decision
-questions bring the policy and the simulator with them) load the first time a question
-of the kind is asked or judged, so ``mittens stats`` and a table drill start without them.
+The generator and the judge are typed callables. The ``decide`` and ``cycle``
+generators are small functions here that import :mod:`defuser.trainer.situations` (and
+with it the policy and the simulator) the first time such a question is asked, so
+``mittens stats`` and a table drill start without them.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
-from defuser.trainer.model import KINDS, Kind, Question, Verdict
+from defuser.trainer.edge import edge_question
+from defuser.trainer.judges import (
+    Judgement,
+    judge_cycle,
+    judge_decide,
+    judge_edge,
+    judge_identify,
+    judge_legal,
+    judge_rule,
+    judge_table,
+)
+from defuser.trainer.lookups import (
+    identify_question,
+    legal_question,
+    rule_question,
+    table_question,
+)
+from defuser.trainer.model import KINDS, Kind, Question
 from defuser.trainer.skills import (
     CELL_SKILLS,
     CYCLE_SKILLS,
@@ -29,13 +46,29 @@ from defuser.trainer.skills import (
     LEGAL_SKILLS,
     RULE_SKILLS,
     TABLE_SKILLS,
+    CycleSkill,
+    DecideSkill,
     Skill,
 )
 
 S = TypeVar("S", bound=Skill)
 
-#: A judge reads an answer to a question: verdict, reading, detail, loss.
-Judge = Callable[[Question, str], tuple[Verdict, str, str, float | None]]
+#: A judge reads an answer to a question.
+Judge = Callable[[Question, str], Judgement]
+
+
+def decide_question(rng: random.Random, skill: DecideSkill) -> Question:
+    """A ``decide`` question (loads the policy and the simulator on first use)."""
+    from defuser.trainer.situations import decide_question as make
+
+    return make(rng, skill)
+
+
+def cycle_question(rng: random.Random, skill: CycleSkill) -> Question:
+    """A ``cycle`` question (loads the belief and the simulator on first use)."""
+    from defuser.trainer.situations import cycle_question as make
+
+    return make(rng, skill)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,25 +83,13 @@ class KindSpec(Generic[S]):
     target_seconds: float
     #: Every skill of the kind, in the order new skills are introduced.
     skills: tuple[S, ...]
-    #: The question generator and the judge, as "module.function" in defuser.trainer.
-    generator: str
-    judge_name: str
+    #: The question generator and the judge.
+    generator: Callable[[random.Random, S], Question]
+    judge: Judge
 
     def generate(self, rng: random.Random, skill: S) -> Question:
         """A new question of this kind training ``skill``."""
-        generator: Callable[[random.Random, S], Question] = _function(self.generator)
-        return generator(rng, skill)
-
-    def judge(self, question: Question, given: str) -> tuple[Verdict, str, str, float | None]:
-        """Verdict, reading, detail and loss of the answer ``given`` to ``question``."""
-        judge: Judge = _function(self.judge_name)
-        return judge(question, given)
-
-
-def _function(name: str) -> Any:
-    """The function ``module.function`` of defuser.trainer, its module imported now."""
-    module, function = name.rsplit(".", 1)
-    return getattr(importlib.import_module(f"defuser.trainer.{module}"), function)
+        return self.generator(rng, skill)
 
 
 KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
@@ -79,24 +100,24 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "a table letter: A, B, C or D",
             4.0,
             TABLE_SKILLS,
-            "lookups.table_question",
-            "grading.judge_table",
+            table_question,
+            judge_table,
         ),
         KindSpec(
             Kind.IDENTIFY,
             "a card type: Nope, Yep, Defuse, Double Play (dp), Attack, Mitten",
             5.0,
             CELL_SKILLS,
-            "lookups.identify_question",
-            "grading.judge_identify",
+            identify_question,
+            judge_identify,
         ),
         KindSpec(
             Kind.RULE,
             "a rule letter A-L",
             7.0,
             RULE_SKILLS,
-            "lookups.rule_question",
-            "grading.judge_rule",
+            rule_question,
+            judge_rule,
         ),
         KindSpec(
             Kind.LEGAL,
@@ -104,16 +125,16 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "(like 'none discard' or '2 discard')",
             10.0,
             LEGAL_SKILLS,
-            "lookups.legal_question",
-            "grading.judge_legal",
+            legal_question,
+            judge_legal,
         ),
         KindSpec(
             Kind.DECIDE,
             "an action: draw, discard, play 1/2/3 (or just 1/2/3)",
             12.0,
             DECIDE_SKILLS,
-            "situations.decide_question",
-            "grading.judge_decide",
+            decide_question,
+            judge_decide,
         ),
         KindSpec(
             Kind.CYCLE,
@@ -121,16 +142,16 @@ KIND_SPECS: Final[dict[Kind, KindSpec[Any]]] = {
             "like 1/5, 0.2 or 20%",
             10.0,
             CYCLE_SKILLS,
-            "situations.cycle_question",
-            "grading.judge_cycle",
+            cycle_question,
+            judge_cycle,
         ),
         KindSpec(
             Kind.EDGE,
             "a whole number (batteries, or N), or a table letter A-D",
             6.0,
             EDGE_SKILLS,
-            "edge.edge_question",
-            "grading.judge_edge",
+            edge_question,
+            judge_edge,
         ),
     )
 }

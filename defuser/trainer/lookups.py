@@ -15,7 +15,7 @@ from typing import Final
 
 from defuser.engine.generate import random_serial
 from defuser.engine.rules import blocking_slots, legal_slots
-from defuser.trainer.answers import LegalAnswer
+from defuser.trainer.answers import LegalAnswer, RuleAnswer, TableAnswer
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, TableSkill
 from edgework import (
@@ -95,7 +95,7 @@ def table_question(rng: random.Random, skill: TableSkill) -> Question:
         skill=skill,
         text=f"Serial {serial.text}. Which table, A-D?",
         facts={"serial": serial.text},
-        expected=serial.table,
+        answer=TableAnswer(serial.table),
         reason=table_reason(serial),
     )
 
@@ -110,7 +110,7 @@ def identify_question(rng: random.Random, skill: CellSkill) -> Question:
         skill=skill,
         text=f"Serial {serial.text}, card {card_words(card)}. What type is it?",
         facts={"serial": serial.text, "card": card.code},
-        expected=kind.value,
+        answer=kind,
         reason=f"{table_reason(serial)}; {cell_reason(table, card, kind)}",
     )
 
@@ -127,7 +127,7 @@ def rule_question(rng: random.Random, skill: RuleSkill) -> Question:
         skill=skill,
         text=f"Serial {serial.text}, discard pile {card_words(discard)}. Which rule, A-L?",
         facts={"serial": serial.text, "discard": discard.code},
-        expected=letter,
+        answer=RuleAnswer(letter),
         reason=f"{table_reason(serial)}; {rule_reason(rules, discard)}",
         rule=letter,
     )
@@ -209,7 +209,7 @@ def legal_question(rng: random.Random, skill: LegalSkill) -> Question:
             "discard": discard.code,
             "hand": [c.code for c in hand],
         },
-        expected=str(answer),
+        answer=answer,
         reason=legal_reason(rules, discard, hand),
         rule=letter,
     )

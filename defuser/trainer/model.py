@@ -3,7 +3,8 @@
 How each kind is asked and judged is declared once per kind in
 :mod:`defuser.trainer.kinds`. A :class:`Question` carries everything needed to ask
 it, to check an answer and to explain the right one: the prompt, the situation as
-JSON-able facts, the expected answer in the drill notation, and the reason (the
+JSON-able facts, the expected answer as a typed value (:data:`~defuser.trainer.answers.Answer`,
+whose text is the drill notation), and the reason (the
 table cell or rule text it comes from). A :class:`Grade` is the verdict on one
 answer. Every question trains one *skill* (:mod:`defuser.trainer.skills`: a table, a
 Table A-D cell, a Table E cell, a rule letter, a kind of decision, a kind of cycle
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.actions import Action
+from defuser.trainer.answers import Answer
 
 if TYPE_CHECKING:
     from defuser.trainer.skills import Skill
@@ -90,13 +92,18 @@ class Question:
     skill: Skill
     text: str
     facts: Mapping[str, Any]
-    expected: str
+    answer: Answer
     reason: str
     rule: str | None = None
     options: tuple[Option, ...] = ()
     why: str = ""
     #: For a decision: where the mitten cycle stands, in a player's terms.
     cycle: str = ""
+
+    @property
+    def expected(self) -> str:
+        """The expected answer in the drill notation (as shown and stored)."""
+        return str(self.answer)
 
     def to_json(self) -> dict[str, Any]:
         """The question (without any answer) as a JSON object."""

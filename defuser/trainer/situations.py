@@ -23,6 +23,7 @@ from defuser.engine.simulator import Module, Result
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.solutions import solution_for
 from defuser.strategy.values import action_values, best_action, recommend
+from defuser.trainer.answers import Answer, CountAnswer, ProbabilityAnswer
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Kind, Option, Question
 from defuser.trainer.skills import CycleSkill, DecideSkill, Move
@@ -272,11 +273,13 @@ def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
         f"Serial {edge.serial.text}, {batteries_words(situation.batteries.count)}. "
         f"Deals: {history_words(situation.events)}."
     )
+    expected: Answer
     if known:
-        expected = str(belief.deals_until_on_top)
+        assert belief.deals_until_on_top is not None
+        expected = CountAnswer(belief.deals_until_on_top)
         ask = "How many more deals until the mitten is on top (0 = on top now)?"
     else:
-        expected = str(belief.mitten_on_top)
+        expected = ProbabilityAnswer(belief.mitten_on_top)
         ask = "What is the chance the mitten is on top now?"
     return Question(
         kind=Kind.CYCLE,
@@ -289,7 +292,7 @@ def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
             "history": [e.record() for e in situation.events],
             "asks": "deals" if known else "probability",
         },
-        expected=expected,
+        answer=expected,
         reason=cycle_reason(situation),
     )
 
@@ -391,7 +394,7 @@ def decide_question_for(situation: Situation) -> Question:
             "hand": [c.code for c in obs.hand],
             "defuse_slots": list(obs.defuse_slots()),
         },
-        expected=str(recommendation.action),
+        answer=recommendation.action,
         reason=(
             f"{recommendation.reason} Expected clicks to the solve: "
             f"{recommendation.expected_clicks:.2f}."

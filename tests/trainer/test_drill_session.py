@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import (
     Asked,
     DrillSession,
@@ -28,7 +29,8 @@ from defuser.trainer.skills import Skill, TableSkill
 
 def table_question(rng: random.Random, skill: Skill) -> Question:
     """Always the same Table B question."""
-    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {}, "B", "x")
+    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {},
+                    TableAnswer("B"), "x")
 
 
 def session_of(

@@ -24,7 +24,7 @@ def question_53() -> Question:
         skill=DecideSkill(Move.DISCARD),
         text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
         facts={"defuse_slots": []},
-        expected="discard",
+        answer=Action.discard(),
         reason="",
         options=(
             Option(Action.draw(), 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),

@@ -17,6 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from defuser.engine.rules import blocking_slots, legal_slots
+from defuser.trainer.answers import (
+    Answer,
+    ProbabilityAnswer,
+    RuleAnswer,
+    TableAnswer,
+    read_legal,
+)
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
 from defuser.trainer.model import Kind, Question, Verdict
@@ -111,6 +118,17 @@ def test_every_skill_has_a_label_and_a_stable_key() -> None:
         assert parse_skill(bad) is None
 
 
+def typed(kind: Kind, text: str) -> Answer:
+    """The typed answer written ``text`` of a lookup kind."""
+    if kind is Kind.TABLE:
+        return TableAnswer(text)
+    if kind is Kind.RULE:
+        return RuleAnswer(text)
+    if kind is Kind.IDENTIFY:
+        return CardType(text)
+    return read_legal(text)
+
+
 @pytest.mark.parametrize(
     ("kind", "text", "expected", "reading"),
     [
@@ -127,7 +145,7 @@ def test_every_skill_has_a_label_and_a_stable_key() -> None:
     ],
 )
 def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -> None:
-    q = Question(kind, spec_of(kind).skills[0], "?", {}, expected, "because")
+    q = Question(kind, spec_of(kind).skills[0], "?", {}, typed(kind, expected), "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.RIGHT
     assert result.reading == reading
@@ -147,7 +165,9 @@ def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -
 )
 def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
     expected = "A" if kind is not Kind.LEGAL else "1"
-    q = Question(kind, spec_of(kind).skills[0], "?", {}, expected, "because")
+    if kind is Kind.IDENTIFY:
+        expected = "Nope"
+    q = Question(kind, spec_of(kind).skills[0], "?", {}, typed(kind, expected), "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.UNREADABLE
     assert not result.correct
@@ -155,7 +175,7 @@ def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
 
 
 def test_time_limit_turns_a_right_answer_slow() -> None:
-    q = Question(Kind.TABLE, TableSkill("B"), "?", {}, "B", "because")
+    q = Question(Kind.TABLE, TableSkill("B"), "?", {}, TableAnswer("B"), "because")
     assert grade(q, "B", 4.0, time_limit=5).verdict is Verdict.RIGHT
     slow = grade(q, "B", 6.0, time_limit=5)
     assert slow.verdict is Verdict.SLOW and not slow.correct
@@ -169,7 +189,7 @@ def test_time_limit_turns_a_right_answer_slow() -> None:
 )
 def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
     q = Question(Kind.CYCLE, CycleSkill(False), "?", {"asks": "probability"},
-                 str(Fraction(1, 7)), "because")
+                 ProbabilityAnswer(Fraction(1, 7)), "because")
     assert grade(q, text, 1.0).correct is right
 
 

@@ -9,7 +9,9 @@ import pytest
 from cli_helpers import run_cli
 
 from defuser.commands.drill import module_view
+from defuser.engine.actions import Action
 from defuser.engine.game import RATE_PER_STRIKE
+from defuser.trainer.answers import TableAnswer
 from defuser.trainer.game import Game
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import DecideSkill, Move
@@ -17,7 +19,7 @@ from defuser.trainer.skills import DecideSkill, Move
 
 def decide(hand: list[str], discard: str) -> Question:
     return Question(Kind.DECIDE, DecideSkill(Move.DRAW), "?", {"hand": hand, "discard": discard},
-                    "draw", "")
+                    Action.draw(), "")
 
 
 def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
@@ -29,7 +31,7 @@ def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
     assert text.endswith("bomb 1:30")
     coloured = module_view(decide(["YH"], "RC"), True)
     assert coloured is not None and any("on yellow3" in str(s.style) for s in coloured.spans)
-    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, "A", ""),
+    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, TableAnswer("A"), ""),
                        False) is None
 
 

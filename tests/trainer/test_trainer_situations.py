@@ -15,13 +15,8 @@ from defuser.engine.rules import HAND_SIZE, discard_allowed
 from defuser.engine.simulator import HiddenState, Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import action_values, best_action
-from defuser.trainer.grading import (
-    DECIDE_SCALE,
-    STRIKE_PENALTY,
-    grade,
-    risky_loss,
-    verdict_for_loss,
-)
+from defuser.trainer.grading import grade
+from defuser.trainer.judges import DECIDE_SCALE, STRIKE_PENALTY, risky_loss, verdict_for_loss
 from defuser.trainer.model import Kind, Question, Verdict
 from defuser.trainer.situations import (
     Walk,

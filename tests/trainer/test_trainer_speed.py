@@ -6,6 +6,7 @@ import io
 
 import defuser.commands.drill as drill_cli
 from defuser.commands.drill_clock import LiveClock
+from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import clock_text
 from defuser.trainer.grading import grade
 from defuser.trainer.model import Answered, Kind, Question
@@ -13,7 +14,8 @@ from defuser.trainer.skills import TableSkill
 
 
 def question() -> Question:
-    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {}, "B", "x")
+    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {},
+                    TableAnswer("B"), "x")
 
 
 def test_clock_text_counts_up_to_the_target_then_says_slow() -> None:
