@@ -13,7 +13,7 @@ Requirements that need a person (presses, a reset) go through an :class:`Actor`:
 actor those checks are skipped, and a skipped check is not a pass.
 
 Time comes from a :class:`Clock`. The :class:`WallClock` waits out every deadline on a
-real port; a simulated prop's clock (:class:`hardware.propsim.SimClock`) knows when the
+real port; a simulated prop's clock (:class:`hardware.propsim.checking.SimClock`) knows when the
 prop has nothing more to send and moves time on instead, so a check that expects
 silence costs nothing.
 """

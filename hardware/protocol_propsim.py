@@ -3,7 +3,7 @@
 pyserial finds this module through ``serial.protocol_handler_packages`` (the
 ``hardware`` package is added there by :mod:`hardware.transport`), so
 ``serial.serial_for_url("propsim://NAME?OPTIONS")`` returns a :class:`Serial` wired to
-the :class:`~hardware.propsim.PropSim` of that name (see :func:`hardware.propsim.open_url`
+the :class:`~hardware.propsim.twin.PropSim` of that name (see :func:`hardware.propsim.url.open_url`
 for the options). Reads honour the port timeout; an unplugged prop makes every call
 raise ``SerialException`` as a vanished USB device does.
 """
@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
-from hardware.propsim import PropSim, SimError, open_url, url_of
+from hardware.propsim.registry import url_of
+from hardware.propsim.script import SimError
+from hardware.propsim.twin import PropSim
+from hardware.propsim.url import open_url
 
 
 class Serial(SerialBase):

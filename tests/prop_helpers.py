@@ -12,10 +12,12 @@ from contextlib import contextmanager
 
 from defuser.engine.simulator import Module
 from edgework import Edgework
-from hardware import propsim
 from hardware.bridge import Bridge, action_for, display_commands
 from hardware.device import Device, Notice, Timing
 from hardware.display import DisplayState
+from hardware.propsim import registry
+from hardware.propsim.script import ScriptStep
+from hardware.propsim.twin import Faults, PropSim
 from hardware.protocol import Button
 
 #: Timeouts short enough for tests, long enough for a loaded 2-core machine.
@@ -36,14 +38,21 @@ def unique_name(prefix: str = "t") -> str:
 
 @contextmanager
 def simulated_prop(
-    script: Sequence[propsim.ScriptStep] = (), faults: propsim.Faults | None = None
-) -> Iterator[propsim.PropSim]:
-    """A registered simulated prop, forgotten afterwards (whatever name it ends with)."""
-    sim = propsim.create(unique_name(), script=script, faults=faults)
+    script: Sequence[ScriptStep] = (), faults: Faults | None = None
+) -> Iterator[PropSim]:
+    """A registered simulated prop, unplugged afterwards (whatever name it ends with)."""
+    sim = registry.create(unique_name(), script=script, faults=faults)
     try:
         yield sim
     finally:
-        propsim.forget(sim.name)
+        unplug_sim(sim.name)
+
+
+def unplug_sim(name: str) -> None:
+    """Unplug the simulated prop called ``name``, if any: discovery no longer lists it."""
+    sim = registry.lookup(name)
+    if sim is not None:
+        sim.unplug()
 
 
 def make_device(
@@ -63,7 +72,7 @@ def make_device(
     return Device(
         url,
         timing=timing,
-        lister=propsim.sim_ports,
+        lister=registry.sim_ports,
         on_notice=None if notices is None else notices.append,
         trace=record,
         session_seed=session_seed,
@@ -103,7 +112,7 @@ def assert_display(shown: DisplayState, bridge: Bridge) -> None:
     assert shown.commands() == display_commands(bridge.module, bridge.edgework)
 
 
-def sim_shows(sim: propsim.PropSim, bridge: Bridge) -> bool:
+def sim_shows(sim: PropSim, bridge: Bridge) -> bool:
     """True when the simulated prop's display equals the module's state."""
     module, edge = bridge.module, bridge.edgework
     shown = sim.display.state

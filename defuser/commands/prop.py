@@ -30,7 +30,6 @@ from defuser.terminal.params import edgework_options, game_options, resolve_edge
 from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
 from edgework import Batteries, Card, Edgework
-from hardware import propsim
 from hardware.bridge import (
     BombDisplay,
     Bridge,
@@ -43,6 +42,9 @@ from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.display import DisplayState
 from hardware.errors import HardwareError, PortNotFoundError, Setting
+from hardware.propsim import registry
+from hardware.propsim.checking import SimActor, SimClock
+from hardware.propsim.twin import PropSim
 from hardware.protocol import (
     Button,
     GameState,
@@ -80,7 +82,7 @@ PORT = PortParam()
 
 def all_ports() -> list[PortInfo]:
     """System ports plus the simulated props of this process."""
-    return system_ports() + propsim.sim_ports()
+    return system_ports() + registry.sim_ports()
 
 
 #: Words naming the option that changes each timing limit.
@@ -486,7 +488,7 @@ def choose_port(port: str | None, demo: bool, module: Module) -> str:
     buttons (``demo``), or the one USB board that looks like a prop."""
     if demo:
         presses = [button_for(action) for action in winning_actions(module)]
-        return propsim.url_of(propsim.create(script=presses))
+        return registry.url_of(registry.create(script=presses))
     if port is not None:
         return port
     try:
@@ -518,7 +520,7 @@ def play_on_prop(
     return interrupted
 
 
-def _scripted_sim(url: str | None) -> propsim.PropSim | None:
+def _scripted_sim(url: str | None) -> PropSim | None:
     """The simulated prop behind ``url`` when it plays a script, else None."""
     sim = None if url is None else _sim_behind(url)
     return sim if sim is not None and sim.script else None
@@ -610,9 +612,9 @@ def check(
         sim = _sim_behind(link.url)
         actor: Actor | None = None
         if not no_presses:
-            actor = propsim.SimActor(sim) if sim is not None else PromptActor(out)
+            actor = SimActor(sim) if sim is not None else PromptActor(out)
         wait = press_timeout if sim is None else 2.0
-        clock = None if sim is None else propsim.SimClock(sim)
+        clock = None if sim is None else SimClock(sim)
         results = check_prop(
             link, actor, wait=timeout, press_wait=wait, deadline=deadline, clock=clock
         )
@@ -644,8 +646,8 @@ def check(
         sys.exit(1)
 
 
-def _sim_behind(url: str) -> propsim.PropSim | None:
+def _sim_behind(url: str) -> PropSim | None:
     """The simulated prop behind ``url``, if it is one."""
-    if not url.startswith(f"{propsim.SCHEME}://"):
+    if not url.startswith(f"{registry.SCHEME}://"):
         return None
-    return propsim.lookup(url.split("://", 1)[1].split("?", 1)[0])
+    return registry.lookup(url.split("://", 1)[1].split("?", 1)[0])

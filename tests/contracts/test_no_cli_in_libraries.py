@@ -28,7 +28,7 @@ OWN_COMMAND_LINES = {
     # solutions; its own argparse command line.
     "defuser/strategy/shipped_build.py",
     # ``python -m hardware.propsim --pty``: the simulated prop; its own argparse command line.
-    "hardware/propsim.py",
+    "hardware/propsim/__main__.py",
 }
 
 

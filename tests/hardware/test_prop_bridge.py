@@ -19,13 +19,13 @@ from prop_helpers import (
     sim_shows,
     simulated_prop,
     unique_name,
+    unplug_sim,
 )
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.generate import random_edgework
 from defuser.engine.simulator import Module, Outcome
 from edgework import Batteries, Card, Edgework
-from hardware import propsim
 from hardware.bridge import (
     ACTIONS,
     Bridge,
@@ -35,6 +35,7 @@ from hardware.bridge import (
     winning_actions,
 )
 from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.propsim import registry
 from hardware.protocol import (
     Button,
     ButtonPressed,
@@ -110,7 +111,7 @@ def test_everything_the_edgework_notation_says_reaches_the_prop() -> None:
         ShowTop(module.discard_top),
     ]
     with simulated_prop() as sim:
-        device = make_device(propsim.url_of(sim))
+        device = make_device(registry.url_of(sim))
         device.connect()
         try:
             Bridge(module, edge, device).start()
@@ -211,9 +212,9 @@ class BridgeWithFaults(RuleBasedStateMachine):
         rng = random.Random(game)
         self.seed = game
         edge = random_edgework(rng)
-        self.sim = propsim.create(unique_name("sm"))
+        self.sim = registry.create(unique_name("sm"))
         self.names.append(self.sim.name)
-        self.device = make_device(propsim.url_of(self.sim), self.notices)
+        self.device = make_device(registry.url_of(self.sim), self.notices)
         self.device.connect()
         self.bridge = Bridge(Module.from_edgework(edge, game), edge, self.device)
         self.bridge.start()
@@ -273,7 +274,7 @@ class BridgeWithFaults(RuleBasedStateMachine):
         name = unique_name("sm")
         self.names.append(name)
         self.sim.unplug()
-        self.sim.plug(name)
+        registry.plug_in(self.sim, name)
         self.device.heartbeat()
         assert self.device.current_url == f"propsim://{name}"
         assert sim_shows(self.sim, self.bridge)
@@ -293,7 +294,7 @@ class BridgeWithFaults(RuleBasedStateMachine):
         if self.device is not None:
             self.device.close()
         for name in self.names:
-            propsim.forget(name)
+            unplug_sim(name)
 
 
 BridgeWithFaults.TestCase.settings = settings(
@@ -319,7 +320,7 @@ def golden_game() -> tuple[list[str], Module]:
     # No heartbeat: every line in the transcript follows from the previous ones.
     timing = Timing(reply_timeout=2.0, heartbeat=0.0, handshake_timeout=5.0)
     with simulated_prop(script=script) as sim:
-        device = make_device(propsim.url_of(sim), trace=trace, timing=timing, session_seed=1)
+        device = make_device(registry.url_of(sim), trace=trace, timing=timing, session_seed=1)
         device.connect()
         try:
             bridge = Bridge(module, edge, device)

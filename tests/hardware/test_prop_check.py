@@ -6,13 +6,14 @@ import json
 
 import pytest
 from cli_helpers import run_cli
-from prop_helpers import unique_name
+from prop_helpers import unique_name, unplug_sim
 
-from hardware import propsim
+from hardware.propsim import registry
+from hardware.propsim.twin import PropSim
 from hardware.protocol import Resend
 
 
-class BrokenProp(propsim.PropSim):
+class BrokenProp(PropSim):
     """A prop with two mistakes a builder could make from the doc.
 
     It answers ``RESEND`` from a number newer than its newest with every stored event
@@ -41,7 +42,7 @@ def test_the_simulated_prop_passes_every_requirement(
         run = run_cli(["prop", "check", f"propsim://{name}?version={version}", "--json"],
                       monkeypatch)
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 0, run.out + run.err
     report = json.loads(run.out)
     assert report["passed"] is True
@@ -57,11 +58,11 @@ def test_the_simulated_prop_passes_every_requirement(
 
 
 def test_a_broken_prop_fails_with_the_lines_that_failed(monkeypatch: pytest.MonkeyPatch) -> None:
-    sim = propsim.register(BrokenProp(unique_name("broken")))
+    sim = registry.add(BrokenProp(unique_name("broken")))
     try:
-        run = run_cli(["prop", "check", propsim.url_of(sim)], monkeypatch)
+        run = run_cli(["prop", "check", registry.url_of(sim)], monkeypatch)
     finally:
-        propsim.forget(sim.name)
+        unplug_sim(sim.name)
     assert run.code == 1
     failed = [line for line in run.out.splitlines() if line.startswith("FAIL")]
     assert len(failed) == 2, run.out
@@ -80,7 +81,7 @@ def test_without_presses_the_checks_that_need_them_are_skipped(
         run = run_cli(["prop", "check", f"propsim://{name}", "--no-presses", "--json"],
                       monkeypatch)
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 1
     report = json.loads(run.out)
     skipped = {r["name"] for r in report["results"] if r["status"] == "skip"}
@@ -93,6 +94,6 @@ def test_a_silent_port_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
     try:
         run = run_cli(["prop", "check", f"propsim://{name}?mute=1"], monkeypatch)
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 1
     assert "no answer to PING" in run.err and "Traceback" not in run.err

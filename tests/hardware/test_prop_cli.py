@@ -15,15 +15,18 @@ from pathlib import Path
 import pytest
 import serial.tools.list_ports
 from cli_helpers import run_cli
-from prop_helpers import FAST, unique_name
+from prop_helpers import FAST, unique_name, unplug_sim
 from serial.tools.list_ports_common import ListPortInfo
 
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from edgework import Card, Edgework
-from hardware import propsim
 from hardware.bridge import button_for, winning_actions
 from hardware.device import Device, Notice, NoticeKind
+from hardware.propsim import registry
+from hardware.propsim.pty import PtyTwin
+from hardware.propsim.script import script_text
+from hardware.propsim.twin import Faults
 from hardware.protocol import Button, Cue, GameState, ShowHand, ShowTop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +35,7 @@ EDGE = "3B 2H // AB3CD4"
 
 def winning_script(edgework: str, seed: int) -> str:
     module = Module.from_edgework(Edgework.parse(edgework), seed)
-    return propsim.script_text(button_for(a) for a in winning_actions(module))
+    return script_text(button_for(a) for a in winning_actions(module))
 
 
 def events(out: str) -> list[dict[str, object]]:
@@ -92,7 +95,7 @@ def test_full_game_through_a_propsim_url_with_a_script(monkeypatch: pytest.Monke
             monkeypatch,
         )
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 0, run.err
     out = run.out
     assert "Exploding Mittens on the prop · seed 7 (replay with --seed 7)" in out
@@ -114,7 +117,7 @@ def test_a_script_that_runs_out_ends_the_game(monkeypatch: pytest.MonkeyPatch) -
             monkeypatch,
         )
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 0, run.err
     stream = events(run.out)
     assert [e["button"] for e in stream if e["event"] == "press"] == ["DECK", "PILE"]
@@ -132,7 +135,7 @@ def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.Monk
             monkeypatch,
         )
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 1
     assert run.err.strip().startswith(f"mittens: error: no answer from a prop on 'propsim://{name}'")
     assert "Traceback" not in run.err
@@ -224,9 +227,9 @@ def test_full_game_over_a_real_pty(tmp_path: Path) -> None:
 
 
 class PtyPump:
-    """Serves a :class:`~hardware.propsim.PtyTwin` from a thread; unplug and plug it."""
+    """Serves a :class:`~hardware.propsim.pty.PtyTwin` from a thread; unplug and plug it."""
 
-    def __init__(self, twin: propsim.PtyTwin) -> None:
+    def __init__(self, twin: PtyTwin) -> None:
         self.twin = twin
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -262,15 +265,15 @@ class PtyPump:
 
 @pytest.fixture
 def pump(tmp_path: Path) -> Iterator[PtyPump]:
-    sim = propsim.create(unique_name("pty"), faults=propsim.Faults(reset_on_open=False))
-    pump = PtyPump(propsim.PtyTwin(sim, str(tmp_path / "prop-tty")))
+    sim = registry.create(unique_name("pty"), faults=Faults(reset_on_open=False))
+    pump = PtyPump(PtyTwin(sim, str(tmp_path / "prop-tty")))
     pump.plug()
     pump.thread.start()
     yield pump
     pump.stop.set()
     pump.thread.join(2)
     pump.unplug()
-    propsim.forget(sim.name)
+    unplug_sim(sim.name)
 
 
 def test_pty_unplugged_and_back_on_another_pty(pump: PtyPump) -> None:
@@ -325,7 +328,7 @@ def test_hardware_loads_neither_click_nor_rich() -> None:
 def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """--time: the prop gets the timer, faster after a strike (1.25x), then the time-out
     with the explosion sound; the game ends as 'timeout'."""
-    sim = propsim.create(unique_name("timer"))
+    sim = registry.create(unique_name("timer"))
 
     def press_once_shown() -> None:
         for _ in range(500):
@@ -338,12 +341,12 @@ def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.Mon
     presser.start()
     try:
         run = run_cli(
-            ["prop", "--port", propsim.url_of(sim), "--edgework", EDGE, "--seed", "7",
+            ["prop", "--port", registry.url_of(sim), "--edgework", EDGE, "--seed", "7",
              "--time", "1.5", "--json"],
             monkeypatch,
         )
     finally:
-        propsim.forget(sim.name)
+        unplug_sim(sim.name)
     assert run.code == 0, run.err
     stream = [json.loads(line) for line in run.out.splitlines()]
     start = next(e for e in stream if e["event"] == "start")
@@ -373,7 +376,7 @@ def test_an_edge_the_protocol_cannot_carry_is_bad_input(monkeypatch: pytest.Monk
 def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    sim = propsim.create(unique_name("b6"))
+    sim = registry.create(unique_name("b6"))
 
     def press_then_pull_the_cable() -> None:
         for _ in range(1000):
@@ -392,12 +395,12 @@ def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(
     actor.start()
     try:
         run = run_cli(
-            ["prop", "--port", propsim.url_of(sim), "--edgework", EDGE, "--seed", "7",
+            ["prop", "--port", registry.url_of(sim), "--edgework", EDGE, "--seed", "7",
              "--reconnect-timeout", "0.5"],
             monkeypatch,
         )
     finally:
-        propsim.forget(sim.name)
+        unplug_sim(sim.name)
     assert run.code == 1
     assert "#1 PILE -> discard: STRIKE 1" in run.out
     assert "Game stopped." in run.out
@@ -421,7 +424,7 @@ def test_a_version_1_prop_plays_a_whole_game(
         )
         lines = trace.read_text(encoding="ascii").splitlines()
     finally:
-        propsim.forget(name)
+        unplug_sim(name)
     assert run.code == 0, run.err
     assert "Module solved!" in run.out
     assert lines[:3] == [lines[0], "< ERR 0 VERSION 1", lines[2]]

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 import serial
 import serial.tools.list_ports
-from prop_helpers import FAST, make_device, simulated_prop, unique_name
+from prop_helpers import FAST, make_device, simulated_prop, unique_name, unplug_sim
 from serial.tools.list_ports_common import ListPortInfo
 
 from edgework import Card
-from hardware import propsim
 from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.errors import (
     HostProtocolError,
@@ -26,6 +25,8 @@ from hardware.errors import (
     VersionMismatchError,
 )
 from hardware.framing import LineFramer, seal
+from hardware.propsim import registry
+from hardware.propsim.twin import FIRMWARE, Faults
 from hardware.protocol import (
     Button,
     ShowHand,
@@ -53,10 +54,10 @@ def kinds(notices: list[Notice]) -> list[NoticeKind]:
 def test_handshake_then_state_and_presses() -> None:
     with simulated_prop() as sim:
         trace: list[str] = []
-        device = make_device(propsim.url_of(sim), trace=trace)
+        device = make_device(registry.url_of(sim), trace=trace)
         device.connect()
         try:
-            assert device.firmware == propsim.FIRMWARE
+            assert device.firmware == FIRMWARE
             assert device.identity == UsbIdentity(0x1209, 0x0001, sim.usb_serial)
             device.show(ShowSerial("AB3CD4"))
             device.show(ShowTop(Card.GREEN_TRIANGLE))
@@ -73,13 +74,13 @@ def test_handshake_then_state_and_presses() -> None:
         finally:
             device.close()
         assert trace[0].startswith("> HELLO 0 2 ")
-        assert trace[1] == f"< HI 0 2 0 {propsim.FIRMWARE} 0"
+        assert trace[1] == f"< HI 0 2 0 {FIRMWARE} 0"
 
 
 def test_bootloader_swallows_hello_and_boot_prompts_a_new_one() -> None:
-    with simulated_prop(faults=propsim.Faults(boot_delay=2)) as sim:
+    with simulated_prop(faults=Faults(boot_delay=2)) as sim:
         trace: list[str] = []
-        device = make_device(propsim.url_of(sim), trace=trace)
+        device = make_device(registry.url_of(sim), trace=trace)
         device.connect()
         device.close()
     hellos = [line for line in trace if line.startswith("> HELLO")]
@@ -91,9 +92,9 @@ def test_bootloader_swallows_hello_and_boot_prompts_a_new_one() -> None:
 
 
 def test_a_prop_that_never_answers_gives_a_clear_error() -> None:
-    with simulated_prop(faults=propsim.Faults(mute=True)) as sim:
+    with simulated_prop(faults=Faults(mute=True)) as sim:
         device = make_device(
-            propsim.url_of(sim), timing=Timing(handshake_timeout=0.4, reply_timeout=0.1)
+            registry.url_of(sim), timing=Timing(handshake_timeout=0.4, reply_timeout=0.1)
         )
         with pytest.raises(NoAnswerError) as caught:
             device.connect()
@@ -114,7 +115,7 @@ def test_corrupted_and_garbage_lines_are_counted_and_survived() -> None:
     with simulated_prop() as sim:
         notices: list[Notice] = []
         trace: list[str] = []
-        device = make_device(propsim.url_of(sim), notices, trace)
+        device = make_device(registry.url_of(sim), notices, trace)
         device.connect()
         try:
             sim.corrupt_next(2)
@@ -132,7 +133,7 @@ def test_corrupted_and_garbage_lines_are_counted_and_survived() -> None:
 
 def test_lost_presses_are_recovered_in_order() -> None:
     with simulated_prop() as sim:
-        device = make_device(propsim.url_of(sim))
+        device = make_device(registry.url_of(sim))
         device.connect()
         try:
             sim.press(Button.DECK)
@@ -155,7 +156,7 @@ def test_lost_presses_are_recovered_in_order() -> None:
 def test_presses_beyond_the_event_store_are_reported_lost() -> None:
     with simulated_prop() as sim:
         notices: list[Notice] = []
-        device = make_device(propsim.url_of(sim), notices)
+        device = make_device(registry.url_of(sim), notices)
         device.connect()
         try:
             sim.drop_next(10)
@@ -177,7 +178,7 @@ def test_presses_beyond_the_event_store_are_reported_lost() -> None:
 def test_restart_mid_game_re_sends_the_display() -> None:
     with simulated_prop() as sim:
         notices: list[Notice] = []
-        device = make_device(propsim.url_of(sim), notices)
+        device = make_device(registry.url_of(sim), notices)
         device.connect()
         try:
             device.show(ShowSerial("AB3CD4"))
@@ -200,7 +201,7 @@ def test_restart_mid_game_re_sends_the_display() -> None:
 
 def test_restart_seen_as_nosession_when_boot_is_lost() -> None:
     with simulated_prop() as sim:
-        device = make_device(propsim.url_of(sim))
+        device = make_device(registry.url_of(sim))
         device.connect()
         try:
             device.show(ShowTop(Card.RED_CIRCLE))
@@ -221,10 +222,10 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
         def on_notice(notice: Notice) -> None:
             notices.append(notice)
             if notice.kind is NoticeKind.WAITING:
-                sim.plug(new_name)  # the user plugs the prop back in, elsewhere
+                registry.plug_in(sim, new_name)  # the user plugs the prop back in, elsewhere
 
         device = Device(
-            propsim.url_of(sim), timing=FAST, lister=propsim.sim_ports, on_notice=on_notice
+            registry.url_of(sim), timing=FAST, lister=registry.sim_ports, on_notice=on_notice
         )
         device.connect()
         try:
@@ -242,13 +243,13 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
             assert press is not None and press.button is Button.HAND1
         finally:
             device.close()
-            propsim.forget(new_name)
+            unplug_sim(new_name)
 
 
 def test_unplugged_for_good_gives_up_after_the_reconnect_timeout() -> None:
     with simulated_prop() as sim:
         timing = Timing(reply_timeout=0.1, reconnect_interval=0.02, reconnect_timeout=0.2)
-        device = make_device(propsim.url_of(sim), timing=timing)
+        device = make_device(registry.url_of(sim), timing=timing)
         device.connect()
         sim.unplug()
         with pytest.raises(LinkError) as caught:
@@ -376,7 +377,7 @@ def test_stale_replies_and_invalid_lines_are_dropped() -> None:
 
 def test_socket_url_reaches_a_prop(tmp_path: Path) -> None:
     """socket:// works: a TCP server in front of a simulated prop."""
-    with simulated_prop(faults=propsim.Faults(reset_on_open=False)) as sim:
+    with simulated_prop(faults=Faults(reset_on_open=False)) as sim:
         server = socket.create_server(("127.0.0.1", 0))
         port = server.getsockname()[1]
         stop = threading.Event()
@@ -474,10 +475,10 @@ def test_serial_package_knows_the_propsim_scheme() -> None:
     try:
         port.write(seal("PING 4"))
         assert port.read(100).endswith(seal("PONG 4 0 0 0"))
-        assert propsim.lookup(name) is not None
+        assert registry.lookup(name) is not None
     finally:
         port.close()
-        propsim.forget(name)
+        unplug_sim(name)
     with pytest.raises(serial.SerialException) as caught:
         serial.serial_for_url("propsim://?nonsense=1")
     assert "'nonsense' is not known" in str(caught.value)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import pytest
 
 from edgework import Card
-from hardware import propsim
 from hardware.errors import (
     HostProtocolError,
     LinkError,
@@ -22,6 +21,7 @@ from hardware.errors import (
     VersionMismatchError,
 )
 from hardware.framing import LineFramer, seal
+from hardware.propsim.twin import PropSim
 from hardware.protocol import (
     Button,
     ButtonPressed,
@@ -511,7 +511,7 @@ def test_sounds_are_numbered_so_a_retry_plays_once() -> None:
 def test_the_session_plays_against_the_simulated_prop_without_a_clock() -> None:
     """The session and the simulated prop, wired by hand: both versions."""
     for version in (1, 2):
-        sim = propsim.PropSim(f"wired-{version}", max_version=version)
+        sim = PropSim(f"wired-{version}", max_version=version)
         session = HostSession(T, session_seed=3)
         session.show(ShowSerial("AB3CD4"), 0.0)
         session.show(ShowSolved(False), 0.0)
