@@ -126,12 +126,3 @@ class SerialNumber:
     def table(self) -> TableLetter:
         """The letter of the card table (A-D) that this serial selects."""
         return table_for(self.has_vowel, self.has_repeat)
-
-    @property
-    def is_vanilla(self) -> bool:
-        """Whether the serial has the shape the base game generates."""
-        try:
-            SerialNumber.parse(self.text, strict=True)
-        except InvalidSerialError:
-            return False
-        return True

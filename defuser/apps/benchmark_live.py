@@ -136,7 +136,7 @@ def measure(
             if not cold:
                 _prime(cache_home, config.rules, config.interval)
             env = dict(os.environ, XDG_CACHE_HOME=cache_home, NO_COLOR="1")
-            serial = _serial_for(config.table, config.last_digit)
+            serial = serial_for(config.table, config.last_digit)
             args = [*base, "live", "--json", "--lenient-serial", "--serial", serial,
                     "--batteries", str(config.interval - 9)]
             begin = time.perf_counter()
@@ -190,8 +190,9 @@ def _prime(cache_home: str, rules: Ruleset, interval: int) -> None:
     store.solution(rules, interval)
 
 
-def _serial_for(table: str, last_digit: int) -> str:
-    """A vanilla serial number that selects ``table`` and ends in ``last_digit``."""
+def serial_for(table: str, last_digit: int) -> str:
+    """A vanilla serial number that selects ``table`` (A-D) and ends in ``last_digit``: the
+    serial the timing harness gives each configuration."""
     # A vowel and a repeated character pick the table: A both, B vowel, C repeat, D
     # neither. The middle digit differs from the last so only the letters repeat.
     letters = {"A": "AAB", "B": "AEB", "C": "BBC", "D": "BCD"}[table]

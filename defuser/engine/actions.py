@@ -136,14 +136,6 @@ def _parse_slot(text: str, params: list[str]) -> int:
     return int(params[0])
 
 
-#: Every action there is: draw, discard, play 1..3.
-ALL_ACTIONS: Final[tuple[Action, ...]] = (
-    Action(ActionKind.DRAW),
-    Action(ActionKind.DISCARD),
-    *(Action(ActionKind.PLAY, s) for s in range(1, HAND_SIZE + 1)),
-)
-
-
 class StrikeKind(enum.Enum):
     """Why a click struck."""
 

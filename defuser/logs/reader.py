@@ -226,11 +226,6 @@ def _clean(line: str) -> str:
     return printable(line.removesuffix("\r"))
 
 
-def split_lines(data: bytes) -> list[str]:
-    """The file's lines as text (see :func:`iter_lines`)."""
-    return list(iter_lines([data]))
-
-
 @dataclass(slots=True)
 class _Pending:
     """A ``You should use Table`` line of a running instance, waiting for the next line

@@ -73,9 +73,12 @@ def _unpack(raw: bytes) -> list[float]:
 
 
 @functools.cache
-def _header(path: Path) -> tuple[dict[str, Any], int] | None:
-    """The parsed header of ``path`` and where its blocks start, or ``None`` (the model
-    version it was written for is checked by :func:`_read_block`)."""
+def read_header(path: Path) -> tuple[dict[str, Any], int] | None:
+    """The parsed header of the solutions file ``path`` (its ``entries`` name each
+    block's offset, length and CRC-32) and the offset where its blocks start; ``None``
+    for a file that is not one. Read once per path (``read_header.cache_clear()``
+    forgets). The model version the file was written for is checked by
+    :func:`_read_block`."""
     try:
         with open(path, "rb") as f:
             if f.read(len(MAGIC)) != MAGIC:
@@ -96,7 +99,7 @@ def _header(path: Path) -> tuple[dict[str, Any], int] | None:
 def _read_block(path: Path, name: str, model: int) -> tuple[bytes, dict[str, Any]] | None:
     """The uncompressed block of one entry and its header record, checked (the file
     written for model version ``model``); or ``None``."""
-    found = _header(path)
+    found = read_header(path)
     if found is None:
         return None
     header, base = found

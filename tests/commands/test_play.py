@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import GOLDEN, check_golden, run_cli, run_process
+from engine_helpers import ALL_ACTIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from defuser.commands import play as play_command
-from defuser.engine.actions import ALL_ACTIONS, Action, ActionKind
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
+from engine_helpers import ALL_ACTIONS
+
 from defuser.engine.actions import (
-    ALL_ACTIONS,
     Action,
     ActionKind,
     Discarded,

@@ -13,6 +13,7 @@ import re
 import typing
 
 import pytest
+from engine_helpers import ALL_ACTIONS
 from gamelog_builder import (
     SAMPLES,
     BombSpec,
@@ -22,7 +23,7 @@ from gamelog_builder import (
     sample_names,
 )
 
-from defuser.engine.actions import ALL_ACTIONS, Action
+from defuser.engine.actions import Action
 from defuser.engine.simulator import Module
 from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check import ModuleCheck, check_module

@@ -6,7 +6,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 from gamelog_builder import SAMPLES, BombSpec, game_log, sample_messages, sample_names
 
-from defuser.logs.reader import default_log_path, read_log, split_lines
+from defuser.logs.reader import default_log_path, iter_lines, read_log
 
 
 def test_every_sample_is_one_module_on_an_implicit_bomb() -> None:
@@ -58,8 +58,8 @@ def test_windows_line_ends_lone_carriage_returns_and_a_byte_order_mark() -> None
     game = read_log(b"\xef\xbb\xbf" + built.data)
     assert game.bombs[0].serial == "5M3ES3"
     assert [ml.number for ml in game.modules[0].lines] == built.numbers[(0, 1)]
-    assert split_lines(b"a\rb\rc") == ["a", "b", "c"]
-    assert split_lines(b"a\r\nb\n\nc") == ["a", "b", "", "c"]
+    assert list(iter_lines([b"a\rb\rc"])) == ["a", "b", "c"]
+    assert list(iter_lines([b"a\r\nb\n\nc"])) == ["a", "b", "", "c"]
 
 
 def test_bytes_that_are_not_utf8_never_stop_the_reader() -> None:

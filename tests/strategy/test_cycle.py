@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
+from engine_helpers import ALL_ACTIONS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from hypothesis_sizes import examples
 
-from defuser.engine.actions import ALL_ACTIONS, Action
+from defuser.engine.actions import Action
 from defuser.engine.deck import DealKind
 from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidObservationError

@@ -54,7 +54,7 @@ def test_every_configuration_is_shipped_and_passes_its_checksum() -> None:
 
 def test_the_file_is_exactly_what_its_header_lists() -> None:
     raw = shipped.DATA_FILE.read_bytes()
-    found = shipped._header(shipped.DATA_FILE)
+    found = shipped.read_header(shipped.DATA_FILE)
     assert found is not None
     header, base = found
     entries = header["entries"]
@@ -86,7 +86,7 @@ def test_every_shipped_graph_is_the_explored_one(oracle: bool) -> None:
 def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
     """A graph block that fails its checksum is not used (None), and the DP explores."""
     raw = bytearray(shipped.DATA_FILE.read_bytes())
-    found = shipped._header(shipped.DATA_FILE)
+    found = shipped.read_header(shipped.DATA_FILE)
     assert found is not None
     header, base = found
     entry = header["entries"][shipped.graph_name(12, False)]
@@ -140,7 +140,7 @@ def test_another_model_version_falls_back_to_the_dp(
     assert shipped.load(rules, n, model=dp.MODEL_VERSION + 1, size=dp.HAND_COUNT) is None
     assert shipped.load_graph(n, model=dp.MODEL_VERSION + 1) is None
     monkeypatch.setattr(solutions, "MODEL_VERSION", dp.MODEL_VERSION + 1)
-    shipped._header.cache_clear()
+    shipped.read_header.cache_clear()
     try:
         store = SolutionStore(DiskCache(tmp_path))
         sol = store.solution(rules, n)
@@ -148,7 +148,7 @@ def test_another_model_version_falls_back_to_the_dp(
         assert sol.cycle_value == pytest.approx(stored.cycle_value, abs=1e-9)
         assert store.expected_clicks(rules, n) == pytest.approx(stored.expected_clicks)
     finally:
-        shipped._header.cache_clear()
+        shipped.read_header.cache_clear()
 
 
 def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     copy = tmp_path / "solutions.bin"
     copy.write_bytes(bytes(raw))
     assert load(rules, n, path=copy) is not None
-    found = shipped._header(copy)
+    found = shipped.read_header(copy)
     assert found is not None
     header, base = found
     entry = header["entries"][shipped.entry_name("B", 4, 12, False)]
@@ -178,5 +178,5 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     assert load(rules, n, path=truncated) is None
     for junk in (b"", b"not ours", shipped.MAGIC + b"00000005\n[1,2]"):
         (tmp_path / "junk.bin").write_bytes(junk)
-        shipped._header.cache_clear()
+        shipped.read_header.cache_clear()
         assert load(rules, n, path=tmp_path / "junk.bin") is None

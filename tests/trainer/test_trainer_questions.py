@@ -194,7 +194,8 @@ def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
 
 
 def test_every_action_reads_back() -> None:
-    from defuser.engine.actions import ALL_ACTIONS
+    from engine_helpers import ALL_ACTIONS
+
     from defuser.trainer.answers import read_action
 
     for action in ALL_ACTIONS:
