@@ -14,7 +14,6 @@ produced and checks that it is one the spec allows at that moment
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import oracle_manual as manual
@@ -107,10 +106,6 @@ class NaiveModule:
 
     def mitten_on_top(self) -> bool:
         return self.deals + 1 == self.next_mitten_deal
-
-    def snapshot(self) -> NaiveModule:
-        """An independent copy (the lists copied; faces and lines are immutable)."""
-        return dataclasses.replace(self, hand=list(self.hand), log=list(self.log))
 
     # ------------------------------------------------------------ the spec's checks
 

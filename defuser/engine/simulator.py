@@ -14,8 +14,8 @@ import copy as _copy
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
 from defuser.engine import deck, modlog
 from defuser.engine.actions import (
@@ -32,7 +32,6 @@ from defuser.engine.actions import (
 from defuser.engine.rules import HAND_SIZE, blocking_slots
 from defuser.errors import (
     DefuserError,
-    InvalidCommandError,
     InvalidHandError,
     InvalidObservationError,
 )
@@ -109,29 +108,9 @@ class HiddenState:
     first_cycle: bool
 
 
-@dataclass(slots=True)
-class _State:
-    """Everything an action can change; one snapshot per action makes undo exact.
-
-    ``rng_state`` is filled in only by an action that deals a card (the only ones that
-    use the random source), since saving it costs more than the rest of an action.
-    """
-
-    discard_top: Card
-    hand: list[Card]
-    solved: bool
-    strikes: int
-    deals: int
-    to_mitten: int
-    defuse_in: int | None
-    first_cycle: bool
-    log_length: int
-    rng_state: Any = field(default=None)
-
-
-#: How many of the latest clicks a module keeps for :meth:`Module.undo` and in
-#: ``history``; older ones are dropped, so a session of any length has bounded memory.
-UNDO_DEPTH: Final = 1000
+#: How many of the latest clicks a module keeps in ``history`` (at least; older ones are
+#: dropped in batches), so a session of any length has bounded memory.
+HISTORY_DEPTH: Final = 1000
 
 
 class Module:
@@ -151,12 +130,12 @@ class Module:
     solved: bool
     strikes: int
     deals: int
-    #: The latest clicks and what they did (at most about 2 x UNDO_DEPTH of them).
+    #: The latest clicks and what they did (at most about 2 x HISTORY_DEPTH of them).
     history: list[Result]
-    #: Every click made (undone ones excepted), however many ``history`` still holds.
+    #: Every click made, however many ``history`` still holds.
     clicks: int
     #: The module's log lines, the latest ones: after a very long session the earliest
-    #: are dropped with the clicks that can no longer be undone (see ``log_dropped``).
+    #: are dropped with the clicks dropped from ``history`` (see ``log_dropped``).
     log: list[str]
     #: How many lines were dropped from the front of ``log``; ``log_total`` counts all.
     log_dropped: int
@@ -196,8 +175,6 @@ class Module:
         self.clicks = 0
         self.log = []
         self.log_dropped = 0
-        self._snapshots: list[_State] = []
-        self._pending: _State | None = None
         if start is None:
             self.discard_top, hand = deck.random_opening(rules, rng)
         else:
@@ -265,8 +242,6 @@ class Module:
 
     def act(self, action: Action) -> Result:
         """Perform one click and return what it did (also appended to ``history``)."""
-        snapshot = self._snapshot()
-        self._pending = snapshot
         if self.solved:
             result = Result(action, Outcome.NOTHING, None, note="the module is already solved")
         elif action.kind is ActionKind.DRAW:
@@ -276,19 +251,15 @@ class Module:
         else:
             assert action.slot is not None
             result = self._play(action, action.slot)
-        self._pending = None
-        self._snapshots.append(snapshot)
         self.history.append(result)
         self.clicks += 1
-        if len(self._snapshots) > 2 * UNDO_DEPTH:
-            # A session of any length keeps bounded memory: only the last UNDO_DEPTH
-            # clicks can be undone and stay in ``history`` (trimmed in batches).
-            del self._snapshots[:-UNDO_DEPTH]
-            del self.history[:-UNDO_DEPTH]
-            # The log before the oldest click that can still be undone is never needed.
-            keep_from = self._snapshots[0].log_length - self.log_dropped
-            del self.log[:keep_from]
-            self.log_dropped += keep_from
+        if len(self.history) > 2 * HISTORY_DEPTH:
+            # A session of any length keeps bounded memory: only the last HISTORY_DEPTH
+            # clicks stay in ``history`` (trimmed in batches), and the log keeps their lines.
+            del self.history[:-HISTORY_DEPTH]
+            drop = len(self.log) - sum(len(kept.log) for kept in self.history)
+            del self.log[:drop]
+            self.log_dropped += drop
         return result
 
     def draw(self) -> Result:
@@ -303,33 +274,9 @@ class Module:
         """Click hand slot ``slot`` (1-3)."""
         return self.act(Action(ActionKind.PLAY, slot))
 
-    def undo(self) -> None:
-        """Take back the last action, restoring everything, random state included.
-
-        Undoing then repeating an action gives the same result. Raises
-        :class:`InvalidCommandError` when there is nothing to undo.
-        """
-        if not self._snapshots:
-            raise InvalidCommandError("there is no action to undo")
-        state = self._snapshots.pop()
-        self.history.pop()
-        self.clicks -= 1
-        self.discard_top = state.discard_top
-        self._hand = list(state.hand)
-        self.solved = state.solved
-        self.strikes = state.strikes
-        self.deals = state.deals
-        self._to_mitten = state.to_mitten
-        self._defuse_in = state.defuse_in
-        self._first_cycle = state.first_cycle
-        del self.log[state.log_length - self.log_dropped :]
-        if state.rng_state is not None:
-            self._rng.setstate(state.rng_state)
-
     @property
     def log_total(self) -> int:
-        """How many log lines the module has written (undone ones excepted), dropped
-        ones included."""
+        """How many log lines the module has written, dropped ones included."""
         return self.log_dropped + len(self.log)
 
     def copy(self) -> Module:
@@ -343,7 +290,6 @@ class Module:
         twin._hand = list(self._hand)
         twin.history = list(self.history)
         twin.log = list(self.log)
-        twin._snapshots = list(self._snapshots)
         return twin
 
     # ----------------------------------------------------------------- internals
@@ -352,19 +298,6 @@ class Module:
         text = modlog.line(self.module_id, message)
         self.log.append(text)
         return text
-
-    def _snapshot(self) -> _State:
-        return _State(
-            self.discard_top,
-            list(self._hand),
-            self.solved,
-            self.strikes,
-            self.deals,
-            self._to_mitten,
-            self._defuse_in,
-            self._first_cycle,
-            self.log_total,
-        )
 
     def _check_hidden(self, hidden: HiddenState) -> None:
         n = self.interval
@@ -388,8 +321,6 @@ class Module:
     def _deal(self, *, guaranteed_legal: bool) -> tuple[Card, int]:
         """Take the deck's top card; return it and the log's "coming in" count."""
         rules, rng = self.rules, self._rng
-        if self._pending is not None:
-            self._pending.rng_state = rng.getstate()
         self.deals += 1
         if self._to_mitten == 0:
             self._first_cycle = False

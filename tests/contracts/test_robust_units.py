@@ -16,7 +16,6 @@ def test_live_undo_stack_is_bounded() -> None:
     session = LiveSession()
     for n in range(UNDO_DEPTH + 50):
         assert session.handle(f"batteries {n % 90}").ok
-    assert len(session._undo) == UNDO_DEPTH
     for _ in range(UNDO_DEPTH):
         assert session.handle("undo").ok
     assert not session.handle("undo").ok
@@ -70,21 +69,18 @@ def test_prop_file_on_a_full_disk_is_one_line(
 # ---------------------------------------------------------------- row 24: long play sessions
 
 
-def test_a_long_session_keeps_a_bounded_undo_history() -> None:
+def test_a_long_session_keeps_a_bounded_history() -> None:
     from defuser.engine.actions import Action
-    from defuser.engine.simulator import UNDO_DEPTH, Module
+    from defuser.engine.simulator import HISTORY_DEPTH, Module
     from edgework import Edgework
 
     module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
     blocked = Action.parse("play 3")  # a click that changes nothing but is recorded
-    total = 5 * UNDO_DEPTH + 7
+    total = 5 * HISTORY_DEPTH + 7
     for _ in range(total):
         module.act(blocked)
     assert module.clicks == total
-    assert len(module.history) <= 2 * UNDO_DEPTH
-    assert len(module._snapshots) == len(module.history)
-    module.undo()
-    assert module.clicks == total - 1
+    assert len(module.history) <= 2 * HISTORY_DEPTH
 
 
 def test_prop_ctrl_c_prints_the_summary_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -105,7 +101,7 @@ def test_a_long_logged_session_keeps_bounded_lines_and_writes_each_once() -> Non
     from defuser.engine.actions import Action
     from defuser.engine.game import Clicked, GameSession
     from defuser.engine.modlog import LogAppender
-    from defuser.engine.simulator import UNDO_DEPTH, Module
+    from defuser.engine.simulator import HISTORY_DEPTH, Module
     from edgework import Edgework
 
     module = Module.from_edgework(Edgework.parse("3B 2H // KT4RE7"), 7)
@@ -116,19 +112,17 @@ def test_a_long_logged_session_keeps_bounded_lines_and_writes_each_once() -> Non
     log.flush(module.log, module.log_total)
     session = GameSession(module, strike_limit=0, clock=lambda: 0.0)
     clicks = [Action.parse(text) for text in ("play 1", "play 2", "play 3", "discard")]
-    for n in range(5 * UNDO_DEPTH + 7):
+    for n in range(5 * HISTORY_DEPTH + 7):
         [event] = session.click(clicks[n % len(clicks)])
         assert isinstance(event, Clicked)
         log.flush(module.log, module.log_total)
         every_line += event.result.log
-    assert len(every_line) > 3 * UNDO_DEPTH  # the clicks really wrote lines
-    # The module keeps only the lines still needed for undo; the file has them all, once.
+    assert len(every_line) > 3 * HISTORY_DEPTH  # the clicks really wrote lines
+    # The module keeps only the lines of the clicks it still holds; the file has them all,
+    # once.
     assert module.log_dropped > 0
     assert module.log_total == len(every_line)
     assert module.log == every_line[module.log_dropped :]
     assert len(module.log) <= 2 * len(every_line) // 5
     assert file.getvalue().splitlines() == every_line
-    # Undo takes back exactly the last click's lines.
-    last = module.history[-1]
-    module.undo()
-    assert module.log == every_line[module.log_dropped : len(every_line) - len(last.log)]
+    assert module.log == [line for click in module.history for line in click.log]

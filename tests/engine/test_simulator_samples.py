@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -46,7 +47,6 @@ INDEX = _index()
 class ScriptedRandom(random.Random):
     """Hands out the real log's dealt cards and Defuse places, checking each choice.
 
-    Its state includes its place in the script, so the module's undo rewinds it too.
     """
 
     def __init__(self, cards: list[Card], places: list[int]) -> None:
@@ -68,13 +68,6 @@ class ScriptedRandom(random.Random):
         self.next_place += 1
         assert a <= place <= b, f"real Defuse place {place} outside {a}..{b}"
         return place
-
-    def getstate(self) -> Any:
-        return (super().getstate(), self.next_card, self.next_place)
-
-    def setstate(self, state: Any) -> None:
-        inner, self.next_card, self.next_place = state
-        super().setstate(inner)
 
 
 @dataclass
@@ -169,34 +162,46 @@ def _candidates(module: Module, message: str) -> list[Action]:
     return []
 
 
-def _follow(module: Module, real: list[str], messages: list[str]) -> bool:
-    """Act along the real log, trying each slot when a played face is held twice."""
+def _follow(
+    start: Callable[[], Module], module: Module, clicks: list[Action], real: list[str],
+    messages: list[str],
+) -> Module | None:
+    """Act along the real log from ``module`` (``start()`` after ``clicks``), trying each
+    slot when a played face is held twice; the module that wrote the whole log, if any.
+
+    A wrong try is taken back by starting again and repeating the clicks before it.
+    """
     position = len(module.log)
     if position == len(real):
-        return True
+        return module
     for action in _candidates(module, messages[position]):
         result = module.act(action)
-        if (
-            result.outcome is not Outcome.NOTHING
-            and module.log == real[: len(module.log)]
-            and _follow(module, real, messages)
-        ):
-            return True
-        module.undo()
-    return False
+        if result.outcome is not Outcome.NOTHING and module.log == real[: len(module.log)]:
+            found = _follow(start, module, [*clicks, action], real, messages)
+            if found is not None:
+                return found
+        module = start()
+        for click in clicks:
+            module.act(click)
+    return None
 
 
 def replay(name: str) -> tuple[Module, list[str]]:
     """Run the simulator through a real log; return it and the real full lines."""
     data = read_sample(name)
-    rng = ScriptedRandom(data.cards, data.places)
-    module = Module(
-        data.rules, data.interval, rng, start=(data.discard, data.hand), hidden=data.hidden
-    )
+
+    def start() -> Module:
+        rng = ScriptedRandom(data.cards, data.places)
+        return Module(
+            data.rules, data.interval, rng, start=(data.discard, data.hand), hidden=data.hidden
+        )
+
     real = [modlog.line(1, m) for m in data.messages]
+    module = start()
     assert module.log == real[: len(module.log)]
-    assert _follow(module, real, data.messages), f"{name}: the simulator cannot write this log"
-    return module, real
+    done = _follow(start, module, [], real, data.messages)
+    assert done is not None, f"{name}: the simulator cannot write this log"
+    return done, real
 
 
 @pytest.mark.skipif(not INDEX, reason="the real sample logs are not available")
