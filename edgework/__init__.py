@@ -1,12 +1,12 @@
 """The bomb's edge and the manual's lookups it keys.
 
-Serial number, batteries and the other widgets; the 16 card faces; Tables A-F as data;
-the 200 configurations (table, last digit, N) they select.
+Serial number, batteries and the other widgets; the 16 card faces; Tables A-F as data.
+The 200 configurations (table, last digit, N) they select are in :mod:`edgework.configs`,
+imported by name (a process that plays one module never builds them).
 This package uses only the standard library and imports nothing else from the project.
 """
 
 from edgework.cards import ALL_CARDS, SHAPE_GLYPHS, Card, CardType, Colour, Shape, parse_hand
-from edgework.configs import CONFIGS, Config
 from edgework.errors import (
     EdgeworkError,
     FaultError,
@@ -51,7 +51,6 @@ from edgework.widgets import Batteries, Edgework, Indicator, PortPlate
 __all__ = [
     "ALL_CARDS",
     "CARD_TABLES",
-    "CONFIGS",
     "DEFUSE_FACES",
     "INTERVALS",
     "MAX_INTERVAL",
@@ -70,7 +69,6 @@ __all__ = [
     "Card",
     "CardType",
     "Colour",
-    "Config",
     "Edgework",
     "EdgeworkError",
     "FaultError",

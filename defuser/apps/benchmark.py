@@ -29,7 +29,7 @@ from defuser.engine.simulator import Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import POLICY_NAMES, make_policy
 from defuser.strategy.solutions import expected_clicks, solution_for
-from edgework import CONFIGS, Config
+from edgework.configs import CONFIGS, Config
 from edgework.errors import FaultError, MisuseError
 
 #: A game that reaches this many clicks is stopped and counted as unsolved.

@@ -36,7 +36,8 @@ from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.cache import APP_DIR, DiskCache
 from defuser.strategy.solutions import SolutionStore
-from edgework import CONFIGS, Ruleset
+from edgework import Ruleset
+from edgework.configs import CONFIGS
 
 
 @dataclass(slots=True)

@@ -38,6 +38,7 @@ from defuser.engine.actions import (
 )
 from defuser.errors import DefuserError, InvalidCommandError, NoOpeningStateError
 from defuser.strategy.belief import Observation
+from defuser.strategy.solutions import prepare_in_background
 from defuser.strategy.values import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 
@@ -174,6 +175,9 @@ class LiveSession:
         self._undo: deque[tuple[SerialNumber | None, Batteries | None, Observation | None]] = (
             deque(maxlen=UNDO_DEPTH)
         )
+        #: The rule set of the last answer, and the one prepared for full evaluation.
+        self._answered: Ruleset | None = None
+        self._prepared: Ruleset | None = None
 
     # ------------------------------------------------------------ state
 
@@ -206,6 +210,12 @@ class LiveSession:
             )
         if obs.discard is None:
             return Recommendation(None, None, f"Give the opening state: {_START_SYNTAX}.")
+        if obs.rules == self._answered and obs.rules != self._prepared:
+            # From the second answer on, a later cycle's tables are built while the
+            # session waits for its lines (the first answer is not slowed down).
+            self._prepared = obs.rules
+            prepare_in_background(obs.rules)
+        self._answered = obs.rules
         return recommend(obs)
 
     def edge_note(self) -> str:

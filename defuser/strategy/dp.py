@@ -30,7 +30,9 @@ Speed. One phase is one array of 15,504 values, computed in four slices (hands o
 precomputed candidate indices from one flat vector of "what each action is worth" and
 taking each row's minimum. numpy is imported only when a phase is evaluated in full, so
 a process that answers from a stored fixed point (:meth:`Solution.from_cycle_value`)
-never loads it.
+never loads it for the first cycle, which it computes on demand; the first question in a
+later cycle evaluates every recurring phase at once (:func:`prepare_tables` builds what
+that takes ahead of need).
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ SIZE_START: Final[tuple[int, ...]] = tuple(
     for k in range(HAND_SIZE + 2)
 )
 HAND_COUNT: Final = len(HANDS)
+#: Per hand, the faces it holds as a bit set (bit ``c`` for face ``c``).
+HAND_FACES: Final[tuple[int, ...]] = tuple(sum({1 << c for c in hand}) for hand in HANDS)
 #: Number of states per phase: hand index * 16 + discard top.
 STATES: Final = HAND_COUNT * FACES
 #: States whose hand has room for a draw come first (hands of 0-2 cards).
@@ -89,8 +93,9 @@ _PROBE_OFF: Final = _ZERO_CELL + 1
 TOLERANCE: Final = 1e-11
 
 #: A solution computes this many states' values one by one (a first answer needs a few
-#: thousand at most) before it evaluates every phase in full, vectorised: a question deep
-#: in a game, with many draws ahead, would otherwise take seconds state by state.
+#: thousand at most) before it evaluates every phase in full, vectorised: a question
+#: with many draws ahead would otherwise take seconds state by state. (A later cycle's
+#: phases are evaluated in full when first asked about, whatever is left of this.)
 LAZY_VALUES: Final = 20_000
 
 #: Bumped whenever the model changes; stored solutions (shipped or cached) of another
@@ -432,7 +437,8 @@ class _Tables:
         self.defuses = [c for c in range(FACES) if self.is_defuse[c]]
         self.mitten = int(rules.mitten)
         self.legal = [rules.legal_mask(Card(d)) for d in range(FACES)]
-        self.hand_has_defuse = [any(self.is_defuse[c] for c in h) for h in HANDS]
+        defuse_faces = sum(1 << c for c in self.defuses)
+        self.hand_has_defuse = [bool(faces & defuse_faces) for faces in HAND_FACES]
         # A face no discard top ever admits can never leave the hand; three of them and no
         # Defuse can never be solved (no room to draw, nothing to play). The module never
         # deals such a hand (a draw into two illegal cards is legal), but the DP covers
@@ -441,10 +447,8 @@ class _Tables:
         for m in self.legal:
             any_legal |= m
         self.dead = [
-            len(h) == HAND_SIZE
-            and not self.hand_has_defuse[i]
-            and not any(any_legal >> c & 1 for c in h)
-            for i, h in enumerate(HANDS)
+            len(h) == HAND_SIZE and not faces & (defuse_faces | any_legal)
+            for h, faces in zip(HANDS, HAND_FACES, strict=True)
         ]
 
     @functools.cached_property
@@ -645,6 +649,32 @@ def tables_for(table: str, last_digit: int) -> _Tables:
     return _Tables(Ruleset(table, last_digit))
 
 
+def prepare_tables(rules: Ruleset) -> None:
+    """Build, ahead of need, what evaluating a phase of ``rules`` in full takes: numpy
+    and the rule set's index arrays (about 0.1 s). A session may run this in a
+    background thread while it waits for its next line, so that the answer that first
+    needs a later cycle only evaluates; no value depends on whether or when it ran."""
+    tables_for(rules.table, rules.last_digit).arrays  # noqa: B018 - built on first use
+
+
+def _later_phases(graph: PhaseGraph) -> list[bool]:
+    """Per phase, whether only a later cycle reaches it: a recurring phase that no
+    phase of the first, partial cycle leads to (a mitten deal leads to a cycle's start
+    values, not to a phase)."""
+    first = [i for i, ph in enumerate(graph.phases) if not ph.recurrent]
+    seen = set(first)
+    while first:
+        ph = graph.phases[first.pop()]
+        following = [o.phase for o in ph.outcomes if o.kind is not DealKind.MITTEN]
+        if ph.probe_fail >= 0:
+            following.append(ph.probe_fail)
+        for i in following:
+            if i not in seen:
+                seen.add(i)
+                first.append(i)
+    return [i not in seen for i in range(len(graph.phases))]
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -701,6 +731,10 @@ class Solution:
         self._memo: dict[int, float] = {}
         #: Values still to compute one by one before evaluating every phase is cheaper.
         self._lazy_left = LAZY_VALUES
+        #: Phases only a later cycle reaches: the first question there evaluates every
+        #: recurring phase at once, since a cycle's start reaches most of their states.
+        self._later = _later_phases(graph)
+        self._safe = [ph.mode is Mode.SAFE for ph in graph.phases]
         self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
         #: Values shared by the states of a phase without draws that differ only in a
         #: discard top admitting the same cards of the hand (see :meth:`value`).
@@ -755,27 +789,29 @@ class Solution:
         if full is None and self._lazy_left <= 0:
             self.complete()
             full = self.full[phase]
+        elif full is None and self._later[phase]:
+            self._fill_recurrent()
+            full = self.full[phase]
         if full is not None:
             return float(full[state])
-        if self.graph.phases[phase].mode is Mode.SAFE:
+        if self._safe[phase]:
             self._lazy_left -= 1
             found = 1.0 + self._best(phase, state)
         else:
-            # No draw is allowed, so the discard top matters only through which of the
-            # hand's cards it admits: states that agree on that share one value.
             h, d = divmod(state, FACES)
-            mask = self.tables.legal[d]
-            pattern = 0
-            for i, c in enumerate(HANDS[h]):
-                if mask >> c & 1:
-                    pattern |= 1 << i
-            alike = (phase * HAND_COUNT + h) << HAND_SIZE | pattern
-            shared = self._alike.get(alike)
-            if shared is None:
-                self._lazy_left -= 1
-                shared = self._alike[alike] = 1.0 + self._best(phase, state)
-            found = shared
+            alike = (phase * HAND_COUNT + h) << FACES | self.tables.legal[d] & HAND_FACES[h]
+            found = self._alike.get(alike) or self._shared(phase, state, alike)
         self._memo[key] = found
+        return found
+
+    def _shared(self, phase: int, state: int, alike: int) -> float:
+        """The on-demand value of a state in a phase without draws, computed once for
+        all states that share it: no draw is allowed, so the discard top matters only
+        through which of the hand's faces it admits (``alike`` says which)."""
+        if self._lazy_left <= 0:
+            return self.value(phase, state)  # time to evaluate every phase in full
+        self._lazy_left -= 1
+        found = self._alike[alike] = 1.0 + self._best(phase, state)
         return found
 
     def _best(self, phase: int, state: int) -> float:
@@ -825,8 +861,10 @@ class Solution:
         memo = self._memo
         value = self.value
         total = 0.0
+        # Two cards in hand, neither legal: the draw deals a legal plain face.
+        two_illegal = len(hand) == 2 and not mask & HAND_FACES[h]
         for probability, successor, is_plain in deals.outcomes:
-            if is_plain and len(hand) == 2 and not any(mask >> c & 1 for c in hand):
+            if is_plain and two_illegal:
                 faces = deals.legal_plain[d]
             else:
                 faces = deals.plain if is_plain else deals.defuses
@@ -849,13 +887,25 @@ class Solution:
         value = self.value
         here = h * FACES
         total = 0.0
+        alike = self._alike
+        shared = self._shared
+        held = HAND_FACES[h]
+        admits = [mask & held for mask in self.tables.legal]
         for probability, successor, is_plain in deals.all_outcomes:
             if successor < 0:
                 total += probability * self.cycle_value[h]
                 continue
             faces = deals.plain if is_plain else deals.defuses
-            base = successor * STATES + here
-            part = sum([memo.get(base + c) or value(successor, here + c) for c in faces])
+            if self._safe[successor] or self.full[successor] is not None:
+                base = successor * STATES + here
+                part = sum([memo.get(base + c) or value(successor, here + c) for c in faces])
+            else:
+                # value()'s own answers, read where discard tops share them (see _shared).
+                top = (successor * HAND_COUNT + h) << FACES
+                part = sum([
+                    alike.get(top | admits[c]) or shared(successor, here + c, top | admits[c])
+                    for c in faces
+                ])
             total += probability * part / len(faces)
         self._discards[phase * HAND_COUNT + h] = total
         return total

@@ -12,7 +12,7 @@ import collections
 import time
 
 from defuser.strategy import dp
-from edgework import CONFIGS
+from edgework.configs import CONFIGS
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Building the solutions file that :mod:`defuser.strategy.shipped` reads.
 
-Contract: :func:`build` solves every configuration (:data:`edgework.CONFIGS`, for the
+Contract: :func:`build` solves every configuration (:data:`edgework.configs.CONFIGS`, for the
 player and the oracle) from scratch with the DP, explores every N's phase graph, and
 returns the file's bytes in the layout :mod:`defuser.strategy.shipped` describes; the
 same model gives the same bytes. Nothing reads this module at run time: it is the
@@ -30,7 +30,8 @@ from defuser.strategy.shipped import (
     entry_name,
     graph_name,
 )
-from edgework import CONFIGS, INTERVALS, Ruleset
+from edgework import INTERVALS, Ruleset
+from edgework.configs import CONFIGS
 
 
 def _pack(values: list[float]) -> bytes:

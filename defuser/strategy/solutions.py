@@ -12,17 +12,21 @@ the shipped file belongs to another model version.
 
 A store is an object, so a caller can pass its own (a private cache directory, no
 shipped data, no cache at all); :func:`default_store` is the process-wide one, using
-the user's cache directory.
+the user's cache directory. :func:`prepare_in_background` lets a long session build
+what a later cycle's first answer needs while it waits for input; it never changes a
+value, only when the work is done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 from collections import OrderedDict
 from typing import Final
 
 from defuser.strategy.cache import DiskCache, default_cache
-from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, solve
+from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, prepare_tables, solve
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import load
 from edgework import Ruleset
@@ -173,3 +177,24 @@ def expected_clicks(
     """The exact expected clicks to the solve of the optimal (or oracle) policy,
     averaged over the module's random opening state and deck."""
     return (store or default_store()).expected_clicks(rules, interval, oracle=oracle)
+
+
+def prepare_in_background(rules: Ruleset) -> threading.Thread:
+    """Start a daemon thread that builds what evaluating ``rules``' phases in full takes
+    (:func:`~defuser.strategy.dp.prepare_tables`: numpy and the index arrays, about
+    0.1 s of CPU), and return it.
+
+    A session calls this after its first answer: the answer that first reaches a later
+    cycle then only evaluates (about 10 ms) instead of building them too. Values do not
+    depend on it: a thread that has not finished makes that answer wait for it, and one
+    that failed leaves the work (and its error, if any) to the answer itself.
+    """
+
+    def work() -> None:
+        # On failure, the answer that needs the tables builds them, or reports why.
+        with contextlib.suppress(Exception):
+            prepare_tables(rules)
+
+    thread = threading.Thread(target=work, name="mittens-prepare", daemon=True)
+    thread.start()
+    return thread

@@ -14,7 +14,8 @@ from cli_helpers import run_cli
 from defuser.apps import benchmark as bench
 from defuser.apps.benchmark_live import measure, serial_for
 from defuser.commands.bench import progress_line
-from edgework import CONFIGS, SerialNumber
+from edgework import SerialNumber
+from edgework.configs import CONFIGS
 
 
 def test_configurations_cover_every_table_digit_and_n() -> None:

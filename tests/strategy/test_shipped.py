@@ -16,7 +16,8 @@ from defuser.strategy.belief import CycleBelief
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.solutions import SolutionStore
-from edgework import CONFIGS, INTERVALS, Ruleset
+from edgework import INTERVALS, Ruleset
+from edgework.configs import CONFIGS
 
 
 def load(rules: Ruleset, interval: int, **options: Any) -> shipped.Stored | None:
