@@ -175,8 +175,7 @@ class LiveSession:
         self._undo: deque[tuple[SerialNumber | None, Batteries | None, Observation | None]] = (
             deque(maxlen=UNDO_DEPTH)
         )
-        #: The rule set of the last answer, and the one prepared for full evaluation.
-        self._answered: Ruleset | None = None
+        #: The rule set whose full evaluation was last prepared in the background.
         self._prepared: Ruleset | None = None
 
     # ------------------------------------------------------------ state
@@ -210,13 +209,13 @@ class LiveSession:
             )
         if obs.discard is None:
             return Recommendation(None, None, f"Give the opening state: {_START_SYNTAX}.")
-        if obs.rules == self._answered and obs.rules != self._prepared:
-            # From the second answer on, a later cycle's tables are built while the
-            # session waits for its lines (the first answer is not slowed down).
+        rec = recommend(obs)
+        if obs.rules != self._prepared:
+            # A later cycle's tables are built while the session waits for its lines;
+            # the answer that starts it is computed first.
             self._prepared = obs.rules
             prepare_in_background(obs.rules)
-        self._answered = obs.rules
-        return recommend(obs)
+        return rec
 
     def edge_note(self) -> str:
         """What the edgework gives: table, Table E column and N."""

@@ -37,6 +37,7 @@ that takes ahead of need).
 
 from __future__ import annotations
 
+import bisect
 import enum
 import functools
 import itertools
@@ -76,8 +77,20 @@ SIZE_START: Final[tuple[int, ...]] = tuple(
     for k in range(HAND_SIZE + 2)
 )
 HAND_COUNT: Final = len(HANDS)
+
+
+def _face_sets() -> tuple[int, ...]:
+    out = []
+    for hand in HANDS:
+        faces = 0
+        for c in hand:
+            faces |= 1 << c
+        out.append(faces)
+    return tuple(out)
+
+
 #: Per hand, the faces it holds as a bit set (bit ``c`` for face ``c``).
-HAND_FACES: Final[tuple[int, ...]] = tuple(sum({1 << c for c in hand}) for hand in HANDS)
+HAND_FACES: Final[tuple[int, ...]] = _face_sets()
 #: Number of states per phase: hand index * 16 + discard top.
 STATES: Final = HAND_COUNT * FACES
 #: States whose hand has room for a draw come first (hands of 0-2 cards).
@@ -122,7 +135,11 @@ def add_row(h: int) -> tuple[int, ...]:
     hand = HANDS[h]
     if len(hand) >= HAND_SIZE:
         return (-1,) * FACES
-    return tuple(HAND_INDEX[tuple(sorted((*hand, c)))] for c in range(FACES))
+    out = []
+    for c in range(FACES):
+        at = bisect.bisect(hand, c)  # where c goes in the sorted hand
+        out.append(HAND_INDEX[(*hand[:at], c, *hand[at:])])
+    return tuple(out)
 
 
 @functools.cache
@@ -734,7 +751,8 @@ class Solution:
         #: Phases only a later cycle reaches: the first question there evaluates every
         #: recurring phase at once, since a cycle's start reaches most of their states.
         self._later = _later_phases(graph)
-        self._safe = [ph.mode is Mode.SAFE for ph in graph.phases]
+        self._modes = [ph.mode for ph in graph.phases]
+        self._safe = [mode is Mode.SAFE for mode in self._modes]
         self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
         #: Values shared by the states of a phase without draws that differ only in a
         #: discard top admitting the same cards of the hand (see :meth:`value`).
@@ -821,10 +839,9 @@ class Solution:
         stored in the memo is at least 1 (a click), so ``memo.get(k) or value(...)``
         only calls :meth:`value` for a state not yet known."""
         tabs = self.tables
-        ph = self.graph.phases[phase]
         h, d = divmod(state, FACES)
         hand = HANDS[h]
-        mode = ph.mode
+        mode = self._modes[phase]
         if mode is Mode.ZERO and tabs.hand_has_defuse[h]:
             return 0.0
         mask = tabs.legal[d]
@@ -839,17 +856,19 @@ class Solution:
                 best = found
         memo = self._memo
         value = self.value
+        here = phase * STATES
         for c, rest in remove_row(h):
             if not mask >> c & 1:
                 continue
             target = rest * FACES + c
             if mode is Mode.UNSAFE and is_defuse[c]:
+                ph = self.graph.phases[phase]
                 fail = ph.probe_fail
                 found = (1.0 - ph.on_top) * (
                     memo.get(fail * STATES + target) or value(fail, target)
                 )
             else:
-                found = memo.get(phase * STATES + target) or value(phase, target)
+                found = memo.get(here + target) or value(phase, target)
             if found < best:
                 best = found
         return best
@@ -863,17 +882,15 @@ class Solution:
         total = 0.0
         # Two cards in hand, neither legal: the draw deals a legal plain face.
         two_illegal = len(hand) == 2 and not mask & HAND_FACES[h]
+        plain = deals.legal_plain[d] if two_illegal else deals.plain
+        # The states a drawn plain face or Defuse leads to, in face order (every phase).
+        plain_at = [add[c] * FACES + d for c in plain]
+        defuse_at = [add[c] * FACES + d for c in deals.defuses]
         for probability, successor, is_plain in deals.outcomes:
-            if is_plain and two_illegal:
-                faces = deals.legal_plain[d]
-            else:
-                faces = deals.plain if is_plain else deals.defuses
+            targets = plain_at if is_plain else defuse_at
             base = successor * STATES
-            part = sum([
-                memo.get(base + add[c] * FACES + d) or value(successor, add[c] * FACES + d)
-                for c in faces
-            ])
-            total += probability * part / len(faces)
+            part = sum([memo.get(base + t) or value(successor, t) for t in targets])
+            total += probability * part / len(targets)
         return total
 
     def _discard_value(self, phase: int, h: int) -> float:

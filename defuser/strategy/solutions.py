@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
+import time
 from collections import OrderedDict
 from typing import Final
 
@@ -36,6 +37,9 @@ MEMORY_SLOTS: Final = 4
 
 #: A stored cycle-start value above this is damage, not a value (real ones are < 100).
 MAX_STORED_VALUE: Final = 1e6
+
+#: Seconds a background preparation waits before it starts (the answer goes out first).
+START_DELAY: Final = 0.002
 
 _Key = tuple[str, int, int, bool]
 
@@ -184,13 +188,16 @@ def prepare_in_background(rules: Ruleset) -> threading.Thread:
     (:func:`~defuser.strategy.dp.prepare_tables`: numpy and the index arrays, about
     0.1 s of CPU), and return it.
 
-    A session calls this after its first answer: the answer that first reaches a later
-    cycle then only evaluates (about 10 ms) instead of building them too. Values do not
-    depend on it: a thread that has not finished makes that answer wait for it, and one
-    that failed leaves the work (and its error, if any) to the answer itself.
+    A session calls this once it has computed its first answer: the answer that first
+    reaches a later cycle then only evaluates (about 10 ms) instead of building them too.
+    The thread first sleeps a moment, so that the answer goes out before the work
+    begins. Values do not depend on it: a thread that has not finished makes that
+    answer wait for it, and one that failed leaves the work (and its error, if any) to
+    the answer itself.
     """
 
     def work() -> None:
+        time.sleep(START_DELAY)
         # On failure, the answer that needs the tables builds them, or reports why.
         with contextlib.suppress(Exception):
             prepare_tables(rules)

@@ -302,18 +302,19 @@ def test_another_battery_count_with_the_same_n_starts_a_new_module(
     assert replies[3]["ok"] is True
 
 
-def test_from_the_second_answer_a_later_cycle_is_prepared_once(
+def test_a_later_cycle_is_prepared_once_per_rule_set_after_the_first_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The first answer starts nothing in the background (it must be quick); from the
-    second on, the full evaluation's tables are built once per rule set."""
+    """No answer before the opening state starts anything in the background; the first
+    answer does, once per rule set, after it is computed."""
     import defuser.apps.live_session as live_session
 
     prepared: list[object] = []
     monkeypatch.setattr(live_session, "prepare_in_background", prepared.append)
     session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
-    assert session.handle("start RC BH GS YT").ok
+    assert session.handle("state").ok
     assert prepared == []
+    assert session.handle("start RC BH GS YT").ok
     assert session.handle("play 1").ok
     assert session.handle("state").ok
     assert prepared == [session.observation.rules if session.observation else None]
