@@ -107,15 +107,17 @@ def test_defuser_engine_loads_no_cli_library() -> None:
 
 
 def run_cli_recording_modules(
-    tmp_path: Path, argv: list[str], stdin: str = ""
+    tmp_path: Path, argv: list[str], stdin: str = "", prelude: str = ""
 ) -> tuple[Run, list[str]]:
     """Run ``mittens ARGV`` in a fresh interpreter; its result and the modules it held.
 
     The cache home is under ``tmp_path``, so nothing cached by earlier tests is used.
+    ``prelude`` is Python run first, in the same interpreter.
     """
     record = tmp_path / "modules.json"
     script = (
         "import json, runpy, sys\n"
+        f"{prelude}"
         f"sys.argv = {['mittens', *argv]!r}\n"
         "try:\n"
         "    runpy.run_module('defuser', run_name='__main__', alter_sys=True)\n"
@@ -147,18 +149,30 @@ def test_help_loads_neither_rich_nor_pyserial(tmp_path: Path) -> None:
 def test_live_json_answers_without_loading_rich_or_numpy(tmp_path: Path) -> None:
     """``live --json`` answers its first line without rich (it never draws) or numpy (the
     shipped solution and the on-demand values need neither): its first answer should
-    cost about what the process start does."""
+    cost about what the process start does. Only once that answer is computed does the
+    session ask for a later cycle's tables in the background (numpy among them): here
+    the request is recorded instead of run, with the modules held when it came."""
+    requested = tmp_path / "requested.json"
+    prelude = (
+        "import defuser.strategy.solutions as solutions\n"
+        "def _requested(rules):\n"
+        f"    open({str(requested)!r}, 'w').write(json.dumps(sorted(sys.modules)))\n"
+        "solutions.prepare_in_background = _requested\n"
+    )
     done, modules = run_cli_recording_modules(
         tmp_path,
         ["live", "--json", "--serial", "AB3CD4", "--batteries", "3"],
         stdin="start RC BH GS YT\n",
+        prelude=prelude,
     )
     assert done.code == 0, done.err
     answer = json.loads(done.out.splitlines()[0])
     assert answer["ok"] and answer["recommendation"]["command"] == "play 1"
+    at_first_answer = {name.partition(".")[0] for name in json.loads(requested.read_text())}
     loaded = {name.partition(".")[0] for name in modules}
     assert "defuser" in loaded and "click" in loaded  # the record is real
     assert not loaded & {"rich", "numpy"}
+    assert "defuser" in at_first_answer and not at_first_answer & {"rich", "numpy"}
 
 
 def test_stats_and_a_table_drill_load_no_strategy(tmp_path: Path) -> None:
