@@ -39,7 +39,9 @@ class LiveClock:
         self._thread.start()
         return self
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
+        """Draw the clock once, now, at the end of the cursor's line (the thread does it
+        every tick)."""
         words = self.text()[:CLOCK_WIDTH - 2]
         # Save the cursor, jump to the clock's column, clear to the end, write, restore.
         self.stream.write(f"\x1b7\x1b[{self.column}G\x1b[K{words}\x1b8")
@@ -48,7 +50,7 @@ class LiveClock:
     def _run(self) -> None:
         while not self._stop.wait(TICK):
             try:
-                self._draw()
+                self.draw()
             except (OSError, ValueError):  # the terminal went away
                 return
 

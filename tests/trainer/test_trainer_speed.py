@@ -30,10 +30,10 @@ def test_clock_text_counts_up_to_the_target_then_says_slow() -> None:
 def test_live_clock_draws_beside_the_prompt_and_clears_after() -> None:
     stream = io.StringIO()
     clock = LiveClock(stream, lambda: "2.5 s", width=80)
-    clock._draw()
+    clock.draw()
     drawn = stream.getvalue()
     assert drawn == "\x1b7\x1b[46G\x1b[K2.5 s\x1b8"  # saved, drawn at the right, restored
-    clock._thread.start()
+    clock.start()
     clock.stop()
     assert stream.getvalue().endswith("\r\x1b[K")
 
