@@ -70,16 +70,25 @@ class InvalidTableError(EdgeworkError):
     """A table transcription (JSON or CSV) could not be read.
 
     When the input lacks the shape of the toolkit's own table export, ``export_format``
-    names that format (``"json"`` or ``"csv"``) and ``head``/``tail`` are the message
-    around it, so a front end can say how to write such a file in its own terms.
+    names that format (``"json"`` or ``"csv"``): the message then says the input is not
+    like what the export writes, and :meth:`naming` gives the same sentence with the
+    export named the way a front end names it (the command that writes it).
     """
 
     def __init__(self, message: str, *, export_format: str | None = None,
-                 tail: str = "") -> None:
-        """``message`` alone, or (with ``export_format``) the head before the export's name."""
-        self.head = message
+                 detail: str = "") -> None:
+        """``message`` alone, or (with ``export_format``) the words before the export is
+        named; ``detail`` (the reader's reason, in brackets) ends the sentence."""
         self.export_format = export_format
-        self.tail = tail
+        self._before = message
+        self._after = detail
         if export_format is not None:
-            message = f"{message} the tables export writes in {export_format.upper()}{tail}"
+            message = f"{message} the tables export writes in {export_format.upper()}{detail}"
         super().__init__(message)
+
+    def naming(self, writer: str) -> str:
+        """The message with ``writer`` (e.g. the command that writes the export) as what
+        writes the expected shape; the plain message when no export is meant."""
+        if self.export_format is None:
+            return str(self)
+        return f"{self._before} {writer} writes{self._after}"

@@ -360,7 +360,7 @@ def _read_csv(text: str, source: str) -> Transcription:
     except csv.Error as exc:
         raise InvalidTableError(
             f"{source} line {reader.line_num} is not CSV like", export_format="csv",
-            tail=f" ({exc})",
+            detail=f" ({exc})",
         ) from None
     for number, row in enumerate(rows, start=1):
         if not row or not "".join(row).strip():

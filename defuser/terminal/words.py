@@ -23,7 +23,7 @@ def error_words(exc: BaseException) -> str:
     if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
         return f"{text} {LENIENT_SERIAL_HINT}"
     if isinstance(exc, InvalidTableError) and exc.export_format is not None:
-        return f"{exc.head} 'mittens tables --format {exc.export_format}' writes{exc.tail}"
+        return exc.naming(f"'mittens tables --format {exc.export_format}'")
     if isinstance(exc, StatsDatabaseError) and exc.untouched:
         return f"{text} (move it away or give --db PATH)"
     return text
