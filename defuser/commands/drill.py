@@ -17,10 +17,10 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from defuser.commands.drill_clock import LiveClock
 from defuser.engine.clock import time_text
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
+from defuser.terminal.drill_clock import LiveClock
 from defuser.terminal.game_view import end_headline
 from defuser.terminal.params import SecondsParam
 from defuser.terminal.style import COLOUR_STYLES

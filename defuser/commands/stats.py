@@ -148,7 +148,7 @@ def stats(
     if json_mode and picture_to is None:
         out.json(report.to_json())  # rich (the drawing) is never loaded for this
         return
-    from defuser.commands.stats_view import picture, render
+    from defuser.terminal.stats_view import picture, render
 
     if picture_to is not None:
         suffix = Path(picture_to).suffix.lower()

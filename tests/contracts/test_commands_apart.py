@@ -17,10 +17,8 @@ COMMANDS = ROOT / "defuser" / "commands"
 #: (importer, imported) command modules still joined while their work moves out.
 #: Remove a pair once the import is gone; a pair that no longer imports fails below.
 PENDING = frozenset({
-    ("drill", "drill_clock"),
     ("live", "live_follow"),
     ("live_follow", "live"),
-    ("stats", "stats_view"),
 })
 
 

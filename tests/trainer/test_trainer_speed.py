@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import defuser.commands.drill as drill_cli
-from defuser.commands.drill_clock import LiveClock
+from defuser.terminal.drill_clock import LiveClock
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import clock_text
 from defuser.trainer.grading import grade
