@@ -29,6 +29,7 @@ from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end
 from defuser.terminal.params import edgework_options, game_options, resolve_edgework, seconds
 from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
+from defuser.terminal.words import error_words, setting_hint
 from edgework import Batteries, Card, Edgework
 from hardware.bridge import (
     BombDisplay,
@@ -41,7 +42,7 @@ from hardware.bridge import (
 from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device, Notice, NoticeKind, Timing
 from hardware.display import DisplayState
-from hardware.errors import HardwareError, PortNotFoundError, Setting
+from hardware.errors import HardwareError
 from hardware.propsim import registry
 from hardware.propsim.checking import SimActor, SimClock
 from hardware.propsim.twin import PropSim
@@ -85,30 +86,9 @@ def all_ports() -> list[PortInfo]:
     return system_ports() + registry.sim_ports()
 
 
-#: Words naming the option that changes each timing limit.
-SETTING_HINTS: dict[Setting, str] = {
-    Setting.RECONNECT_TIMEOUT: " (to stop waiting after a while, give --reconnect-timeout "
-    "SECONDS)",
-    Setting.HANDSHAKE_TIMEOUT: " (a prop that is slow to start needs a longer "
-    "--handshake-timeout)",
-    Setting.REPLY_TIMEOUT: " (a slow prop works better with a longer --timeout)",
-}
-
-
-def setting_hint(setting: Setting | None) -> str:
-    """Words naming the option that changes a timing limit, or nothing."""
-    return "" if setting is None else SETTING_HINTS[setting]
-
-
 def hardware_error(exc: HardwareError) -> click.ClickException:
-    """A hardware error in words, naming the option to change when there is one."""
-    if isinstance(exc, PortNotFoundError):
-        if exc.candidates:
-            return click.ClickException(f"{exc}: choose one with --port")
-        return click.ClickException(
-            f"{exc}: plug the prop in, or give --port (see mittens prop --list)"
-        )
-    return click.ClickException(f"{exc}{setting_hint(exc.setting)}")
+    """A hardware error as one line (exit 1), worded by :func:`error_words`."""
+    return click.ClickException(error_words(exc))
 
 
 class PropGame:

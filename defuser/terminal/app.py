@@ -203,7 +203,9 @@ class Application:
 
             _fail(f"mittens: error: {printable(error_words(exc))}", 2)
         except FaultError as exc:
-            _fail(f"mittens: error: {printable(str(exc))}", 1)
+            from defuser.terminal.words import error_words
+
+            _fail(f"mittens: error: {printable(error_words(exc))}", 1)
         except ReaderGone:
             silence_stdout()
             sys.exit(0)

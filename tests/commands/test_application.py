@@ -48,3 +48,19 @@ def test_ctrl_c_prints_the_summary_then_exits_130(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         app.interrupted("; 2 answers saved")
     assert capsys.readouterr().err.endswith("mittens: interrupted; 2 answers saved\n")
+
+
+def test_a_prop_fault_names_the_option_that_helps(capsys: pytest.CaptureFixture[str]) -> None:
+    from hardware.errors import NoAnswerError, PortNotFoundError, Setting
+
+    slow = NoAnswerError("no answer from 'x' in 2 s", setting=Setting.REPLY_TIMEOUT)
+    assert _exit(Application(), slow) == 1
+    assert capsys.readouterr().err == (
+        "mittens: error: no answer from 'x' in 2 s (a slow prop works better with a longer "
+        "--timeout)\n"
+    )
+    assert _exit(Application(), PortNotFoundError("no prop found")) == 1
+    assert capsys.readouterr().err == (
+        "mittens: error: no prop found: plug the prop in, or give --port (see mittens prop "
+        "--list)\n"
+    )
