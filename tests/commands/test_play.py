@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 
 from defuser.commands import play as play_command
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.game import GameSession
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidCommandError
 from defuser.logs.reader import bomb_lines
+from defuser.terminal.app import Application
 from defuser.terminal.game_view import batteries_words
 from edgework import Edgework
 
@@ -331,3 +333,55 @@ def test_docs_transcripts_are_current(
     assert log.read_text(encoding="utf-8") in doc
     run = run_cli(["play", *edge, "--json"], monkeypatch, stdin="draw\nplay 1\nplay 5\n")
     assert run.out in doc
+
+
+# ------------------------------------------------------------------ the bomb timer
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def timed_game(json_mode: bool) -> tuple[play_command.TerminalGame, FakeClock]:
+    clock = FakeClock()
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    session = GameSession(Module.from_edgework(edge, 7), clock=clock, time_limit=60.0)
+    game = play_command.TerminalGame(session, edge, Application(json_mode=json_mode),
+                                     colour=False, json_mode=json_mode, log_file=None)
+    return game, clock
+
+
+def test_the_timer_speeds_up_after_a_strike_and_runs_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game, clock = timed_game(json_mode=False)
+    game.start(7)
+    assert "Strikes: 0/3 · time 0:00 · timer 1:00 left" in capsys.readouterr().out
+    clock.now += 10.0
+    # Seed 7 with this edge: discarding first is a strike (discard blocked).
+    assert game.command("discard")
+    out = capsys.readouterr().out
+    assert "discard: STRIKE 1 (discard-blocked)." in out
+    assert "Strikes: 1/3 · time 0:10 · timer 0:50 left (running 1.25x)" in out
+    clock.now += 40.0  # 50 s of bomb time at 1.25x
+    assert not game.command("draw")
+    out = capsys.readouterr().out
+    assert out.splitlines() == ["BOOM! The time ran out.",
+                                "1 action, 1 strike, 0 cards dealt, time 0:50."]
+
+
+def test_the_timer_running_out_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    game, clock = timed_game(json_mode=True)
+    game.start(7)
+    start = json.loads(capsys.readouterr().out)
+    assert start["time_limit"] == 60.0 and start["strike_limit"] == 3
+    clock.now += 61.0
+    assert not game.command("draw")
+    [end] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert end == {"event": "end", "reason": "timeout", "actions": 0, "strikes": 0,
+                   "deals": 0, "solved": False, "seconds": 61.0}
+    assert game.session.module.clicks == 0  # the late click was not made

@@ -7,6 +7,7 @@ import os
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -23,11 +24,13 @@ from prop_helpers import (
 )
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.game import BombState, Clicked, Ended, GameEnd, GameSession
 from defuser.engine.generate import random_edgework
 from defuser.engine.simulator import Module, Outcome
 from edgework import Batteries, Card, Edgework
 from hardware.bridge import (
     ACTIONS,
+    BombDisplay,
     Bridge,
     action_for,
     button_for,
@@ -349,3 +352,81 @@ def test_card_codes_used_on_the_wire_are_the_cards_codes() -> None:
         c + s for c in "RBGY" for s in "CHTS"
     }
     assert FAST.heartbeat > 0
+
+
+# ---------------------------------------------------------------------- in a game session
+
+
+class WireProp(FakeProp):
+    """A fake prop that also keeps everything the bridge did, in order."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.wire: list[str] = []
+
+    def post(self, command: DisplayCommand) -> None:
+        super().post(command)
+        self.wire.append(type(command).WORD)
+
+    def sound(self, cue: Cue) -> None:
+        super().sound(cue)
+        self.wire.append(f"SOUND {cue.value}")
+
+    def ack(self, press: ButtonPressed) -> None:
+        super().ack(press)
+        self.wire.append(f"ACK {press.seq}")
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_press_goes_through_the_session_to_the_bridge_in_one_path() -> None:
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    module = Module.from_edgework(edge, 7)
+    prop, clock = WireProp(), FakeClock()
+    bridge = Bridge(module, edge, prop)
+    session = GameSession(module, clicker=bridge, display=bridge, clock=clock,
+                          time_limit=60.0)
+    bridge.bomb = BombDisplay.of(session.bomb())
+    bridge.start()
+    prop.wire.clear()
+    clock.now = 10.0
+    # Seed 7 with this edge: discarding first is a strike (discard blocked).
+    [event] = session.click(bridge.take(ButtonPressed(1, Button.PILE)))
+    assert isinstance(event, Clicked) and event.result.outcome is Outcome.STRIKE
+    # The module's change, the ACK, then the bomb's change and its sound, as on the wire.
+    assert prop.wire == ["STRIKES", "ACK 1", "TIMER", "SOUND STRIKE"]
+    step = bridge.steps[-1]
+    assert [type(c).WORD for c in step.sent] == ["STRIKES", "TIMER"]
+    assert step.bombed == (ShowTimer(50_000, 1250),)
+    prop.wire.clear()
+    clock.now = 60.0
+    # A press after the time ran out is taken but never made nor acknowledged.
+    late = session.click(bridge.take(ButtonPressed(2, Button.DECK)))
+    assert late == [Ended(GameEnd.TIMED_OUT)] and module.clicks == 1
+    assert prop.wire == ["TIMER", "GAME", "SOUND BOOM"] and prop.acked == [1]
+    assert prop.sent[-2:] == [ShowTimer(0, 0), ShowGame(GameState.TIMEOUT)]
+    assert bridge.steps == [step]
+
+
+def test_the_bridge_clicks_only_for_the_press_it_took() -> None:
+    edge = Edgework.parse("3B 2H // AB3CD4")
+    bridge = Bridge(Module.from_edgework(edge, 7), edge, FakeProp([]))
+    with pytest.raises(ValueError, match="not the click of a press taken"):
+        bridge.act(Action.draw())
+    bridge.take(ButtonPressed(1, Button.PILE))
+    with pytest.raises(ValueError, match="not the click of a press taken"):
+        bridge.act(Action.draw())
+
+
+def test_the_bomb_reaches_the_prop_in_its_units() -> None:
+    assert BombDisplay.of(BombState(3, 12.3456, 1.25, None)) == BombDisplay(
+        3, 12_346, 1250, GameState.PLAYING)
+    assert BombDisplay.of(BombState(0, None, 0.0, GameEnd.SOLVED)) == BombDisplay(
+        0, None, 0, GameState.SOLVED)
+    assert BombDisplay.of(BombState(2, 1.0, 0.0, GameEnd.EXPLODED)).state is GameState.EXPLODED
