@@ -10,10 +10,10 @@ typed events to show, in order. The time comes from the injected ``clock`` (mono
 seconds), never from a global, and :meth:`~DrillSession.to_json` is the state as JSON,
 so a terminal and a web page drive the very same object.
 
-The answer time runs from the question (or from the end of a help text) to the first
-line that is an answer; retyping an unreadable answer adds nothing to it. On a
-terminal (``interactive``) help and blank lines are not answers and an unreadable line
-is asked again. From a pipe an unreadable line is graded as such, which keeps the
+The answer time runs from the question to the line that is graded as the answer,
+whatever is typed in between: help and lines that cannot be read neither stop nor
+restart it. On a terminal (``interactive``) help and blank lines are not answers and
+an unreadable line is asked again. From a pipe an unreadable line is graded as such, which keeps the
 answers in step with the questions; in a game it is skipped instead, since a click
 that cannot be read cannot be played. ``quit`` ends the session early, as the end of
 input does; every answer is stored (by :class:`~defuser.trainer.session.Drill`) before
@@ -367,9 +367,8 @@ class DrillSession:
         self.game: Game | None = None
         self.question: Question | None = None
         self.ended = False
-        #: The answer clock: when it started, and the answer time once a line is taken.
+        #: When the answer clock started (on ``clock``): when the question was asked.
         self.started = 0.0
-        self.seconds: float | None = None
         #: The bomb timer's seconds left and its rate when the question was asked.
         self._bomb: tuple[float | None, float] = (None, 1.0)
 
@@ -379,13 +378,11 @@ class DrillSession:
         return self.question is not None
 
     def clock_running(self) -> bool:
-        """Whether the answer clock runs (a question shown, no answer line taken yet)."""
-        return self.question is not None and self.seconds is None
+        """Whether the answer clock runs (a question shown and not yet answered)."""
+        return self.question is not None
 
     def elapsed(self) -> float:
-        """Seconds on the answer clock now (its final value once an answer line is in)."""
-        if self.seconds is not None:
-            return self.seconds
+        """Seconds on the answer clock now (0 when no question waits)."""
         return self.clock() - self.started if self.question is not None else 0.0
 
     def target(self) -> float:
@@ -427,15 +424,12 @@ class DrillSession:
         if word in QUIT_WORDS:
             return self.stop()
         if self.interactive and word in HELP_WORDS:
-            if self.seconds is None:
-                self.started = self.clock()
             return [HelpShown(spec_of(question.kind).notation)]
         if self.interactive and not word:
             return []
         events: list[Event] = [LineTaken(line.strip())]
-        if self.seconds is None:
-            self.seconds = self.clock() - self.started
-        result = grade(question, line, self.seconds, time_limit=self.drill.time_limit)
+        seconds = self.clock() - self.started
+        result = grade(question, line, seconds, time_limit=self.drill.time_limit)
         # A click that cannot be read cannot be played, however long it took.
         unreadable = result.verdict is Verdict.UNREADABLE or (
             self.games and result.reading is None
@@ -469,7 +463,6 @@ class DrillSession:
     def _ask(self, asked: Asked) -> list[Event]:
         self.question = asked.question
         self.started = self.clock()
-        self.seconds = None
         return [asked]
 
     def _next(self) -> list[Event]:

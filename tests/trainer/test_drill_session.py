@@ -67,21 +67,34 @@ def test_the_loop_asks_grades_and_ends() -> None:
         session.answer("B")
 
 
-def test_answer_time_excludes_help_and_retyping() -> None:
-    # 9 s before asking for help, 2 s after it, 20 s retyping an unreadable line.
+def test_the_answer_clock_runs_through_help_and_unreadable_lines() -> None:
+    # Issue 23: help restarted the clock and an unreadable line froze it. 9 s before
+    # asking for help, 2 s after it, 20 s more after an unreadable line: 31 s in all.
     now = [0.0]
     session = session_of(now, count=1)
     session.start()
     now[0] = 9.0
     assert [type(e) for e in session.answer("help")] == [HelpShown]
     now[0] = 11.0
-    events = session.answer("zz")
+    events = session.answer("Defsue")
     assert isinstance(events[-1], Rejected) and events[-1].again
-    assert not session.clock_running() and session.elapsed() == pytest.approx(2.0)
+    assert session.clock_running() and session.elapsed() == pytest.approx(11.0)
     now[0] = 31.0
     (result,) = graded(session.answer("B"))
     assert result.answered.grade.correct
-    assert result.answered.grade.seconds == pytest.approx(2.0)
+    assert result.answered.grade.seconds == pytest.approx(31.0)
+
+
+def test_a_time_limit_cannot_be_dodged_by_an_unreadable_line() -> None:
+    now = [0.0]
+    session = session_of(now, count=1, time_limit=5)
+    session.start()
+    now[0] = 0.1
+    session.answer("x")
+    now[0] = 11.0
+    (result,) = graded(session.answer("B"))
+    assert result.answered.grade.verdict.value == "too slow"
+    assert result.answered.grade.seconds == pytest.approx(11.0)
 
 
 def test_time_limit_grades_slow_answers() -> None:
