@@ -38,6 +38,7 @@ from defuser.trainer.drill_session import (
     Graded,
     HelpShown,
     LineTaken,
+    Paused,
     Rejected,
     Started,
     open_session,
@@ -350,6 +351,8 @@ def show_event(event: Event, term: DrillIO) -> None:
             f"The optimal policy needs {event.expected_at_start:.1f} clicks on average "
             "from here."
         )
+    elif isinstance(event, Paused):
+        term.say("  Press Enter for the next question.", style="dim")
     elif isinstance(event, BombTimerRanOut):
         term.say("  The bomb's timer ran out before the click.")
     elif isinstance(event, GameEnded):

@@ -12,12 +12,15 @@ so a terminal and a web page drive the very same object.
 
 The answer time runs from the question to the line that is graded as the answer,
 whatever is typed in between: help and lines that cannot be read neither stop nor
-restart it. On a terminal (``interactive``) help and blank lines are not answers and
-an unreadable line is asked again. From a pipe an unreadable line is graded as such, which keeps the
-answers in step with the questions; in a game it is skipped instead, since a click
-that cannot be read cannot be played. ``quit`` ends the session early, as the end of
-input does; every answer is stored (by :class:`~defuser.trainer.session.Drill`) before
-its :class:`Graded` event is returned.
+restart it, and it starts when the learner is ready: on a terminal, after a miss, the
+session pauses (:class:`Paused`) until the next line, so reading the feedback is not
+charged to the next question. On a terminal (``interactive``) help and blank lines
+are not answers and an unreadable line is asked again. From a pipe an unreadable
+line is graded as such, which keeps the answers in step with the questions; in a
+game it is skipped instead, since a click that cannot be read cannot be played.
+``quit`` ends the session early, as the end of input does; every answer is stored
+(by :class:`~defuser.trainer.session.Drill`) before its :class:`Graded` event is
+returned.
 """
 
 from __future__ import annotations
@@ -196,6 +199,12 @@ class Rejected:
 
 
 @dataclass(frozen=True, slots=True)
+class Paused:
+    """After a miss on a terminal the next question waits for the learner: any line
+    (Enter) shows it and starts its answer clock; ``quit`` stops."""
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleState:
     """The module after a click: the discard top and hand as codes, strikes, solved."""
 
@@ -279,7 +288,7 @@ class Ended:
 
 
 Event = (
-    Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded
+    Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded | Paused
     | BombTimerRanOut | GameEnded | Ended
 )
 
@@ -366,6 +375,8 @@ class DrillSession:
         self.game_index = 0
         self.game: Game | None = None
         self.question: Question | None = None
+        #: Whether the session waits for the learner to be ready for the next question.
+        self.waiting = False
         self.ended = False
         #: When the answer clock started (on ``clock``): when the question was asked.
         self.started = 0.0
@@ -374,8 +385,8 @@ class DrillSession:
 
     @property
     def asking(self) -> bool:
-        """Whether a question waits for an answer."""
-        return self.question is not None
+        """Whether the session wants a line: an answer, or the learner ready to go on."""
+        return self.question is not None or self.waiting
 
     def clock_running(self) -> bool:
         """Whether the answer clock runs (a question shown and not yet answered)."""
@@ -416,7 +427,10 @@ class DrillSession:
         return [Started(self.plan(), daily), *self._next()]
 
     def answer(self, line: str) -> list[Event]:
-        """One line typed while :attr:`asking`: an answer, help, a blank line or quit."""
+        """One line typed while :attr:`asking`: an answer, help, a blank line or quit
+        (or, while :attr:`waiting`, any line to go on)."""
+        if self.waiting:
+            return self._go_on(line)
         question = self.question
         if question is None:
             raise SessionMisuse("an answer came with no question asked")
@@ -437,11 +451,29 @@ class DrillSession:
         if unreadable and (self.interactive or self.games):
             return [*events, Rejected(result.detail, again=self.interactive)]
         events += self._record(question, result)
+        if self.interactive and not result.correct and self._more():
+            self.waiting = True
+            return [*events, Paused()]
         return events + self._next()
+
+    def _go_on(self, line: str) -> list[Event]:
+        """The learner is ready after a pause: the next question (or quit)."""
+        self.waiting = False
+        if line.strip().lower() in QUIT_WORDS:
+            return self.stop()
+        return self._next()
+
+    def _more(self) -> bool:
+        """Whether another question (or click) follows now."""
+        if self.games:
+            in_play = self.game is not None and not self.game.over
+            return in_play or self.goal.more(self.game_index, self._since())
+        return self.goal.more(self.number, self._since())
 
     def stop(self) -> list[Event]:
         """End early (quit, or the end of input): a game in play ends as stopped; the
         session is marked ended in the store."""
+        self.waiting = False
         events: list[Event] = []
         if self.game is not None and not self.game.over:
             events.append(self._game_ended(self.game))
@@ -450,6 +482,7 @@ class DrillSession:
     def interrupt(self) -> list[Event]:
         """Break off (Ctrl-C): the summary so far; the session is not marked ended."""
         self.question = None
+        self.waiting = False
         self.ended = True
         answered = self.drill.answered
         return [Ended(self.drill.summary(), sum(a.grade.correct for a in answered),
@@ -550,6 +583,7 @@ class DrillSession:
             "number": self.number,
             "game": self.game_index if self.games else None,
             "ended": self.ended,
+            "waiting": self.waiting,
             "answered": len(self.drill.answered),
             "right": sum(a.grade.correct for a in self.drill.answered),
             "question": None if question is None else {

@@ -18,6 +18,7 @@ from defuser.trainer.drill_session import (
     Graded,
     HelpShown,
     LineTaken,
+    Paused,
     Rejected,
     SessionMisuse,
     Started,
@@ -143,3 +144,33 @@ def test_a_timed_session_stops_at_its_deadline() -> None:
     assert not counted.more(10, 0.0) and counted.progress(3, 0.0).startswith("3/10, ")
     assert Goal.of(None, 5, games=False, daily=0, before=0) == goal
     assert Goal.of(None, None, games=True, daily=0, before=0).count == 1
+
+
+def test_after_a_miss_the_next_clock_starts_when_the_learner_is_ready() -> None:
+    # Issue 23: reading the feedback after a miss was charged to the next question.
+    now = [0.0]
+    session = session_of(now, count=3)
+    session.start()
+    now[0] = 1.0
+    events = session.answer("C")  # wrong
+    assert [type(e) for e in events] == [LineTaken, Graded, Paused]
+    assert session.asking and session.waiting and not session.clock_running()
+    now[0] = 21.0  # 20 s reading why
+    assert [type(e) for e in session.answer("")] == [Asked]
+    now[0] = 22.5
+    (result,) = graded(session.answer("B"))
+    assert result.answered.grade.seconds == pytest.approx(1.5)
+    # A right answer goes straight on; so does the last one, and a pipe never waits.
+    assert isinstance(session.answer("B")[-1], Ended)
+
+
+def test_a_pause_takes_quit_and_pipes_never_pause() -> None:
+    now = [0.0]
+    session = session_of(now, count=3)
+    session.start()
+    assert isinstance(session.answer("C")[-1], Paused)
+    events = session.answer("quit")
+    assert isinstance(events[-1], Ended) and session.ended and not session.asking
+    piped = session_of(now, count=3, interactive=False)
+    piped.start()
+    assert isinstance(piped.answer("C")[-1], Asked)
