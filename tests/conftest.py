@@ -37,18 +37,18 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """Workers for ``-n auto``: two per usable CPU (at most 8).
+    """Workers for ``-n auto``: one per usable CPU (at least 2, at most 8).
 
-    Many tests wait rather than compute: the firmware under simavr is paced to real time,
-    the prop checker waits out its deadlines, the log follower reads at game pace. A
-    second worker per CPU runs other tests in those waits (measured on 2 cores: 2
-    workers 128 s, 4 workers 116 s, same tests, before other speed-ups).
+    The tests compute rather than wait now (the firmware runs on emulated time, the prop
+    checker on an injected clock), and every worker collects and compiles every test
+    file: on 2 cores the whole suite took 81 s of CPU with 2 workers against 97 s with
+    4 (docs/benchmarks.md).
     """
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(2, min(8, 2 * cpus))
+    return max(2, min(8, cpus))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
