@@ -1,12 +1,17 @@
 """The deck's rules, written once: the mitten cycle and the opening deal.
 
-Contract: this module is the only statement of how the module deals. The simulator
-draws its hidden state from :func:`random_first_cycle`, :func:`random_new_cycle` and
+Contract: this module and the rulebook are the only statement of how the module deals.
+Here: the hidden deck's cycle (what kind of card is on top, :func:`next_deal`, and how
+the deck moves, :func:`after_deal`) and the opening. The rulebook
+(:func:`defuser.engine.board.deal_faces_of`) says which faces a deal of each kind can
+bring on the visible board, the guaranteed-legal draw included. The simulator draws its
+hidden state from :func:`random_first_cycle`, :func:`random_new_cycle` and
 :func:`random_opening` (the same random calls in the same order, so a seed replays the
-same game); the belief enumerates :func:`first_cycle_prior` and :func:`new_cycle_prior`;
-the log replay checks deals against :func:`first_mitten_distances`,
-:func:`defuse_places` and :func:`opening_has_legal_plain`; and
-:func:`opening_distribution` is computed from the same opening rules.
+same game) and a dealt face from the rulebook's faces; the belief enumerates
+:func:`first_cycle_prior` and :func:`new_cycle_prior`; the log replay checks deals
+against :func:`first_mitten_distances`, :func:`defuse_places` and
+:func:`opening_has_legal_plain`; and :func:`opening_distribution` is computed from the
+same opening rules.
 
 The cycle. A hidden deck state is ``(deals_until_mitten, defuse_in)``: how many deals
 until the mitten is on top (0: on top now) and until this cycle's Defuse is on top

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from defuser.engine.actions import ActionKind, StrikeKind
-from defuser.engine.rules import blocking_slots, legal_slots
+from defuser.engine.board import Board
 from defuser.engine.simulator import Outcome
 from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
@@ -379,9 +379,10 @@ def strike_words(check: ModuleCheck, step: ReplayStep) -> str:
         return "the Exploding Mitten was on top of the deck, and it can never be drawn"
     if step.strike is StrikeKind.HAND_FULL:
         return f"the hand already held 3 cards ({', '.join(c.words for c in hand)})"
-    legal = legal_slots(rules, before.discard, hand)
+    board = Board(rules, before.discard, tuple(hand))
+    legal = board.legal_slots
     if step.strike is StrikeKind.DISCARD_BLOCKED:
-        blocking = blocking_slots(rules, before.discard, hand)
+        blocking = board.blocking_slots
         if not blocking:
             return "the log says the discard was blocked, but no card could be played"
         return (

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from defuser.engine.rules import blocking_slots, check_hand, draw_has_room, legal_slots
+from defuser.engine.board import Board
+from defuser.engine.rules import check_hand
 from defuser.errors import DefuserError
 from edgework import (
     RULE_TEXTS,
@@ -78,7 +79,7 @@ class SolveReport:
     @property
     def draw_allowed(self) -> bool:
         """Whether the hand has room for a drawn card (the mitten may still be on top)."""
-        return draw_has_room([h.card for h in self.hand])
+        return Board(self.rules, self.discard, tuple(h.card for h in self.hand)).has_room
 
     @property
     def table_reason(self) -> str:
@@ -160,7 +161,8 @@ def analyse(edgework: Edgework, discard: Card, hand: Sequence[Card]) -> SolveRep
         raise DefuserError("the edgework has no serial number, expected one like AB3CD4")
     cards = check_hand(hand)
     rules = Ruleset(edgework.serial.table, edgework.serial.last_digit)
-    legal = legal_slots(rules, discard, cards)
+    board = Board(rules, discard, cards)
+    legal = board.legal_slots
     return SolveReport(
         serial=edgework.serial,
         batteries=edgework.batteries,
@@ -170,7 +172,7 @@ def analyse(edgework: Edgework, discard: Card, hand: Sequence[Card]) -> SolveRep
             HandCard(i + 1, c, rules.type_of(c), i + 1 in legal) for i, c in enumerate(cards)
         ),
         legal_slots=legal,
-        blocking_slots=blocking_slots(rules, discard, cards),
+        blocking_slots=board.blocking_slots,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from defuser.engine.actions import StrikeKind
-from defuser.engine.rules import legal_slots
+from defuser.engine.board import Board
 from defuser.engine.simulator import Result
 from edgework import RULE_TEXTS, Card, Ruleset
 
@@ -57,7 +57,7 @@ def strike_reason(rules: Ruleset, discard: Card, hand: Sequence[Card], result: R
         )
     if result.strike is StrikeKind.INVALID_PLAY:
         assert result.action.slot is not None and result.card is not None
-        legal = legal_slots(rules, discard, hand)
+        legal = Board(rules, discard, tuple(hand)).legal_slots
         where = (
             f"legal now: {slot_list(hand, legal)}"
             if legal

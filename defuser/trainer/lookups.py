@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from defuser.engine.board import Board
 from defuser.engine.generate import random_serial
-from defuser.engine.rules import blocking_slots, legal_slots
 from defuser.trainer.answers import LegalAnswer, RuleAnswer, TableAnswer
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, TableSkill
@@ -153,10 +153,10 @@ def _random_hand(rng: random.Random, rules: Ruleset) -> list[Card]:
 
 
 def legal_answer(rules: Ruleset, discard: Card, hand: list[Card]) -> LegalAnswer:
-    """The expected answer to a ``legal`` question, from :mod:`defuser.engine.rules`."""
-    return LegalAnswer(
-        legal_slots(rules, discard, hand), not blocking_slots(rules, discard, hand)
-    )
+    """The expected answer to a ``legal`` question, from the rulebook
+    (:class:`~defuser.engine.board.Board`)."""
+    board = Board(rules, discard, tuple(hand))
+    return LegalAnswer(board.legal_slots, board.discard_allowed)
 
 
 def legal_reason(rules: Ruleset, discard: Card, hand: list[Card]) -> str:
@@ -165,8 +165,8 @@ def legal_reason(rules: Ruleset, discard: Card, hand: list[Card]) -> str:
     text = rule_reason(rules, discard).rstrip(".")
     if letter in "IJKL":
         text += f" (the Exploding Mitten card is {card_words(rules.mitten)})"
-    slots = legal_slots(rules, discard, hand)
-    blocking = blocking_slots(rules, discard, hand)
+    board = Board(rules, discard, tuple(hand))
+    slots, blocking = board.legal_slots, board.blocking_slots
     if slots:
         listed = ", ".join(f"{s} ({hand[s - 1].code})" for s in slots)
         text += f". Legal: slot{'s' if len(slots) > 1 else ''} {listed}"

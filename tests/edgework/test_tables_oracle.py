@@ -1,10 +1,11 @@
 """The project's tables and rules against the independent oracle read from the manual.
 
 Every table x last digit x discard x hand card is compared (types, mitten faces, rule
-letters, legality), and ``defuser.engine.rules`` is compared on every hand of up to two cards
-in every order and every multiset of three cards, on every discard, for every table and
-digit. Serial numbers of every class (vowel or not, repeat or not, every last digit)
-pick the same table and Table E column as the oracle.
+letters, legality), and the rulebook's (``defuser.engine.board.Board``) legal and
+blocking slots are compared on every hand of up to two cards in every order and every
+multiset of three cards, on every discard, for every table and digit. Serial numbers of
+every class (vowel or not, repeat or not, every last digit) pick the same table and
+Table E column as the oracle.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from hypothesis import strategies as st
 from oracle_manual import Face
 
 import defuser.engine.rules as rules
+from defuser.engine.actions import Action
+from defuser.engine.board import Board, Effect
 from defuser.errors import InvalidHandError
 from edgework import (
     CARD_TABLES,
@@ -48,6 +51,7 @@ from edgework import (
 from edgework.tables import RULE_PREDICATES
 
 DIGITS = range(10)
+DISCARD = Action.discard()
 
 
 def card_of(face: Face) -> Card:
@@ -187,7 +191,7 @@ def test_rules_every_table_digit_discard_card() -> None:
                 c = FACE_CARDS[card]
                 expected = oracle.is_legal(table, digit, card, discard)
                 assert ruleset.is_legal(c, d) == expected, (table, digit, discard, card)
-                assert rules.is_legal(ruleset, c, d) == expected
+                assert Board(ruleset, d, ()).is_legal(c) == expected
                 assert bool(mask >> int(c) & 1) == expected
 
 
@@ -204,10 +208,11 @@ def _hands() -> list[tuple[Face, ...]]:
 
 
 def test_hands_every_table_digit_discard() -> None:
-    """legal_slots, blocking_slots, discard_allowed and draw room on every hand."""
+    """The board's legal slots, blocking slots, discard and draw room on every hand."""
     hands = [(h, cards_of(h)) for h in _hands()]
     assert len(hands) == 1 + 16 + 256 + 816
-    assert [rules.draw_has_room(cards) for _, cards in hands] == [
+    any_rules = Ruleset("A", 0)
+    assert [Board(any_rules, Card.RED_CIRCLE, cards).has_room for _, cards in hands] == [
         len(hand) < 3 for hand, _ in hands
     ]
     exempted = 0
@@ -218,14 +223,15 @@ def test_hands_every_table_digit_discard() -> None:
             # One comparison per discard (the asserts of a loop over 700,000 hands cost
             # more than the rules they check); a difference names its first hand.
             expected = [oracle.hand_verdict(table, digit, discard, hand) for hand, _ in hands]
+            boards = [Board(ruleset, d, cards) for _, cards in hands]
             got = [
                 (
-                    list(rules.legal_slots(ruleset, d, cards)),
-                    list(rules.blocking_slots(ruleset, d, cards)),
-                    rules.discard_allowed(ruleset, d, cards),
-                    not rules.discard_blocked(ruleset, d, cards),
+                    list(b.legal_slots),
+                    list(b.blocking_slots),
+                    b.discard_allowed,
+                    b.verdict(DISCARD, mitten_on_top=False).effect is Effect.DEAL,
                 )
-                for _, cards in hands
+                for b in boards
             ]
             if got != expected:
                 i = next(i for i, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e)
@@ -243,38 +249,33 @@ def test_lone_legal_defuse_examples() -> None:
     assert defuse_rules.rule(discard) == "C"  # legal: circles
     # The yellow circle (a Defuse) is the only legal card: discarding is allowed.
     hand: tuple[Card, ...] = (Card.BLUE_HEART, Card.YELLOW_CIRCLE, Card.RED_TRIANGLE)
-    assert rules.legal_slots(defuse_rules, discard, hand) == (2,)
-    assert rules.blocking_slots(defuse_rules, discard, hand) == ()
-    assert rules.discard_allowed(defuse_rules, discard, hand)
+    board = Board(defuse_rules, discard, hand)
+    assert board.legal_slots == (2,)
+    assert board.blocking_slots == ()
+    assert board.discard_allowed
     # Two legal cards, one a Defuse: both block.
     hand = (Card.YELLOW_CIRCLE, Card.BLUE_CIRCLE)
-    assert rules.blocking_slots(defuse_rules, discard, hand) == (1, 2)
+    assert Board(defuse_rules, discard, hand).blocking_slots == (1, 2)
     # Two legal Defuse cards: they block.
     hand = (Card.YELLOW_CIRCLE, Card.RED_HEART, Card.YELLOW_CIRCLE)
-    assert rules.blocking_slots(defuse_rules, discard, hand) == (1, 3)
+    assert Board(defuse_rules, discard, hand).blocking_slots == (1, 3)
     # A lone legal plain card blocks.
     assert defuse_rules.type_of(Card.BLUE_CIRCLE) is CardType.YEP
-    assert rules.blocking_slots(defuse_rules, discard, (Card.BLUE_CIRCLE,)) == (1,)
-    assert not rules.discard_allowed(defuse_rules, discard, (Card.BLUE_CIRCLE,))
+    assert Board(defuse_rules, discard, (Card.BLUE_CIRCLE,)).blocking_slots == (1,)
+    assert not Board(defuse_rules, discard, (Card.BLUE_CIRCLE,)).discard_allowed
 
 
 def test_hand_of_four_is_refused() -> None:
     """More than three cards is bad input, named in the message."""
     ruleset = Ruleset("B", 4)
     four = (Card.RED_CIRCLE, Card.BLUE_HEART, Card.GREEN_SQUARE, Card.YELLOW_TRIANGLE)
-    for call in (rules.legal_slots, rules.blocking_slots, rules.discard_allowed):
+    for check in (lambda: Board(ruleset, Card.RED_CIRCLE, four), lambda: rules.check_hand(four)):
         try:
-            call(ruleset, Card.RED_CIRCLE, four)
+            check()
         except InvalidHandError as exc:
             assert str(exc) == "hand 'RC BH GS YT' has 4 cards, expected 0 to 3"
         else:
-            raise AssertionError(f"{call.__name__} accepted four cards")
-    try:
-        rules.draw_has_room(four)
-    except InvalidHandError:
-        pass
-    else:
-        raise AssertionError("draw_has_room accepted four cards")
+            raise AssertionError("four cards were accepted")
     assert rules.check_hand([Card.RED_CIRCLE]) == (Card.RED_CIRCLE,)
 
 

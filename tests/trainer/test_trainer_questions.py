@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from defuser.engine.rules import blocking_slots, legal_slots
+from defuser.engine.board import Board
 from defuser.trainer.answers import (
     Answer,
     ProbabilityAnswer,
@@ -97,8 +97,9 @@ def test_legal_questions_match_rules_and_oracle() -> None:
         table, digit = serial.table, serial.last_digit
         slots = manual.legal_slots(table, digit, face(discard), [face(c) for c in hand])
         allowed = manual.discard_allowed(table, digit, face(discard), [face(c) for c in hand])
-        assert list(legal_slots(rules, discard, hand)) == slots
-        assert (not blocking_slots(rules, discard, hand)) == allowed
+        board = Board(rules, discard, tuple(hand))
+        assert list(board.legal_slots) == slots
+        assert board.discard_allowed == allowed
         words = " ".join(str(s) for s in slots) or "none"
         assert q.expected == words + (" discard" if allowed else "")
         assert q.rule == rules.rule(discard) and q.skill.key == f"legal:{q.rule}"

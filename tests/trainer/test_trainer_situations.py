@@ -11,7 +11,8 @@ import pytest
 from test_trainer_explain import question_53
 
 from defuser.engine.actions import Action
-from defuser.engine.rules import HAND_SIZE, discard_allowed
+from defuser.engine.board import Board
+from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import HiddenState, Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import action_values, best_action
@@ -116,7 +117,7 @@ def test_decide_expected_answer_is_safe_by_the_rules(
             assert len(obs.hand) < HAND_SIZE and obs.belief.mitten_on_top == 0
             assert q.skill.key == "decide:draw"
         elif action.kind.value == "discard":
-            assert discard_allowed(obs.rules, obs.discard, obs.hand)
+            assert Board(obs.rules, obs.discard, obs.hand).discard_allowed
             assert q.skill.key == "decide:discard"
         else:
             assert action.slot is not None
