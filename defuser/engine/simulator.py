@@ -3,7 +3,10 @@
 Contract: :class:`Module` behaves exactly like the real module as docs/rules.md
 describes it: start-up, the order of checks of every action, the deck's
 mitten cycle and Defuse placement, the guaranteed-legal draw, the solve, and the log
-lines word for word. All randomness comes from the injected :class:`random.Random`, so
+lines word for word. It states none of those rules itself: what a click does comes from
+the rulebook (:class:`~defuser.engine.board.Board`), the hidden deck's cycle and the
+opening from :mod:`defuser.engine.deck`; the module keeps the state, draws the random
+faces and writes the log. All randomness comes from the injected :class:`random.Random`, so
 a seed replays a game. The hidden deck state is private; :meth:`Module.reveal` is the
 only way to see it, and a policy must never call it (the trainer and the tests may).
 """
@@ -29,7 +32,9 @@ from defuser.engine.actions import (
     StrikeKind,
     Struck,
 )
-from defuser.engine.rules import HAND_SIZE, blocking_slots
+from defuser.engine.board import Board, Effect, Verdict
+from defuser.engine.deck import DealKind
+from defuser.engine.rules import HAND_SIZE
 from defuser.errors import (
     DefuserError,
     InvalidHandError,
@@ -39,7 +44,6 @@ from edgework import (
     MAX_INTERVAL,
     MIN_INTERVAL,
     Card,
-    CardType,
     Edgework,
     EdgeworkError,
     Ruleset,
@@ -229,10 +233,7 @@ class Module:
     @property
     def legal_slots(self) -> tuple[int, ...]:
         """The 1-based slots whose cards the rule in force admits."""
-        return tuple(
-            i for i, c in enumerate(self._hand, start=1)
-            if self.rules.is_legal(c, self.discard_top)
-        )
+        return self._board().legal_slots
 
     def reveal(self) -> HiddenState:
         """The true hidden deck state. Policies must never call this."""
@@ -242,15 +243,7 @@ class Module:
 
     def act(self, action: Action) -> Result:
         """Perform one click and return what it did (also appended to ``history``)."""
-        if self.solved:
-            result = Result(action, Outcome.NOTHING, None, note="the module is already solved")
-        elif action.kind is ActionKind.DRAW:
-            result = self._draw(action)
-        elif action.kind is ActionKind.DISCARD:
-            result = self._discard(action)
-        else:
-            assert action.slot is not None
-            result = self._play(action, action.slot)
+        result = self._click(action)
         self.history.append(result)
         self.clicks += 1
         if len(self.history) > 2 * HISTORY_DEPTH:
@@ -318,45 +311,77 @@ class Module:
         until, defuse_in = deck.random_first_cycle(self.interval, self._rng)
         return HiddenState(until, defuse_in, True)
 
-    def _deal(self, *, guaranteed_legal: bool) -> tuple[Card, int]:
-        """Take the deck's top card; return it and the log's "coming in" count."""
-        rules, rng = self.rules, self._rng
+    def _board(self) -> Board:
+        return Board(self.rules, self.discard_top, tuple(self._hand), self.solved)
+
+    def _deal(self, board: Board, *, draw: bool) -> tuple[Card, int]:
+        """Take the deck's top card; return it and the log's "coming in" count.
+
+        The hidden deck says what kind of card is on top (:func:`deck.next_deal`); the
+        rulebook says which faces a deal of that kind can bring on this board.
+        """
+        rng = self._rng
         self.deals += 1
-        if self._to_mitten == 0:
+        hidden = (self._to_mitten, self._defuse_in)
+        kind = deck.next_deal(hidden)
+        faces = board.deal_faces(kind, draw=draw)
+        if kind is DealKind.MITTEN:
             self._first_cycle = False
             self._to_mitten, self._defuse_in = deck.random_new_cycle(self.interval, rng)
-            return rules.mitten, 0
-        if self._defuse_in == 0:
-            card = rng.choice(rules.defuse_faces)
-        elif guaranteed_legal:
-            card = rng.choice(self._legal_plain_faces())
-        else:
-            card = rng.choice(rules.plain_faces)
-        self._to_mitten -= 1
-        if self._defuse_in is not None:
-            self._defuse_in = None if self._defuse_in == 0 else self._defuse_in - 1
+            return faces[0], 0
+        card = rng.choice(faces)
+        self._to_mitten, self._defuse_in = deck.after_deal(hidden)
         return card, self._to_mitten + 1
 
-    def _legal_plain_faces(self) -> tuple[Card, ...]:
-        mask = self.rules.legal_mask(self.discard_top)
-        faces = tuple(c for c in self.rules.plain_faces if mask >> int(c) & 1)
-        # Every (table, digit, discard) of the manual admits at least one plain face
-        # (checked exhaustively in the tests); the plain faces keep this total anyway.
-        return faces or self.rules.plain_faces
-
-    def _draw(self, action: Action) -> Result:
-        if self._to_mitten == 0:
-            self.strikes += 1
-            text = self._write(modlog.draw_mitten_strike())
-            return Result(action, Outcome.STRIKE, None, StrikeKind.MITTEN_ON_TOP, log=(text,))
-        if len(self._hand) >= HAND_SIZE:
-            self.strikes += 1
-            text = self._write(modlog.hand_full_strike())
-            return Result(action, Outcome.STRIKE, None, StrikeKind.HAND_FULL, log=(text,))
-        guaranteed = len(self._hand) == 2 and not any(
-            self.rules.is_legal(c, self.discard_top) for c in self._hand
+    def _click(self, action: Action) -> Result:
+        """What the rulebook says ``action`` does here, carried out."""
+        board = self._board()
+        verdict = board.verdict(action, mitten_on_top=self._to_mitten == 0)
+        effect = verdict.effect
+        if effect is Effect.NOTHING:
+            note = "the module is already solved" if self.solved else f"slot {action.slot} is empty"
+            return Result(action, Outcome.NOTHING, None, note=note)
+        if effect is Effect.STRIKE:
+            return self._strike(action, verdict)
+        if effect is Effect.DEAL:
+            if action.kind is ActionKind.DRAW:
+                return self._drew(action, board)
+            return self._discarded(action, board)
+        assert action.slot is not None
+        card = self._hand.pop(action.slot - 1)
+        self.discard_top = card
+        if effect is Effect.SOLVE:
+            self.solved = True
+            text = self._write(modlog.solved())
+            return Result(action, Outcome.SOLVED, card, log=(text,))
+        lines = (
+            self._write(modlog.played(card, self.rules.type_of(card))),
+            self._write(modlog.rule(self.rules.rule(card))),
         )
-        card, coming = self._deal(guaranteed_legal=guaranteed)
+        return Result(action, Outcome.OK, card, log=lines)
+
+    def _strike(self, action: Action, verdict: Verdict) -> Result:
+        self.strikes += 1
+        kind = verdict.strike
+        card = None
+        if kind is StrikeKind.MITTEN_ON_TOP:
+            lines: tuple[str, ...] = (self._write(modlog.draw_mitten_strike()),)
+        elif kind is StrikeKind.HAND_FULL:
+            lines = (self._write(modlog.hand_full_strike()),)
+        elif kind is StrikeKind.DISCARD_BLOCKED:
+            lines = (
+                self._write(modlog.discard_blocked()),
+                *(self._write(modlog.blocking_slot(s)) for s in verdict.blocking),
+                self._write(modlog.strike()),
+            )
+        else:
+            assert action.slot is not None
+            card = self._hand[action.slot - 1]
+            lines = (self._write(modlog.invalid_play(card)),)
+        return Result(action, Outcome.STRIKE, card, kind, verdict.blocking, lines)
+
+    def _drew(self, action: Action, board: Board) -> Result:
+        card, coming = self._deal(board, draw=True)
         self._hand.append(card)
         lines = (
             self._write(modlog.drew(card, self.rules.type_of(card))),
@@ -364,19 +389,8 @@ class Module:
         )
         return Result(action, Outcome.OK, card, log=lines)
 
-    def _discard(self, action: Action) -> Result:
-        blocking = blocking_slots(self.rules, self.discard_top, self._hand)
-        if blocking:
-            self.strikes += 1
-            lines = (
-                self._write(modlog.discard_blocked()),
-                *(self._write(modlog.blocking_slot(s)) for s in blocking),
-                self._write(modlog.strike()),
-            )
-            return Result(
-                action, Outcome.STRIKE, None, StrikeKind.DISCARD_BLOCKED, blocking, lines
-            )
-        card, coming = self._deal(guaranteed_legal=False)
+    def _discarded(self, action: Action, board: Board) -> Result:
+        card, coming = self._deal(board, draw=False)
         self.discard_top = card
         lines = (
             self._write(modlog.discarded(card, self.rules.type_of(card))),
@@ -384,26 +398,3 @@ class Module:
             self._write(modlog.mitten_coming(coming)),
         )
         return Result(action, Outcome.OK, card, log=lines)
-
-    def _play(self, action: Action, slot: int) -> Result:
-        if slot > len(self._hand):
-            return Result(action, Outcome.NOTHING, None, note=f"slot {slot} is empty")
-        card = self._hand[slot - 1]
-        kind = self.rules.type_of(card)
-        if kind is CardType.DEFUSE and self._to_mitten == 0:
-            self.solved = True
-            self._hand.pop(slot - 1)
-            self.discard_top = card
-            text = self._write(modlog.solved())
-            return Result(action, Outcome.SOLVED, card, log=(text,))
-        if self.rules.is_legal(card, self.discard_top):
-            self._hand.pop(slot - 1)
-            self.discard_top = card
-            lines = (
-                self._write(modlog.played(card, kind)),
-                self._write(modlog.rule(self.rules.rule(card))),
-            )
-            return Result(action, Outcome.OK, card, log=lines)
-        self.strikes += 1
-        text = self._write(modlog.invalid_play(card))
-        return Result(action, Outcome.STRIKE, card, StrikeKind.INVALID_PLAY, log=(text,))

@@ -20,7 +20,9 @@ Two layers:
   event methods (:meth:`Observation.drew`, :meth:`Observation.discarded`, ...) return a
   new observation; one that contradicts the rules or the history raises
   :class:`~defuser.errors.InvalidObservationError` saying why, and changes nothing
-  (observations are immutable).
+  (observations are immutable). What a click means comes from the rulebook
+  (:class:`~defuser.engine.board.Board`): which effects it can have, which faces a
+  deal can bring, and what an effect proves about the mitten (:meth:`Board.on_top_if`).
 
 Public API for other tools (log analyser, trainer, live session, benchmark)::
 
@@ -43,9 +45,10 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from defuser.engine.actions import ActionKind, Discarded, Drew, Event, Played, Solved
+from defuser.engine.actions import Action, ActionKind, Discarded, Drew, Event, Played, Solved
+from defuser.engine.board import Board, Effect
 from defuser.engine.deck import (
     DealKind,
     Hidden,
@@ -57,7 +60,7 @@ from defuser.engine.deck import (
     opening_discards,
     opening_has_legal_plain,
 )
-from defuser.engine.rules import HAND_SIZE, blocking_slots
+from defuser.engine.rules import HAND_SIZE
 from defuser.errors import InvalidHandError, InvalidObservationError, NoOpeningStateError
 from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, CardType, Ruleset
 
@@ -395,39 +398,36 @@ class Observation:
         return self.discard is not None
 
     @property
+    def board(self) -> Board:
+        """The visible module as the rulebook sees it (the opening state must be known)."""
+        if self.discard is None:
+            raise NoOpeningStateError("the opening state is not known yet; give it first")
+        return Board(self.rules, self.discard, self.hand, self.solved)
+
+    @property
     def legal_slots(self) -> tuple[int, ...]:
         """The 1-based slots whose cards the rule in force admits."""
-        if self.discard is None:
-            return ()
-        mask = self.rules.legal_mask(self.discard)
-        return tuple(i for i, c in enumerate(self.hand, start=1) if mask >> int(c) & 1)
+        return self.board.legal_slots if self.started else ()
 
     @property
     def blocking_slots(self) -> tuple[int, ...]:
         """The slots that would make a discard strike."""
-        if self.discard is None:
-            return ()
-        return blocking_slots(self.rules, self.discard, self.hand)
+        return self.board.blocking_slots if self.started else ()
 
     @property
     def discard_allowed(self) -> bool:
         """Whether a discard would deal a card rather than strike."""
-        return self.started and not self.solved and not self.blocking_slots
+        return self.started and _deals(self.board, _DISCARD)
 
     @property
     def draw_safe(self) -> bool:
         """Whether a draw cannot strike: the hand has room and the mitten is not on top."""
-        return (
-            self.started
-            and not self.solved
-            and len(self.hand) < HAND_SIZE
-            and self.belief.mitten_on_top == 0
-        )
+        return self.started and self.belief.mitten_on_top == 0 and _deals(self.board, _DRAW)
 
     @property
     def guaranteed_legal_draw(self) -> bool:
         """Whether a plain card drawn now is sure to be legal (two cards, none legal)."""
-        return len(self.hand) == 2 and not self.legal_slots
+        return self.started and self.board.guaranteed_legal_draw
 
     def defuse_slots(self) -> tuple[int, ...]:
         """The slots holding a Defuse face."""
@@ -441,9 +441,8 @@ class Observation:
 
     def drew(self, card: Card) -> Observation:
         """A draw succeeded and ``card`` went into the first empty slot."""
-        self._check_live("a draw")
-        assert self.discard is not None
-        if len(self.hand) >= HAND_SIZE:
+        board = self._live_board("a draw")
+        if not board.on_top_if(_DRAW, Effect.DEAL):
             raise InvalidObservationError(
                 f"drew {card.code}, but the hand {_codes(self.hand)} is full: a 4th card "
                 "cannot be drawn (a draw with a full hand strikes)"
@@ -454,14 +453,10 @@ class Observation:
                 f"drew {card.code}, table {self.rules.table}'s Exploding Mitten, but the "
                 "mitten is never drawn: a draw with the mitten on top strikes"
             )
-        if (
-            kind is DealKind.PLAIN
-            and self.guaranteed_legal_draw
-            and not self.rules.is_legal(card, self.discard)
-        ):
+        if card not in board.deal_faces(kind, draw=True):
             raise InvalidObservationError(
-                f"drew {card.code}, which is not legal on {self.discard.code} (rule "
-                f"{self.rules.rule(self.discard)}), but a plain card drawn into two "
+                f"drew {card.code}, which is not legal on {board.discard.code} (rule "
+                f"{self.rules.rule(board.discard)}), but a plain card drawn into two "
                 "illegal cards is always legal"
             )
         belief = self.belief.after_deal(kind)
@@ -475,8 +470,8 @@ class Observation:
 
     def discarded(self, card: Card) -> Observation:
         """A discard succeeded and ``card`` landed on the pile."""
-        self._check_live("a discard")
-        blocking = self.blocking_slots
+        board = self._live_board("a discard")
+        blocking = board.verdict(_DISCARD, mitten_on_top=False).blocking
         if blocking:
             raise InvalidObservationError(
                 f"discarded {card.code}, but {_slots_text(self, blocking)} can be played, "
@@ -494,36 +489,46 @@ class Observation:
         mitten is surely on top) is recorded as the solve; a legal Defuse that did not
         solve proves the mitten was not on top.
         """
-        self._check_live("a play")
-        assert self.discard is not None
+        board = self._live_board("a play")
         card = self._card_in(slot)
-        legal = self.rules.is_legal(card, self.discard)
+        play = Action.play(slot)
         belief = self.belief
-        if self.rules.type_of(card) is CardType.DEFUSE:
-            if not legal or belief.mitten_on_top == 1:
-                if belief.mitten_on_top == 0:
-                    raise InvalidObservationError(
-                        f"played slot {slot} ({card.code}, a Defuse not legal on "
-                        f"{self.discard.code}): an illegal Defuse only leaves the hand by "
-                        f"solving, and {_why_not_top(belief)}"
-                    )
-                return self.solve(slot)
-            belief = belief.given_on_top(False)
-        elif not legal:
-            raise InvalidObservationError(
-                f"played slot {slot} ({card.code}), but it is not legal on "
-                f"{self.discard.code} (rule {self.rules.rule(self.discard)}): it would strike"
-            )
-        hand = self.hand[: slot - 1] + self.hand[slot:]
-        return replace(self, discard=card, hand=hand, belief=belief, clicks=self.clicks + 1)
+        on_pile = board.on_top_if(play, Effect.PLAY)
+        if not any(_can_be(belief, on_top) for on_top in on_pile):
+            # The card left the hand, yet a play cannot have put it on the pile: only a
+            # solve does that.
+            if not board.on_top_if(play, Effect.SOLVE):
+                raise InvalidObservationError(
+                    f"played slot {slot} ({card.code}), but it is not legal on "
+                    f"{board.discard.code} (rule {self.rules.rule(board.discard)}): it "
+                    "would strike"
+                )
+            if belief.mitten_on_top == 0:
+                raise InvalidObservationError(
+                    f"played slot {slot} ({card.code}, a Defuse not legal on "
+                    f"{board.discard.code}): an illegal Defuse only leaves the hand by "
+                    f"solving, and {_why_not_top(belief)}"
+                )
+            return self.solve(slot)
+        after = board.after(play)
+        return replace(
+            self,
+            discard=after.discard,
+            hand=after.hand,
+            belief=_proved(belief, on_pile),
+            clicks=self.clicks + 1,
+        )
 
     def solve(self, slot: int | None = None) -> Observation:
         """A Defuse was played with the mitten on top: the module is solved.
 
         ``slot`` names the Defuse played; without it, the first Defuse in the hand.
         """
-        self._check_live("a solve")
-        defuses = self.defuse_slots()
+        board = self._live_board("a solve")
+        defuses = tuple(
+            s for s in range(1, len(self.hand) + 1)
+            if board.on_top_if(Action.play(s), Effect.SOLVE)
+        )
         if slot is None:
             if not defuses:
                 raise InvalidObservationError(
@@ -536,25 +541,28 @@ class Observation:
             raise InvalidObservationError(
                 f"solved with slot {slot}, but {card.code} is not a Defuse"
             )
-        belief = self.belief.given_on_top(True)
-        card = self.hand[slot - 1]
-        hand = self.hand[: slot - 1] + self.hand[slot:]
+        play = Action.play(slot)
+        belief = _proved(self.belief, board.on_top_if(play, Effect.SOLVE))
+        after = board.solve(slot)
         return replace(
-            self, discard=card, hand=hand, belief=belief, solved=True, clicks=self.clicks + 1
+            self,
+            discard=after.discard,
+            hand=after.hand,
+            belief=belief,
+            solved=after.solved,
+            clicks=self.clicks + 1,
         )
 
     def strike_draw(self) -> Observation:
         """A draw struck. With room in the hand, this proves the mitten is on top."""
-        self._check_live("a draw strike")
-        belief = self.belief
-        if len(self.hand) < HAND_SIZE:
-            belief = belief.given_on_top(True)
+        board = self._live_board("a draw strike")
+        belief = _proved(self.belief, board.on_top_if(_DRAW, Effect.STRIKE))
         return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
 
     def strike_discard(self) -> Observation:
         """A discard struck because a card could still be played."""
-        self._check_live("a discard strike")
-        if not self.blocking_slots:
+        board = self._live_board("a discard strike")
+        if not board.on_top_if(_DISCARD, Effect.STRIKE):
             raise InvalidObservationError(
                 f"a discard struck, but no card in {_codes(self.hand)} blocks it on "
                 f"{_code(self.discard)}: discarding was allowed"
@@ -563,22 +571,21 @@ class Observation:
 
     def strike_play(self, slot: int) -> Observation:
         """Playing slot ``slot`` struck: the card was not legal (and stays in the hand)."""
-        self._check_live("a play strike")
-        assert self.discard is not None
+        board = self._live_board("a play strike")
         card = self._card_in(slot)
-        if self.rules.is_legal(card, self.discard):
+        struck = board.on_top_if(Action.play(slot), Effect.STRIKE)
+        if not struck:
             raise InvalidObservationError(
                 f"playing slot {slot} ({card.code}) struck, but it is legal on "
-                f"{self.discard.code} (rule {self.rules.rule(self.discard)})"
+                f"{board.discard.code} (rule {self.rules.rule(board.discard)})"
             )
         belief = self.belief
-        if self.rules.type_of(card) is CardType.DEFUSE:
-            if belief.mitten_on_top == 1:
-                raise InvalidObservationError(
-                    f"playing slot {slot} ({card.code}, a Defuse) struck, but the mitten "
-                    "is on top: that play solves the module"
-                )
-            belief = belief.given_on_top(False)
+        if not any(_can_be(belief, on_top) for on_top in struck):
+            raise InvalidObservationError(
+                f"playing slot {slot} ({card.code}, a Defuse) struck, but the mitten "
+                "is on top: that play solves the module"
+            )
+        belief = _proved(belief, struck)
         return replace(self, belief=belief, strikes=self.strikes + 1, clicks=self.clicks + 1)
 
     def apply(self, event: Event) -> Observation:
@@ -611,13 +618,15 @@ class Observation:
 
     # ------------------------------------------------------------ helpers
 
-    def _check_live(self, what: str) -> None:
+    def _live_board(self, what: str) -> Board:
+        """The board for an event (``what``) that needs a started, unsolved module."""
         if self.discard is None:
             raise NoOpeningStateError(
                 f"{what} was reported before the opening state; give it first"
             )
         if self.solved:
             raise InvalidObservationError(f"{what} was reported, but the module is solved")
+        return self.board
 
     def _card_in(self, slot: int) -> Card:
         if not 1 <= slot <= HAND_SIZE:
@@ -628,6 +637,29 @@ class Observation:
                 "played there"
             )
         return self.hand[slot - 1]
+
+
+_DRAW: Final = Action.draw()
+_DISCARD: Final = Action.discard()
+
+
+def _deals(board: Board, action: Action) -> bool:
+    """Whether ``action`` deals a card on ``board`` (the mitten not being on top)."""
+    return board.verdict(action, mitten_on_top=False).effect is Effect.DEAL
+
+
+def _can_be(belief: CycleBelief, on_top: bool) -> bool:
+    """Whether the belief allows this answer to "is the mitten on top?"."""
+    top = belief.mitten_on_top
+    return top > 0 if on_top else top < 1
+
+
+def _proved(belief: CycleBelief, agree: tuple[bool, ...]) -> CycleBelief:
+    """The belief once an effect was seen that happens only when the mitten is on top
+    (or only when it is not): ``agree`` from :meth:`Board.on_top_if`."""
+    if len(agree) == 1:
+        return belief.given_on_top(agree[0])
+    return belief
 
 
 def _code(card: Card | None) -> str:
