@@ -2,13 +2,17 @@
 
 Contract: each function takes a state and the first line of one click (with its
 fields) and returns the successor state(s), each with the contradictions the line
-costs; a contradicted click continues from its most plausible repairs.
+costs; a contradicted click continues from its most plausible repairs. What each
+click should have done is the rulebook's answer (:class:`~defuser.engine.board.Board`),
+the mitten being on top when the replay's countdown says so.
 """
 
 from __future__ import annotations
 
 from defuser.engine import modlog
-from defuser.engine.rules import HAND_SIZE, blocking_slots
+from defuser.engine.actions import Action, StrikeKind
+from defuser.engine.board import Board, Effect
+from defuser.engine.rules import HAND_SIZE
 from defuser.logs.check.cycle import deal
 from defuser.logs.check.messages import ORDINAL_WORD, SLOT_EXCLAIM
 from defuser.logs.check.state import (
@@ -27,6 +31,26 @@ from defuser.logs.check.state import (
 )
 from edgework import Card, CardType
 
+_DRAW = Action.draw()
+_DISCARD = Action.discard()
+
+
+def _board(s: ReplayState) -> Board:
+    """The visible module of a replay state (clicks come after the opening discard)."""
+    assert s.discard is not None
+    return Board(ruleset(s.table, s.digit), s.discard, s.hand)
+
+
+def _draw_strike(s: ReplayState) -> StrikeKind | None:
+    """Why a draw strikes in this state (``None``: it deals)."""
+    return _board(s).verdict(_DRAW, mitten_on_top=s.until == 0).strike
+
+
+def _play_effect(s: ReplayState, card: Card) -> Effect:
+    """What playing ``card`` (which is in the hand) does in this state."""
+    slot = Action.play(s.hand.index(card) + 1)
+    return _board(s).verdict(slot, mitten_on_top=s.until == 0).effect
+
 
 def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType) -> list[Branch]:
     """A draw dealt ``card`` into the hand."""
@@ -35,7 +59,8 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
     bad_type = type_problem(rules, card, claimed)
     if bad_type:
         problems.append(bad_type)
-    if s.until == 0:
+    strike = _draw_strike(s)
+    if strike is StrikeKind.MITTEN_ON_TOP:
         problems.append(
             "the Exploding Mitten was on top of the deck, so a draw strikes "
             "('You were going to draw an Exploding Mitten. Strike!')"
@@ -43,7 +68,7 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
         hand = (*s.hand, card)[:HAND_SIZE]
         return [(s.evolve(hand=hand, stage=Stage.COMING, coming=1, pending_line=line),
                  problems)]
-    full = len(s.hand) >= HAND_SIZE
+    full = strike is StrikeKind.HAND_FULL
     if full:
         problems.append(
             f"the hand held {HAND_SIZE} cards ({' '.join(c.words for c in s.hand)}), so "
@@ -67,7 +92,7 @@ def discarded(
     bad_type = type_problem(rules, card, claimed)
     if bad_type:
         problems.append(bad_type)
-    blocking = blocking_slots(rules, s.discard, s.hand)
+    blocking = _board(s).verdict(_DISCARD, mitten_on_top=s.until == 0).blocking
     if blocking:
         problems.append(
             f"discarding was not allowed: {slot_words(s.hand, blocking)} could be "
@@ -93,9 +118,10 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
     if bad_type:
         problems.append(bad_type)
     base = s.evolve(stage=Stage.RULE_AFTER_PLAY, pending_line=line)
-    legal = rules.is_legal(card, s.discard)
+    board = _board(s)
+    legal = board.is_legal(card)
     held = card in s.hand
-    if held and legal and not (rules.type_of(card) is CardType.DEFUSE and s.until == 0):
+    if held and _play_effect(s, card) is Effect.PLAY:
         return [(base.evolve(hand=h, discard=card), problems) for h in remove(s.hand, card)]
     if not held:
         problems.append(
@@ -120,7 +146,7 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
                 for h in remove(s.hand, card)]
     else:
         out.append((base.evolve(discard=card), problems))
-    for other in dict.fromkeys(c for c in s.hand if rules.is_legal(c, s.discard)):
+    for other in dict.fromkeys(s.hand[i - 1] for i in board.legal_slots):
         if other != card:
             out += [(base.evolve(hand=h, discard=other), problems)
                     for h in remove(s.hand, other)]
@@ -134,12 +160,12 @@ def invalid_play(ctx: Context, s: ReplayState, card: Card) -> Branch:
     problems = []
     if card not in s.hand:
         problems.append(f"{card.words} is not in the hand ({hand_words(s.hand)})")
-    elif rules.type_of(card) is CardType.DEFUSE and s.until == 0:
+    elif (effect := _play_effect(s, card)) is Effect.SOLVE:
         problems.append(
             "the Exploding Mitten was on top of the deck, so playing a Defuse solves the "
             "module"
         )
-    elif rules.is_legal(card, s.discard):
+    elif effect is Effect.PLAY:
         problems.append(
             f"{card.words} is legal under {rule_why(rules, s.discard)}, "
             "so playing it succeeds"
@@ -154,7 +180,7 @@ def mitten_strike(ctx: Context, s: ReplayState) -> Branch:
             "no card has been dealt yet and the first card dealt is never the "
             "Exploding Mitten, so it cannot be on top"
         ]
-    if s.until != 0:
+    if _draw_strike(s) is not StrikeKind.MITTEN_ON_TOP:
         return s, [
             f"the Exploding Mitten was not on top of the deck: it is {s.until} deal(s) "
             "away by the countdown"
@@ -165,12 +191,13 @@ def mitten_strike(ctx: Context, s: ReplayState) -> Branch:
 def hand_full(ctx: Context, s: ReplayState) -> Branch:
     """A draw struck because the hand was full."""
     problems = []
-    if s.until == 0:
+    strike = _draw_strike(s)
+    if strike is StrikeKind.MITTEN_ON_TOP:
         problems.append(
             "the Exploding Mitten was on top of the deck, and that check comes first: "
             "the strike says 'You were going to draw an Exploding Mitten. Strike!'"
         )
-    elif len(s.hand) < HAND_SIZE:
+    elif strike is not StrikeKind.HAND_FULL:
         problems.append(
             f"the hand held only {len(s.hand)} card(s) ({hand_words(s.hand)}), so it "
             "was not full"
@@ -182,11 +209,12 @@ def discard_blocked(ctx: Context, s: ReplayState, line: int) -> Branch:
     """A discard struck because a card could be played."""
     rules = ruleset(s.table, s.digit)
     assert s.discard is not None
-    blocking = blocking_slots(rules, s.discard, s.hand)
+    board = _board(s)
+    blocking = board.blocking_slots
     base = s.evolve(stage=Stage.BLOCKING, pending_line=line, listed=0)
     if blocking:
         return base.evolve(blocking=blocking), []
-    legal = [i + 1 for i, c in enumerate(s.hand) if rules.is_legal(c, s.discard)]
+    legal = board.legal_slots
     why = (
         f"the only legal card, {slot_words(s.hand, legal)}, is a Defuse, and a lone "
         "legal Defuse never blocks a discard"
@@ -242,7 +270,6 @@ def blocking_end(ctx: Context, s: ReplayState) -> Branch:
 
 def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
     """A Defuse was played with the mitten on top."""
-    rules = ruleset(s.table, s.digit)
     problems = []
     if s.until is None:
         problems.append(
@@ -254,7 +281,11 @@ def solved(ctx: Context, s: ReplayState, line: int) -> list[Branch]:
             f"the Exploding Mitten was not on top of the deck (it is {s.until} deal(s) "
             "away by the countdown), so a Defuse cannot solve the module"
         )
-    defuses = [c for c in s.hand if rules.type_of(c) is CardType.DEFUSE]
+    board = _board(s)
+    defuses = [
+        c for i, c in enumerate(s.hand, 1)
+        if board.verdict(Action.play(i), mitten_on_top=True).effect is Effect.SOLVE
+    ]
     if not defuses:
         problems.append(f"there is no Defuse in the hand ({hand_words(s.hand)})")
         return [(s.evolve(solved_line=line), problems)]

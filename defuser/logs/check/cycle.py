@@ -1,13 +1,16 @@
 """The replay's deck: every deal checked against the mitten cycle, and the countdown.
 
 Contract: :func:`deal` moves the deck of a state by one card and says what in that card
-contradicts the cycle (:mod:`defuser.engine.deck` states the cycle);
+contradicts the cycle (:mod:`defuser.engine.deck` states the cycle, the rulebook
+:class:`~defuser.engine.board.Board` the faces a deal can bring);
 :func:`coming_line` checks the countdown line that follows a deal.
 """
 
 from __future__ import annotations
 
 from defuser.engine import deck
+from defuser.engine.board import Board
+from defuser.engine.deck import DealKind
 from defuser.logs.check.state import Branch, Context, ReplayState, Stage, faces, ruleset
 from edgework import MAX_INTERVAL, Card, CardType
 
@@ -37,7 +40,8 @@ def _mitten_dealt(s: ReplayState, card: Card) -> list[Branch]:
     rules = ruleset(s.table, s.digit)
     problems: list[str] = []
     ns = [s.n] if s.n is not None else list(range(s.n_min, MAX_INTERVAL + 1))
-    if card != rules.mitten:
+    assert s.discard is not None
+    if card not in Board(rules, s.discard, s.hand).deal_faces(DealKind.MITTEN, draw=False):
         problems.append(
             f"the Exploding Mitten ({rules.mitten.words}) was on top of the deck, so "
             f"the discard must reveal it, not {card.words}"
@@ -104,15 +108,13 @@ def _guaranteed_legal_problem(s: ReplayState, card: Card) -> list[str]:
     """A draw into two unplayable cards always deals a playable plain card."""
     rules = ruleset(s.table, s.digit)
     discard = s.discard
-    if (
-        rules.type_of(card) is CardType.DEFUSE
-        or len(s.hand) != 2
-        or discard is None
-        or any(rules.is_legal(c, discard) for c in s.hand)
-    ):
+    if discard is None or rules.type_of(card) is CardType.DEFUSE:
         return []
-    legal_plain = [c for c in rules.plain_faces if rules.is_legal(c, discard)]
-    if legal_plain and card not in legal_plain:
+    board = Board(rules, discard, s.hand)
+    if not board.guaranteed_legal_draw:
+        return []
+    legal_plain = board.deal_faces(DealKind.PLAIN, draw=True)
+    if card not in legal_plain:
         return [
             f"a draw into two unplayable cards always gives a playable card "
             f"({faces(legal_plain)} under rule {rules.rule(discard)}), not {card.words}"
