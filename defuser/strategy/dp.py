@@ -7,18 +7,15 @@ engine also solves the all-seeing problem (every belief a certainty), which give
 
 The model. A *state* is a visible situation: the hand as a multiset of faces (969 of
 them, 0 to 3 cards of 16 faces) and the discard top (16 faces), inside a *phase*: one
-belief about the deck. Every click costs 1. The actions that can never strike are:
-
-* draw, when the hand has room and the mitten cannot be on top;
-* discard, when no card blocks it (a lone legal Defuse never blocks);
-* play a legal card; play any Defuse when the mitten is surely on top (the solve, the
-  last click); play a legal Defuse when the mitten may be on top (a *probe*: it solves
-  if the mitten is on top, and otherwise proves that it is not).
-
-A deal reveals a plain card (uniform over the table's 12 plain faces, or over the legal
-ones when drawing into two illegal cards), the Defuse (uniform over its faces) or the
-mitten (its face, by discard only); the belief says how likely each is and what the
-belief becomes. Phases are the distinct beliefs reachable from the start, found by
+belief about the deck. Every click costs 1. The clicks weighed are the ones that can
+never strike, and what each does comes from the rulebook
+(:mod:`defuser.engine.board`), asked under every answer to "is the mitten on top?"
+that the phase allows: in a phase where the mitten may be on top, a play that solves
+if it is and otherwise goes on the pile (a legal Defuse) is a *probe*, which proves
+the mitten is not on top when it does not solve. A deal reveals a card of a kind the
+belief says how likely (plain, the Defuse, the mitten), showing one of the faces the
+rulebook says that deal can bring, and the belief becomes what that kind implies.
+Phases are the distinct beliefs reachable from the start, found by
 exploring :class:`~defuser.strategy.belief.CycleBelief` itself, so the DP and the belief can never
 disagree. Deals lead to later phases except the mitten, which starts a new cycle: the
 values at a cycle's start (discard top = the mitten face) are the fixed point of one
@@ -28,11 +25,13 @@ changes no value by more than 1e-11; the first, partial cycle is then solved on 
 Speed. One phase is one array of 15,504 values, computed in four slices (hands of 0, 1,
 2, 3 cards: a play only leads to a smaller hand of the same phase) by numpy, gathering
 precomputed candidate indices from one flat vector of "what each action is worth" and
-taking each row's minimum. numpy is imported only when a phase is evaluated in full, so
-a process that answers from a stored fixed point (:meth:`Solution.from_cycle_value`)
-never loads it for the first cycle, which it computes on demand; the first question in a
-later cycle evaluates every recurring phase at once (:func:`prepare_tables` builds what
-that takes ahead of need).
+taking each row's minimum. Those candidate rows are generated from the rulebook once
+per rule set (its answers depend on a state's :class:`~defuser.engine.board.Facts`
+only, so they are worked out once per hand and facts). numpy is imported only when a
+phase is evaluated in full, so a process that answers from a stored fixed point
+(:meth:`Solution.from_cycle_value`) never loads it for the first cycle, which it
+computes on demand; the first question in a later cycle evaluates every recurring phase
+at once (:func:`prepare_tables` builds what that takes ahead of need).
 """
 
 from __future__ import annotations
@@ -48,11 +47,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.board import Board, Effect, Facts, deal_faces_of, facts_of, verdict_of
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
-from edgework import Card, CardType, Ruleset
+from edgework import Card, Ruleset
 
 if TYPE_CHECKING:
     import numpy as np
@@ -172,6 +172,10 @@ class Mode(enum.Enum):
     SAFE = "safe"  # the mitten is not on top: draws are safe
     UNSAFE = "unsafe"  # it may be: no draws; a legal Defuse is a probe
     ZERO = "zero"  # it is on top: any Defuse solves; a discard deals the mitten
+
+    # Modes key the DP's caches on every state it values; a member is its own
+    # identity, and hashing that is cheaper than Enum's hash of the name.
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,47 +442,171 @@ def _mark_recurrent(phases: list[Phase], cycle_starts: list[int]) -> None:
         stack.extend(_successors(phases[i], back_edges=True))
 
 
+class _Option(enum.Enum):
+    """How the DP values one safe click (see :meth:`_Tables.options`)."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
+    #: A play that puts the card on the pile whatever the deck: the same phase.
+    PLAY = "play"
+    #: A play that solves with the mitten on top and otherwise puts the card on the
+    #: pile, proving the mitten is not on top: the phase after a failed probe.
+    PROBE = "probe"
+    #: A click that solves: the last one.
+    SOLVE = "solve"
+
+
+#: The answers to "is the mitten on top?" each mode allows.
+_ANSWERS: Final = {Mode.SAFE: (False,), Mode.UNSAFE: (False, True), Mode.ZERO: (True,)}
+#: A play's effects (mitten not on top, on top) -> how the DP values it.
+_PLAY_OPTIONS: Final = {
+    frozenset({Effect.PLAY}): _Option.PLAY,
+    frozenset({Effect.SOLVE}): _Option.SOLVE,
+    frozenset({Effect.PLAY, Effect.SOLVE}): _Option.PROBE,
+}
+_PLAIN: Final = DealKind.PLAIN
+_DEFUSE: Final = DealKind.DEFUSE
+_DRAW_ACTION: Final = Action.draw()
+_DISCARD_ACTION: Final = Action.discard()
+_PLAY_ACTIONS: Final = tuple(Action.play(slot) for slot in range(1, HAND_SIZE + 1))
+@functools.cache
+def _moves_a_card(facts: Facts) -> bool:
+    """Whether some click can change the hand: a draw, or a play under either answer."""
+    if verdict_of(facts, _DRAW_ACTION, False).effect is Effect.DEAL:
+        return True
+    return any(
+        verdict_of(facts, play, t).effect in (Effect.PLAY, Effect.SOLVE)
+        for play in _PLAY_ACTIONS[: facts.size]
+        for t in (False, True)
+    )
+
+
+#: Every hand of :data:`HANDS` as cards (the rulebook's boards hold cards).
+_CARD_HANDS: Final = tuple(tuple(Card(c) for c in hand) for hand in HANDS)
+
+
+_MODE_INDEX: Final = {mode: i for i, mode in enumerate(Mode)}
+
+
+@functools.cache
+def _classify(mode: Mode, facts: Facts) -> tuple[bool, bool, tuple[_Option | None, ...]]:
+    """Which clicks are safe on a board with these facts in ``mode``: the draw, the
+    discard, and per slot how the DP values its play (``None``: not safe).
+
+    A click is safe when it strikes under no answer the mode allows to "is the mitten
+    on top?". (Few facts exist, so each is worked out once.)
+    """
+    answers = _ANSWERS[mode]
+    draw = all(verdict_of(facts, _DRAW_ACTION, t).effect is Effect.DEAL for t in answers)
+    discard = all(
+        verdict_of(facts, _DISCARD_ACTION, t).effect is Effect.DEAL for t in answers
+    )
+    plays = tuple(
+        _PLAY_OPTIONS.get(frozenset(verdict_of(facts, play, t).effect for t in answers))
+        for play in _PLAY_ACTIONS[: facts.size]
+    )
+    return draw, discard, plays
+
+
+#: One safe click as the DP values it: how, the face played (-1 for a draw or a
+#: discard) and the state it leads to within the phase (-1 when none).
+Option = tuple[_Option, int, int]
+
+
+@functools.cache
+def _distinct(h: int) -> tuple[tuple[int, int, int], ...]:
+    """Per distinct face of hand ``h``: the face, the hand without one of it, and the
+    0-based slot of its first copy (the DP's hands are sorted)."""
+    hand = HANDS[h]
+    return tuple((c, rest, hand.index(c)) for c, rest in remove_row(h))
+
+
+@functools.cache
+def _derive(mode: Mode, h: int, facts: Facts) -> tuple[Option, ...]:
+    """The safe clicks of hand ``h`` with these facts in ``mode`` (see
+    :meth:`_Tables.options`)."""
+    draw, discard, plays = _classify(mode, facts)
+    faces = [(c, rest, plays[i]) for c, rest, i in _distinct(h)]
+    solves = [(_Option.SOLVE, c, -1) for c, _, o in faces if o is _Option.SOLVE]
+    if solves:
+        return tuple(solves)
+    out: list[Option] = []
+    if draw:
+        out.append((_Option.DRAW, -1, -1))
+    if discard:
+        out.append((_Option.DISCARD, -1, -1))
+    out += [(o, c, rest * FACES + c) for c, rest, o in faces if o is not None]
+    return tuple(out)
+
+
 class _Tables:
-    """Per rule set: the faces' kinds and legality, and (built on first use) the
+    """Per rule set: the rulebook's answers for every visible state, asked on first
+    use (:meth:`options`, :meth:`draw_faces`), and (built on first use) the
     candidate-action index arrays of every state in each mode for :meth:`evaluate`.
 
-    The light part is all that the on-demand first-cycle values need, so answering a
-    first question from a known cycle fixed point never pays for the arrays.
+    Nothing here restates a rule: which clicks are safe in a mode, what they lead to
+    and which faces a deal brings all come from the rulebook
+    (:mod:`defuser.engine.board`), asked with each state's :class:`Facts`.
     """
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
-        types = [rules.type_of(Card(c)) for c in range(FACES)]
-        self.is_defuse = [t is CardType.DEFUSE for t in types]
-        self.plain = [c for c in range(FACES) if types[c].is_plain]
-        self.defuses = [c for c in range(FACES) if self.is_defuse[c]]
         self.mitten = int(rules.mitten)
+        #: The legal faces per discard top (the on-demand values' sharing keys).
         self.legal = [rules.legal_mask(Card(d)) for d in range(FACES)]
-        defuse_faces = sum(1 << c for c in self.defuses)
-        self.hand_has_defuse = [bool(faces & defuse_faces) for faces in HAND_FACES]
-        # A face no discard top ever admits can never leave the hand; three of them and no
-        # Defuse can never be solved (no room to draw, nothing to play). The module never
-        # deals such a hand (a draw into two illegal cards is legal), but the DP covers
-        # every hand, so these get an infinite value instead of a diverging one.
-        any_legal = 0
-        for m in self.legal:
-            any_legal |= m
-        self.dead = [
-            len(h) == HAND_SIZE and not faces & (defuse_faces | any_legal)
-            for h, faces in zip(HANDS, HAND_FACES, strict=True)
-        ]
+        self._cards = tuple(Card)
+        # A discard replaces the top, so what it brings cannot depend on the board:
+        # ask any board of this rule set.
+        anyboard = Board(rules, rules.mitten, ())
+        self.plain = [int(c) for c in anyboard.deal_faces(DealKind.PLAIN, draw=False)]
+        self.defuses = [int(c) for c in anyboard.deal_faces(DealKind.DEFUSE, draw=False)]
+        self._options: dict[int, tuple[Option, ...]] = {}
+        self._facts: dict[int, Facts] = {}
+        self._draw_faces: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def facts(self, state: int) -> Facts:
+        """The rulebook's :class:`Facts` of ``state``."""
+        found = self._facts.get(state)
+        if found is None:
+            h, d = divmod(state, FACES)
+            found = self._facts[state] = facts_of(self.rules, self._cards[d], _CARD_HANDS[h])
+        return found
+
+    def options(self, mode: Mode, state: int) -> tuple[Option, ...]:
+        """The safe clicks in ``state`` in a phase of ``mode``, in the order the DP
+        weighs them: draw, discard, then plays by face (a face held twice is one
+        choice). When a click solves, nothing is cheaper: only the solves are listed."""
+        key = _MODE_INDEX[mode] * STATES + state
+        found = self._options.get(key)
+        if found is None:
+            found = self._options[key] = _derive(mode, state // FACES, self.facts(state))
+        return found
+
+    def draw_faces(self, state: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The plain faces and the Defuse faces a draw can bring in ``state`` (the hand
+        must have room)."""
+        found = self._draw_faces.get(state)
+        if found is None:
+            found = self._draw_faces[state] = self._faces(state % FACES, self.facts(state))
+        return found
+
+    def _faces(self, d: int, facts: Facts) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        rules, discard = self.rules, self._cards[d]
+        return (
+            tuple([int(c) for c in deal_faces_of(rules, discard, facts, _PLAIN, draw=True)]),
+            tuple([int(c) for c in deal_faces_of(rules, discard, facts, _DEFUSE, draw=True)]),
+        )
 
     @functools.cached_property
-    def deal_faces(
-        self,
-    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-        """The plain faces, the Defuse faces and, per discard top, the plain faces a draw
-        into two illegal cards can show (the legal ones, or all when none is legal)."""
-        plain = tuple(self.plain)
-        legal_plain = tuple(
-            tuple(c for c in plain if self.legal[d] >> c & 1) or plain for d in range(FACES)
-        )
-        return plain, tuple(self.defuses), legal_plain
+    def dead(self) -> list[bool]:
+        """Hands that can never be solved: full, and no click ever moves a card out of
+        them whatever the discard top. The module never deals such a hand (a draw into
+        two illegal cards is legal), but the DP covers every hand, so these start with
+        an infinite value instead of a diverging one."""
+        return [
+            not any(_moves_a_card(self.facts(h * FACES + d)) for d in range(FACES))
+            for h in range(HAND_COUNT)
+        ]
 
     @functools.cached_property
     def arrays(self) -> _Arrays:
@@ -517,37 +645,56 @@ class _CandidateRows:
 
     @classmethod
     def of(cls, tabs: _Tables) -> _CandidateRows:
-        """The rows of one rule set, state by state in state order."""
+        """The rows of one rule set, state by state in state order, from the
+        rulebook's options (:meth:`_Tables.options`)."""
         rows = cls()
         add = _add_table()
-        remove = _remove_table()
-        for h, hand in enumerate(HANDS):
-            room = len(hand) < HAND_SIZE
-            for d in range(FACES):
-                s = h * FACES + d
-                mask = tabs.legal[d]
-                legal_cards = [c for c in hand if mask >> c & 1]
-                lone_defuse = len(legal_cards) == 1 and tabs.is_defuse[legal_cards[0]]
-                allowed = not legal_cards or lone_defuse
-                plays = []
-                probes = []
-                for c, rest in remove[h]:
-                    if mask >> c & 1:
-                        target = rest * FACES + c
-                        plays.append(target)
-                        probes.append(_PROBE_OFF + target if tabs.is_defuse[c] else target)
-                disc = [_DISC_OFF + h] if allowed else []
-                rows.safe.append(([_DRAW_OFF + s] if room else []) + disc + plays)
-                rows.unsafe.append(disc + probes)
-                rows.zero.append([_ZERO_CELL] if tabs.hand_has_defuse[h] else disc + plays)
-                if room:
-                    faces = tabs.plain
-                    if len(hand) == 2 and not legal_cards:
-                        faces = [c for c in tabs.plain if mask >> c & 1] or tabs.plain
-                    rows.draw_plain.append([add[h][c] * FACES + d for c in faces])
-                    rows.draw_weight.append(1.0 / len(faces))
-                    rows.draw_defuse.append([add[h][f] * FACES + d for f in tabs.defuses])
+        faces: dict[tuple[int, Facts], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        for s in range(STATES):
+            h, d = divmod(s, FACES)
+            facts = tabs.facts(s)
+            safe, unsafe, zero = _template(h, facts)
+            rows.safe.append([_DRAW_OFF + s, *safe[1:]] if safe and safe[0] < 0 else safe)
+            rows.unsafe.append(unsafe)
+            rows.zero.append(zero)
+            if s < ROOM_STATES:
+                found = faces.get((d, facts))
+                if found is None:
+                    found = faces[d, facts] = tabs._faces(d, facts)
+                plain, defuse = found
+                rows.draw_plain.append([add[h][c] * FACES + d for c in plain])
+                rows.draw_weight.append(1.0 / len(plain))
+                rows.draw_defuse.append([add[h][f] * FACES + d for f in defuse])
         return rows
+
+
+_CELL: Final = {
+    _Option.DRAW: _DRAW_OFF,
+    _Option.PLAY: 0,
+    _Option.PROBE: _PROBE_OFF,
+}
+
+
+@functools.cache
+def _template(h: int, facts: Facts) -> tuple[list[int], list[int], list[int]]:
+    """The cells of X that the states of hand ``h`` with these facts read in each mode
+    (safe, unsafe, zero; a solve reads the one zero cell). A draw, which reads the
+    state's own cell, is written -1 (first in the row); the rows never change."""
+    rows = []
+    for mode in (Mode.SAFE, Mode.UNSAFE, Mode.ZERO):
+        out: list[int] = []
+        for option, _, target in _derive(mode, h, facts):
+            if option is _Option.SOLVE:
+                out = [_ZERO_CELL]
+                break
+            if option is _Option.DRAW:
+                out.append(-1)
+            elif option is _Option.DISCARD:
+                out.append(_DISC_OFF + h)
+            else:
+                out.append(_CELL[option] + target)
+        rows.append(out)
+    return rows[0], rows[1], rows[2]
 
 
 def _padded_matrix(rows: list[list[int]], pad: int) -> IndexArray:
@@ -698,14 +845,13 @@ def _later_phases(graph: PhaseGraph) -> list[bool]:
 class _PhaseDeals:
     """A phase's deals laid out for the on-demand path: per outcome its probability,
     successor phase (-1 for the mitten, which starts a new cycle) and whether it deals a
-    plain card; the faces a deal can show; for a draw into two illegal cards, the legal
-    plain faces per discard top."""
+    plain card; the faces a discard can show (a draw's are the state's own,
+    :meth:`_Tables.moves`)."""
 
     outcomes: tuple[tuple[float, int, bool], ...]
     all_outcomes: tuple[tuple[float, int, bool], ...]
     plain: tuple[int, ...]
     defuses: tuple[int, ...]
-    legal_plain: tuple[tuple[int, ...], ...]
 
     @classmethod
     def of(cls, phase: Phase, tabs: _Tables) -> _PhaseDeals:
@@ -714,8 +860,9 @@ class _PhaseDeals:
             (o.probability, -1 if o.kind is DealKind.MITTEN else o.phase, o.kind is DealKind.PLAIN)
             for o in phase.outcomes
         )
-        plain, defuses, legal_plain = tabs.deal_faces
-        return cls(tuple(o for o in every if o[1] >= 0), every, plain, defuses, legal_plain)
+        return cls(
+            tuple(o for o in every if o[1] >= 0), every, tuple(tabs.plain), tuple(tabs.defuses)
+        )
 
 
 class Solution:
@@ -838,30 +985,20 @@ class Solution:
         first answer, which computes a few thousand states one by one. Every value
         stored in the memo is at least 1 (a click), so ``memo.get(k) or value(...)``
         only calls :meth:`value` for a state not yet known."""
-        tabs = self.tables
-        h, d = divmod(state, FACES)
-        hand = HANDS[h]
         mode = self._modes[phase]
-        if mode is Mode.ZERO and tabs.hand_has_defuse[h]:
-            return 0.0
-        mask = tabs.legal[d]
-        is_defuse = tabs.is_defuse
+        h = state // FACES
         best = math.inf
-        legal_cards = [c for c in hand if mask >> c & 1]
-        if mode is Mode.SAFE and len(hand) < HAND_SIZE:
-            best = self._draw_value(phase, h, d, hand, mask)
-        if not legal_cards or (len(legal_cards) == 1 and is_defuse[legal_cards[0]]):
-            found = self._discard_value(phase, h)
-            if found < best:
-                best = found
         memo = self._memo
         value = self.value
         here = phase * STATES
-        for c, rest in remove_row(h):
-            if not mask >> c & 1:
-                continue
-            target = rest * FACES + c
-            if mode is Mode.UNSAFE and is_defuse[c]:
+        for option, _, target in self.tables.options(mode, state):
+            if option is _Option.SOLVE:
+                return 0.0
+            if option is _Option.DRAW:
+                found = self._draw_value(phase, h, state)
+            elif option is _Option.DISCARD:
+                found = self._discard_value(phase, h)
+            elif option is _Option.PROBE:
                 ph = self.graph.phases[phase]
                 fail = ph.probe_fail
                 found = (1.0 - ph.on_top) * (
@@ -873,19 +1010,18 @@ class Solution:
                 best = found
         return best
 
-    def _draw_value(self, phase: int, h: int, d: int, hand: tuple[int, ...], mask: int) -> float:
+    def _draw_value(self, phase: int, h: int, state: int) -> float:
         """:meth:`deal_value` of a draw (same arithmetic), for :meth:`_best`."""
         deals = self._deals[phase]
+        plain, defuse = self.tables.draw_faces(state)
+        d = state - h * FACES
         add = add_row(h)
         memo = self._memo
         value = self.value
         total = 0.0
-        # Two cards in hand, neither legal: the draw deals a legal plain face.
-        two_illegal = len(hand) == 2 and not mask & HAND_FACES[h]
-        plain = deals.legal_plain[d] if two_illegal else deals.plain
         # The states a drawn plain face or Defuse leads to, in face order (every phase).
         plain_at = [add[c] * FACES + d for c in plain]
-        defuse_at = [add[c] * FACES + d for c in deals.defuses]
+        defuse_at = [add[c] * FACES + d for c in defuse]
         for probability, successor, is_plain in deals.outcomes:
             targets = plain_at if is_plain else defuse_at
             base = successor * STATES
@@ -935,7 +1071,6 @@ class Solution:
         """
         tabs = self.tables
         h, d = divmod(state, FACES)
-        hand = HANDS[h]
         add = add_row(h)
         total = 0.0
         for o in self.graph.phases[phase].outcomes:
@@ -944,15 +1079,12 @@ class Solution:
                     raise ValueError("a draw cannot deal the mitten")
                 total += o.probability * self.cycle_value[h]
                 continue
-            if o.kind is DealKind.DEFUSE:
-                faces = tabs.defuses
-            elif draw and len(hand) == 2 and not any(tabs.legal[d] >> c & 1 for c in hand):
-                faces = [c for c in tabs.plain if tabs.legal[d] >> c & 1] or tabs.plain
-            else:
-                faces = tabs.plain
             if draw:
+                plain, defuse = tabs.draw_faces(state)
+                faces = plain if o.kind is DealKind.PLAIN else defuse
                 targets = [add[c] * FACES + d for c in faces]
             else:
+                faces = tuple(tabs.plain if o.kind is DealKind.PLAIN else tabs.defuses)
                 targets = [h * FACES + c for c in faces]
             part = sum(self.value(o.phase, t) for t in targets)
             total += o.probability * part / len(faces)
@@ -964,29 +1096,16 @@ class Solution:
         Each is a :class:`Choice`: a draw, a discard, or a play of a face (a plain play,
         a probe or the solve); the value excludes the click itself.
         """
-        tabs = self.tables
         ph = self.graph.phases[phase]
-        h, d = divmod(state, FACES)
-        hand = HANDS[h]
-        mask = tabs.legal[d]
         out: list[tuple[Choice, float]] = []
-        if ph.mode is Mode.ZERO:
-            for c in sorted(set(hand)):
-                if tabs.is_defuse[c]:
-                    out.append((_SOLVES[c], 0.0))
-            if out:
-                return out
-        legal_cards = [c for c in hand if mask >> c & 1]
-        lone_defuse = len(legal_cards) == 1 and tabs.is_defuse[legal_cards[0]]
-        if ph.mode is Mode.SAFE and len(hand) < HAND_SIZE:
-            out.append((DRAW, self.deal_value(phase, state, draw=True)))
-        if not legal_cards or lone_defuse:
-            out.append((DISCARD, self.deal_value(phase, state, draw=False)))
-        for c, rest in remove_row(h):
-            if not mask >> c & 1:
-                continue
-            target = rest * FACES + c
-            if ph.mode is Mode.UNSAFE and tabs.is_defuse[c]:
+        for option, c, target in self.tables.options(ph.mode, state):
+            if option is _Option.SOLVE:
+                out.append((_SOLVES[c], 0.0))
+            elif option is _Option.DRAW:
+                out.append((DRAW, self.deal_value(phase, state, draw=True)))
+            elif option is _Option.DISCARD:
+                out.append((DISCARD, self.deal_value(phase, state, draw=False)))
+            elif option is _Option.PROBE:
                 fail = self.value(ph.probe_fail, target)
                 out.append((_PROBES[c], (1.0 - ph.on_top) * fail))
             else:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.rules import HAND_SIZE
+from defuser.engine.board import Effect
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.dp import Choice, state_index
 from defuser.strategy.solutions import SolutionStore, solution_for
@@ -72,19 +72,17 @@ class SafePolicy:
         """The baseline's next click."""
         obs = observation
         belief = obs.belief
+        board = obs.board
+        if belief.mitten_on_top == 1:
+            for slot in range(1, len(obs.hand) + 1):
+                play = Action.play(slot)
+                if board.verdict(play, mitten_on_top=True).effect is Effect.SOLVE:
+                    return play
         defuses = obs.defuse_slots()
-        if belief.mitten_on_top == 1 and defuses:
-            return Action.play(defuses[0])
         known = belief.deals_until_on_top
-        if (
-            known is not None
-            and known > 0
-            and not defuses
-            and len(obs.hand) < HAND_SIZE
-            and belief.defuse_next > 0
-        ):
+        if known is not None and obs.draw_safe and not defuses and belief.defuse_next > 0:
             return Action.draw()
-        if not obs.blocking_slots:
+        if obs.discard_allowed:
             return Action.discard()
         for slot in obs.legal_slots:
             if slot not in defuses:

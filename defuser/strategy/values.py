@@ -11,8 +11,10 @@ then discard, then draw); :func:`recommend` adds the one-line reason::
     for av in action_values(obs): # ActionValue(action, expected_clicks, strike_probability)
         print(av.action, av.expected_clicks, av.strike_probability)
 
-Solutions come from a :class:`~defuser.strategy.solutions.SolutionStore`: the
-process's own unless one is passed in.
+What each click does comes from the rulebook (:class:`~defuser.engine.board.Board`),
+with the mitten on top and not, weighed by the belief. Solutions come from a
+:class:`~defuser.strategy.solutions.SolutionStore`: the process's own unless one is
+passed in.
 """
 
 from __future__ import annotations
@@ -23,13 +25,12 @@ from fractions import Fraction
 from typing import Any, Final
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.rules import HAND_SIZE
+from defuser.engine.board import Board, Effect
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.dp import Solution, state_index
 from defuser.strategy.reasons import reason_parts
 from defuser.strategy.solutions import SolutionStore, solution_for
-from edgework import CardType
 from edgework.errors import MisuseError
 
 #: Two action values closer than this are a tie (broken by a fixed preference).
@@ -104,51 +105,46 @@ def action_values(
     if obs.solved:
         return ()
     sol, phase, s = _context(obs, store)
-    belief = obs.belief
-    p = belief.mitten_on_top
+    board = obs.board
+    actions = [Action.draw(), Action.discard()]
+    actions += [Action.play(slot) for slot in range(1, len(obs.hand) + 1)]
+    return tuple(_action_value(obs, sol, phase, s, board, action) for action in actions)
+
+
+def _action_value(
+    obs: Observation, sol: Solution, phase: int, s: int, board: Board, action: Action
+) -> ActionValue:
+    """One action's value: the rulebook says what it does with the mitten on top and
+    not; each answer the belief allows is weighed by its chance, and an effect that
+    tells the two apart moves the belief with it."""
+    p = obs.belief.mitten_on_top
+    chances = [(on_top, w) for on_top, w in ((True, p), (False, 1 - p)) if w]
+    effects = [board.verdict(action, mitten_on_top=on_top).effect for on_top, _ in chances]
+    strike = sum((w for (_, w), e in zip(chances, effects, strict=True) if e is Effect.STRIKE),
+                 Fraction(0))
+    if len(set(effects)) == 1:
+        return ActionValue(action, 1.0 + _after(sol, phase, s, board, action, effects[0]), strike)
     pf = float(p)
-    here = sol.value(phase, s)
-    graph = sol.graph
-    out: list[ActionValue] = []
+    value = 0.0
+    for (on_top, _), effect in zip(chances, effects, strict=True):
+        learned = sol.graph.find(obs.belief.given_on_top(on_top))
+        weight = pf if on_top else 1.0 - pf
+        value += weight * _after(sol, learned, s, board, action, effect)
+    return ActionValue(action, 1.0 + value, strike)
 
-    if len(obs.hand) >= HAND_SIZE or p == 1:
-        out.append(ActionValue(Action.draw(), 1.0 + here, Fraction(1)))
-    elif p == 0:
-        out.append(ActionValue(Action.draw(), 1.0 + sol.deal_value(phase, s, draw=True), p))
-    else:
-        top = graph.find(belief.given_on_top(True))
-        clear = graph.find(belief.given_on_top(False))
-        value = pf * sol.value(top, s) + (1.0 - pf) * sol.deal_value(clear, s, draw=True)
-        out.append(ActionValue(Action.draw(), 1.0 + value, p))
 
-    if obs.blocking_slots:
-        out.append(ActionValue(Action.discard(), 1.0 + here, Fraction(1)))
-    else:
-        value = sol.deal_value(phase, s, draw=False)
-        out.append(ActionValue(Action.discard(), 1.0 + value, Fraction(0)))
-
-    assert obs.discard is not None
-    for slot, card in enumerate(obs.hand, start=1):
-        rest = obs.hand[: slot - 1] + obs.hand[slot:]
-        target = state_index(card, rest)
-        legal = obs.rules.is_legal(card, obs.discard)
-        action = Action.play(slot)
-        if obs.rules.type_of(card) is CardType.DEFUSE and p > 0:
-            if p == 1:
-                out.append(ActionValue(action, 1.0, Fraction(0)))
-                continue
-            clear = graph.find(belief.given_on_top(False))
-            if legal:
-                value = (1.0 - pf) * sol.value(clear, target)
-                out.append(ActionValue(action, 1.0 + value, Fraction(0)))
-            else:
-                value = (1.0 - pf) * sol.value(clear, s)
-                out.append(ActionValue(action, 1.0 + value, 1 - p))
-        elif legal:
-            out.append(ActionValue(action, 1.0 + sol.value(phase, target), Fraction(0)))
-        else:
-            out.append(ActionValue(action, 1.0 + here, Fraction(1)))
-    return tuple(out)
+def _after(
+    sol: Solution, phase: int, s: int, board: Board, action: Action, effect: Effect
+) -> float:
+    """Expected clicks after ``action`` had ``effect`` in state ``s`` of ``phase``."""
+    if effect is Effect.SOLVE:
+        return 0.0
+    if effect is Effect.STRIKE:
+        return sol.value(phase, s)  # a strike moves nothing
+    if effect is Effect.DEAL:
+        return sol.deal_value(phase, s, draw=action.kind is ActionKind.DRAW)
+    after = board.after(action)
+    return sol.value(phase, state_index(after.discard, after.hand))
 
 
 def _preference(av: ActionValue) -> tuple[int, int]:
