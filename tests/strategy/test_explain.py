@@ -9,7 +9,7 @@ import pytest
 from engine_helpers import ALL_ACTIONS
 
 from defuser.engine.actions import StrikeKind
-from defuser.engine.rules import legal_slots
+from defuser.engine.board import Board
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.explain import (
     MITTEN_RULES,
@@ -63,7 +63,7 @@ def test_every_strike_has_its_reason() -> None:
             elif result.strike is StrikeKind.DISCARD_BLOCKED:
                 assert reason.endswith(f"play {slot_list(hand, result.blocking_slots)}")
             else:
-                legal = legal_slots(rules, discard, hand)
+                legal = Board(rules, discard, tuple(hand)).legal_slots
                 assert reason.startswith(f"slot {result.action.slot} (")
                 assert reason.endswith(
                     f"legal now: {slot_list(hand, legal)}" if legal
