@@ -7,12 +7,15 @@ readers of ``mittens play`` and ``mittens drill`` accept, turned into reports: `
 ``play2``, ``played2`` and a bare ``2`` are ``played 2``; ``d RC``, ``dis RC`` and
 ``disc RC`` are ``discarded RC``; ``dr GS`` is ``drew GS``; ``strike d``, ``strike dr`` and
 ``strike p2`` name the click that struck; a Twitch Plays prefix (``!7``) is dropped.
+:func:`report_line` is the other way round: the line that reports an event a module showed.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Final
+
+from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
 
 _PLAYED: Final = re.compile(r"(?:played|play|p|slot)?\s*([1-3])")
 _CARD_VERBS: Final[dict[str, str]] = {
@@ -51,3 +54,17 @@ def _struck_click(rest: str) -> str:
     if played:
         return f"play {played.group(1)}"
     return rest
+
+
+def report_line(event: Event) -> str:
+    """The live session's line that reports ``event`` (``drew GS``, ``played 2``, ...)."""
+    if isinstance(event, Drew):
+        return f"drew {event.card.code}"
+    if isinstance(event, Discarded):
+        return f"discarded {event.card.code}"
+    if isinstance(event, Played):
+        return f"played {event.slot}"
+    if isinstance(event, Solved):
+        return "solved"
+    assert isinstance(event, Struck)
+    return f"strike {event.action}"

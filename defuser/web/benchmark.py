@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlencode
 
-from defuser.engine.actions import Action, Discarded, Drew, Played, Solved, Struck
+from defuser.apps.live_words import report_line
+from defuser.engine.actions import Action
 from defuser.engine.simulator import Module
 from defuser.web.server import bind, plan
 from edgework import Batteries, Ruleset, SerialNumber
@@ -55,19 +56,6 @@ def running_server() -> Iterator[int]:
         sock.close()
 
 
-def _line(event: object) -> str:
-    if isinstance(event, Drew):
-        return f"drew {event.card.code}"
-    if isinstance(event, Discarded):
-        return f"discarded {event.card.code}"
-    if isinstance(event, Played):
-        return f"played {event.slot}"
-    if isinstance(event, Solved):
-        return "solved"
-    assert isinstance(event, Struck)
-    return f"strike {event.action}"
-
-
 def _get(conn: http.client.HTTPConnection, path: str) -> tuple[int, bytes, dict[str, str]]:
     conn.request("GET", path, headers={"Host": "127.0.0.1"})
     response = conn.getresponse()
@@ -88,14 +76,15 @@ def play_game(conn: http.client.HTTPConnection, seed: int) -> list[float]:
     while not module.solved:
         command = json.loads(body)["modules"][0]["live"]["recommendation"]["command"]
         event = module.act(Action.parse(command)).event
+        assert event is not None, command  # the policy's clicks always do something
         start = time.perf_counter()
         status, _, headers = _get(conn, "/report?" + urlencode({**state, "module": "0",
-                                                                "line": _line(event)}))
+                                                                "line": report_line(event)}))
         assert status == 303, status
         status, _, _ = _get(conn, headers["location"])
         times.append(time.perf_counter() - start)
         assert status == 200, status
-        state["m"] += ";" + _line(event)
+        state["m"] += ";" + report_line(event)
         _, body, _ = _get(conn, "/api/board?" + urlencode(state))
     return times
 

@@ -11,9 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from defuser.apps.live_session import LiveSession
-from defuser.apps.live_words import expand
+from defuser.apps.live_words import expand, report_line
 from defuser.apps.table_io import to_json as tables_json
-from defuser.engine.actions import Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Module
 from defuser.web.app import WebSettings, create_app
 from defuser.web.security import GuardSettings
@@ -24,20 +23,6 @@ from edgework import Batteries, Ruleset, SerialNumber
 def client() -> TestClient:
     """The app on loopback, as ``mittens serve`` runs it by default."""
     return TestClient(create_app(WebSettings(GuardSettings(port=80))), base_url="http://127.0.0.1")
-
-
-def live_line(event: object) -> str:
-    """The ``mittens live`` line that reports a simulator event."""
-    if isinstance(event, Drew):
-        return f"drew {event.card.code}"
-    if isinstance(event, Discarded):
-        return f"discarded {event.card.code}"
-    if isinstance(event, Played):
-        return f"played {event.slot}"
-    if isinstance(event, Solved):
-        return "solved"
-    assert isinstance(event, Struck)
-    return f"strike {event.action}"
 
 
 def board_params(lines: list[str], **extra: str) -> dict[str, str]:
@@ -55,7 +40,9 @@ def test_the_board_json_is_the_live_sessions_json(client: TestClient) -> None:
         assert data["modules"][0]["live"] == reply.to_json()
         action = reply.recommendation.action
         assert action is not None
-        lines.append(live_line(module.act(action).event))
+        event = module.act(action).event
+        assert event is not None
+        lines.append(report_line(event))
         reply = session.handle(lines[-1])
         assert reply.ok
     data = client.get("/api/board", params=board_params(lines)).json()
