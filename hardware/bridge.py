@@ -214,8 +214,11 @@ class Bridge:
         #: The press taken and not yet applied.
         self._pending: ButtonPressed | None = None
 
-    def start(self) -> list[DisplayCommand]:
-        """Show the full state (edge and module), wait until the prop has it; return it."""
+    def start(self, bomb: BombState | None = None) -> list[DisplayCommand]:
+        """Show the full state (edge, module, and the game session's ``bomb`` when
+        given), wait until the prop has it; return it."""
+        if bomb is not None:
+            self.bomb = BombDisplay.of(bomb)
         commands = display_commands(self.module, self.edgework, self.bomb)
         for command in commands:
             self._post(command)

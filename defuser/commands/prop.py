@@ -32,7 +32,6 @@ from defuser.terminal.style import card_text
 from defuser.terminal.words import error_words, setting_hint
 from edgework import Batteries, Card, Edgework
 from hardware.bridge import (
-    BombDisplay,
     Bridge,
     PressStep,
     button_for,
@@ -197,8 +196,7 @@ class PropGame:
         """
         self.log.flush(session.module.log, session.module.log_total)
         device.connect()
-        bridge.bomb = BombDisplay.of(session.bomb())
-        bridge.start()
+        bridge.start(session.bomb())
         self.show_start(device, bridge.edgework, seed)
         scripted = _scripted_sim(device.current_url)
         while session.end is None:

@@ -392,8 +392,7 @@ def test_a_press_goes_through_the_session_to_the_bridge_in_one_path() -> None:
     bridge = Bridge(module, edge, prop)
     session = GameSession(module, clicker=bridge, display=bridge, clock=clock,
                           time_limit=60.0)
-    bridge.bomb = BombDisplay.of(session.bomb())
-    bridge.start()
+    bridge.start(session.bomb())
     prop.wire.clear()
     clock.now = 10.0
     # Seed 7 with this edge: discarding first is a strike (discard blocked).
