@@ -3,11 +3,14 @@
 Contract. :class:`LogTail` reads a growing file: it returns each complete line once,
 keeps a line still being written until its end arrives, waits for a file that does not
 exist yet, and starts again from the top when the file is truncated, replaced
-(rotated) or rewritten. :class:`Follower` takes those lines one at a time and returns
-an :class:`Advice` for every module whose visible state changed: the bomb's edgework
-from the bomb generator's lines (as :mod:`defuser.logs.reader` reads them), each
-module's start-up and clicks from its ``[Exploding Mittens #<id>]`` lines, and the
-optimal policy's next click (:func:`defuser.strategy.values.recommend`).
+(rotated) or rewritten. :class:`Follower` is the log-follow session, sans-I/O: it takes
+those lines one at a time and returns an :class:`Advice` for every module whose visible
+state changed: the bombs, their edgework and the module instances as the one
+incremental log reader reads them (:class:`defuser.logs.stream.LogReader`, the reader
+of ``mittens log analyze`` too), each module's start-up and clicks from its typed
+messages, and the optimal policy's next click
+(:func:`defuser.strategy.values.recommend`). :func:`follow` is the I/O around it: the
+file and the wait between reads (an injected ``sleep``).
 
 Only what the defuser can see informs the advice: the cards shown, each click and
 whether it struck. The module's ``(The Exploding Mitten is coming in N draws.)`` lines
@@ -15,13 +18,11 @@ describe the hidden deck and are skipped unread, as are the rule lines (the rule
 them) and the list of blocking cards (the hand gives it). So the advice for a log is
 the same with those lines deleted.
 
-Sessions, bombs and modules. ``Initialize engine version`` (the game starting again
-and writing to the same file) or a truncated file forgets everything. A bomb starts at
-its ``[BombGenerator] Generating bomb`` line; a module belongs to the bomb being
-generated when its first line appears, and when several bombs were generated one after
-another before any module wrote (a mission with several bombs), to whichever of them
-its start-up agrees with (table and rule letters), the latest on a tie. A ``You should
-use Table`` line from a module id that has already played starts a new instance. When
+Sessions, bombs and modules. A new session (the reader's
+:class:`~defuser.logs.stream.SessionStarted`) or a truncated file forgets everything.
+A module belongs to the bomb the reader lists it under, and when the reader gives
+several bombs it may be on (a mission with several bombs), to whichever of them its
+start-up agrees with (table and rule letters), the latest on a tie. When
 two equal faces are in the hand, the log does not say which slot a play took; the
 follower takes the slot it advised if that holds the face, else the leftmost one.
 Bombs without edgework lines (a log of module lines only) use the ``fallback``
@@ -40,23 +41,24 @@ from typing import Any, Final
 from defuser.apps.live_session import SessionReply
 from defuser.engine import modlog
 from defuser.errors import DefuserError
-from defuser.logs.reader import MAX_LINE_CHARS, game_line
+from defuser.logs.reader import MAX_LINE_CHARS
+from defuser.logs.stream import (
+    Instance,
+    LoggedBomb,
+    LogReader,
+    ModuleLineRead,
+    ModuleStarted,
+    SessionStarted,
+)
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation, recommend
 from defuser.streams import printable
 from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
 
-#: The line Unity writes first when the game starts: a new session in the same file.
-SESSION_START: Final = "Initialize engine version"
 #: How many bytes before the read position are compared to notice a rewritten file.
 _FINGERPRINT: Final = 64
 #: The most bytes taken from the file in one read (the rest waits for the next call).
 _MAX_READ: Final = 16 << 20
-#: Module messages that move nothing the defuser can see or that the rules imply.
-_SKIPPED: Final = (
-    modlog.MittenComingMessage, modlog.RuleNowMessage, modlog.BlockingSlotMessage,
-    modlog.StrikeMessage,
-)
 
 
 # --------------------------------------------------------------------------- the file
@@ -116,35 +118,16 @@ class LogTail:
 
 
 @dataclass(slots=True)
-class BombInfo:
-    """One bomb as its generator lines described it."""
-
-    number: int
-    line: int | None = None
-    serial: str | None = None
-    holders: list[int] = field(default_factory=list)
-    #: Whether the log showed this bomb's widgets (its generator line or its serial).
-    logged: bool = False
-
-    @property
-    def batteries(self) -> int | None:
-        """The battery count, 0 for a logged bomb with no holder, ``None`` if unknown."""
-        if self.holders:
-            return sum(self.holders)
-        return 0 if self.logged else None
-
-
-@dataclass(slots=True)
 class _Module:
     """One module instance: its start-up, and its observation under each possible bomb."""
 
-    module_id: int
-    candidates: list[int]
+    instance: Instance
     table: str | None = None
     discard: Card | None = None
     rule: str | None = None
     hand: list[Card] = field(default_factory=list)
-    #: bomb index -> the module as the defuser sees it, if that bomb is the module's.
+    #: index in ``instance.choices`` -> the module as the defuser sees it, if that bomb
+    #: is the module's.
     views: dict[int, Observation] = field(default_factory=dict)
     started: bool = False
     lost: str = ""
@@ -152,7 +135,11 @@ class _Module:
     #: ``batteries``); a front end says how to give it.
     needs: tuple[str, ...] = ()
     advised: Recommendation | None = None
-    lines: int = 0
+
+    @property
+    def module_id(self) -> int:
+        """The module's number in the log."""
+        return self.instance.module_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +148,7 @@ class Advice:
 
     line: int
     session: int
-    bomb: BombInfo | None
+    bomb: LoggedBomb | None
     module_id: int
     event: str
     reply: SessionReply
@@ -201,26 +188,41 @@ class Advice:
         }
 
 
+#: Module messages that move nothing the defuser can see or that the rules imply.
+_SKIPPED: Final = (
+    modlog.MittenComingMessage, modlog.RuleNowMessage, modlog.BlockingSlotMessage,
+    modlog.StrikeMessage,
+)
+
+
 class Follower:
-    """Reads a game log line by line and advises each Exploding Mittens module."""
+    """The log-follow session: lines of a game log in, :class:`Advice` out.
+
+    Sans-I/O: it reads no file and keeps no clock (:func:`follow` does both), so any
+    front end can feed it. Its bombs and module instances come from the one incremental
+    reader (:class:`defuser.logs.stream.LogReader`); it keeps, per module id, the latest
+    instance's visible state. :meth:`state` is its state as JSON.
+    """
 
     def __init__(self, *, serial: SerialNumber | None = None, batteries: int | None = None) -> None:
         self.fallback_serial = serial
         self.fallback_batteries = batteries
-        self.session = 0
-        self._new_session()
-
-    def _new_session(self) -> None:
-        self.session += 1
+        self.session = 1
         self.line = 0
-        self.bombs: list[BombInfo] = []
-        self._group_start = 0
-        self._modules_since_bomb = False
+        self.reader = LogReader()
         self.modules: dict[int, _Module] = {}
+        #: The latest advice of each module id (with its session).
+        self.latest: dict[int, Advice] = {}
 
     def restart(self) -> None:
         """The file started over (truncated or replaced): forget everything."""
-        self._new_session()
+        self.reader.reset()
+        self._new_session(0)
+
+    def _new_session(self, line: int) -> None:
+        self.session += 1
+        self.line = line
+        self.modules = {}
 
     # ------------------------------------------------------------ lines
 
@@ -231,60 +233,54 @@ class Follower:
             out += self.feed(line)
         return out
 
+    def catch_up(self, lines: Iterable[str]) -> list[Advice]:
+        """Feed the lines already written without a word; then the latest advice of each
+        module of this session still in play (a long log from earlier games does not
+        flood the screen)."""
+        self.feed_all(lines)
+        return [
+            advice for advice in self.latest.values()
+            if not advice.solved and advice.session == self.session
+        ]
+
     def feed(self, text: str) -> list[Advice]:
         """Read one complete line; the changes it makes (none for most lines)."""
         self.line += 1
-        if text.startswith(SESSION_START) and self.line > 1:
-            self._new_session()
-            self.line = 1
-            return []
-        if "[" not in text:
-            return []
-        tag = text.find("[Exploding Mittens #")
-        if tag >= 0:
-            match = modlog.LINE_PATTERN.match(text, tag)
-            if match is None:
-                return []
-            return self._module_line(int(match.group("id")), match.group("message").rstrip())
-        kind, value = game_line(text)
-        if kind == "bomb":
-            self.bombs.append(BombInfo(len(self.bombs) + 1, self.line, logged=True))
-            if self._modules_since_bomb:
-                self._group_start, self._modules_since_bomb = len(self.bombs) - 1, False
-            return []
-        if kind is None:
-            return []
-        bomb = self.bombs[-1] if self.bombs else None
-        if bomb is None or (kind == "serial" and bomb.serial is not None):
-            bomb = BombInfo(len(self.bombs) + 1, None, logged=True)
-            self.bombs.append(bomb)
-            if self._modules_since_bomb:
-                self._group_start, self._modules_since_bomb = len(self.bombs) - 1, False
-        if kind == "serial":
-            bomb.serial = value
-        elif kind == "battery" and value.isascii() and value.isdigit():
-            bomb.holders.append(int(value))
-        return []
+        out: list[Advice] = []
+        for event in self.reader.feed(self.line, text):
+            if isinstance(event, SessionStarted):
+                self._new_session(1)
+                out = []
+            elif isinstance(event, ModuleStarted):
+                self.modules[event.instance.module_id] = _Module(event.instance)
+            elif isinstance(event, ModuleLineRead) and event.message is not None:
+                out += self._module_line(self.modules[event.instance.module_id], event.message)
+        for advice in out:
+            self.latest[advice.module_id] = advice
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """The session as JSON: where it is, and each module's latest advice."""
+        return {
+            "session": self.session,
+            "line": self.line,
+            "modules": [
+                self.latest[m].to_json() for m in sorted(self.latest)
+                if self.latest[m].session == self.session
+            ],
+        }
 
     # ------------------------------------------------------------ modules
 
-    def _module_line(self, module_id: int, text: str) -> list[Advice]:
-        message = modlog.parse(text)
-        if message is None or isinstance(message, _SKIPPED):
+    def _module_line(self, module: _Module, message: modlog.Message) -> list[Advice]:
+        if isinstance(message, _SKIPPED):
             return []
-        self._modules_since_bomb = True
-        module = self.modules.get(module_id)
         if isinstance(message, modlog.TableMessage):
-            # A table line from an id that has played begins its next instance; a
-            # repeated table line right at the start is the same start-up.
-            if module is None or module.lines > 1 or module.started:
-                module = self._new_module(module_id)
-            module.table = message.table
-            module.lines = 1
+            # The instance's own table line; one kept inside a running instance (a
+            # repeated start-up line) moves nothing.
+            if not module.started and module.discard is None:
+                module.table = message.table
             return []
-        if module is None:
-            module = self._new_module(module_id)
-        module.lines += 1
         if module.lost:
             return []
         if not module.started:
@@ -311,15 +307,7 @@ class Follower:
             return out
         return out + self._act(module, message)
 
-    def _new_module(self, module_id: int) -> _Module:
-        if not self.bombs:
-            self.bombs.append(BombInfo(1))
-            self._group_start = 0
-        module = _Module(module_id, list(range(self._group_start, len(self.bombs))))
-        self.modules[module_id] = module
-        return module
-
-    def _edge(self, bomb: BombInfo) -> tuple[SerialNumber | None, int | None]:
+    def _edge(self, bomb: LoggedBomb) -> tuple[SerialNumber | None, int | None]:
         serial: SerialNumber | None = self.fallback_serial
         if bomb.serial is not None:
             try:
@@ -335,8 +323,8 @@ class Follower:
             module.lost = "the module's start-up (its discard and hand) is not in the log"
             return [self._advice(module, "start")]
         missing = ""
-        for index in module.candidates:
-            serial, batteries = self._edge(self.bombs[index])
+        for index, bomb in enumerate(module.instance.choices):
+            serial, batteries = self._edge(bomb)
             if serial is None or batteries is None:
                 module.needs = tuple(
                     w for w, v in (("serial", serial), ("batteries", batteries)) if v is None
@@ -420,7 +408,7 @@ class Follower:
 
     def _advice(self, module: _Module, event: str) -> Advice:
         chosen = max(module.views) if module.views else None
-        bomb = self.bombs[chosen] if chosen is not None else self.bombs[module.candidates[-1]]
+        bomb = module.instance.choices[chosen] if chosen is not None else module.instance.bomb
         if chosen is None:
             rec = Recommendation(None, None, module.lost)
             reply = SessionReply(False, module.lost, None, rec)
@@ -454,27 +442,21 @@ def follow(
     poll: float = 0.25,
     stop: Callable[[], bool] = lambda: False,
     catch_up: bool = True,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> Follower:
     """Follow ``path`` until ``stop()`` says so, calling ``emit`` for every change.
 
-    With ``catch_up`` the lines already in the file are read first without a word, and
-    then the latest advice of each module still in play is emitted once: a long log
-    from earlier games does not flood the screen. ``stop`` is asked each time the file
-    has nothing new.
+    The I/O around the :class:`Follower` session: the file (:class:`LogTail`) and the
+    wait between reads (``sleep``, given ``poll`` seconds). With ``catch_up`` the lines
+    already in the file are read first without a word (:meth:`Follower.catch_up`).
+    ``stop`` is asked each time the file has nothing new.
     """
     follower = follower if follower is not None else Follower()
     tail = LogTail(path)
     lines, _ = tail.read()
-    if catch_up:
-        latest: dict[int, Advice] = {}
-        for advice in follower.feed_all(lines):
-            latest[advice.module_id] = advice
-        for advice in latest.values():
-            if not advice.solved and advice.session == follower.session:
-                emit(advice)
-    else:
-        for advice in follower.feed_all(lines):
-            emit(advice)
+    first = follower.catch_up(lines) if catch_up else follower.feed_all(lines)
+    for advice in first:
+        emit(advice)
     while True:
         lines, restarted = tail.read()
         if restarted:
@@ -488,7 +470,7 @@ def follow(
                 for advice in follower.feed_all(lines):
                     emit(advice)
                 return follower
-            time.sleep(poll)
+            sleep(poll)
             continue
         for advice in follower.feed_all(lines):
             emit(advice)

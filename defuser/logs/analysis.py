@@ -21,7 +21,8 @@ from defuser.engine.board import Board
 from defuser.engine.simulator import Outcome
 from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
-from defuser.logs.reader import GameLog, LoggedBomb, ModuleLine, Problem, read_log
+from defuser.logs.reader import GameLog, read_log
+from defuser.logs.stream import LoggedBomb, ModuleLine, Problem
 from defuser.strategy import explain
 from edgework import RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
 

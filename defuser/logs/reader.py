@@ -1,141 +1,56 @@
-"""Read a whole KTaNE game log and sort out its bombs and Exploding Mittens modules.
+"""Read a whole KTaNE game log into its bombs and Exploding Mittens module instances.
 
 Contract: :func:`read_log` takes the log's raw bytes (or an iterable of byte chunks,
-read as a stream) and never fails. It reads in one pass, in time linear in the file's
-size, keeping only the lines it needs, and never more than the bounds
-:data:`MAX_MODULE_LINES`, :data:`MAX_BOMBS`, :data:`MAX_WIDGETS` and
-:data:`MAX_PROBLEMS`: what lies past one is counted in one :class:`Problem`, so any file
-is read in bounded memory. Bytes that are not UTF-8 are replaced; a UTF-16 log (with or
-without a byte-order mark, as some Windows tools save it) is decoded as such; Windows,
-Unix and old Mac line ends are all accepted; lines are numbered from 1 as an editor
-numbers them; a line longer than :data:`MAX_LINE_CHARS` is cut; control characters
-become U+FFFD, so no text from a log can drive the terminal it is shown on. The reader
-keeps only what the log checker needs:
-
-- ``[BombGenerator] Generating bomb with seed <n>`` starts a bomb; the edgework lines
-  that follow (``[SerialNumber]``, ``[BatteryWidget]`` once per holder,
-  ``[IndicatorWidget]``, ``[PortWidget]``) belong to it.
-- ``[Exploding Mittens #<id>] <message>`` lines are this module's; each module instance
-  belongs to the bomb being generated when its first line appears. Ids count modules
-  across the whole session, and a ``You should use Table`` line that is followed by the
-  opening discard starts a new instance (a log may hold several sessions).
-- Everything else (Unity's blank and ``(Filename: ... Line: N)`` lines, other modules,
-  ``[Bomb]`` strikes) is skipped.
+read as a stream) and never fails. It decodes the lines (:func:`iter_lines`), feeds
+them to the one incremental reader (:class:`defuser.logs.stream.LogReader`, which says
+what each line means and which bomb it belongs to) and keeps what its events describe:
+the bombs in file order (over every session of the file), each with its module
+instances and their lines. It reads in one pass, in time linear in the file's size,
+keeping only the lines it needs, and never more than :data:`MAX_MODULE_LINES` module
+lines and the reader's own bounds: what lies past one is counted in one
+:class:`~defuser.logs.stream.Problem`, so any file is read in bounded memory. Bytes that
+are not UTF-8 are replaced; a UTF-16 log (with or without a byte-order mark, as some
+Windows tools save it) is decoded as such; Windows, Unix and old Mac line ends are all
+accepted; lines are numbered from 1 as an editor numbers them; a line longer than
+:data:`MAX_LINE_CHARS` is cut; control characters become U+FFFD, so no text from a log
+can drive the terminal it is shown on.
 
 A log that holds only this module's lines (as the module's own log viewer shows them)
 gives one implicit bomb whose edgework is unknown. A bomb whose generator line or serial
-number is in the log but that logged no battery holder has 0 batteries. Edgework lines
-without a generator line (an edited log) still make a bomb, and a second serial number
-starts the next one.
+number is in the log but that logged no battery holder has 0 batteries.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Final
 
-from defuser.engine import modlog
+from defuser.logs.stream import (
+    BombStarted,
+    Instance,
+    LineProblem,
+    LogEvent,
+    LoggedBomb,
+    LogReader,
+    ModuleLineRead,
+    ModuleLog,
+    ModuleStarted,
+    Problem,
+)
 from defuser.streams import printable
 from edgework import Edgework
 
-_BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
-_SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")
-_BATTERY = re.compile(r"\[BatteryWidget\] Randomizing Battery Widget: ?(?P<count>.*)")
-_INDICATOR = re.compile(r"\[IndicatorWidget\] Randomizing Indicator Widget: ?(?P<text>.*)")
-_PORT = re.compile(r"\[PortWidget\] Randomizing Port Widget: ?(?P<text>.*)")
-_MODULE_TAG: Final = "[Exploding Mittens #"
-
 #: The longest line kept whole (characters); Unity's lines are far shorter.
 MAX_LINE_CHARS: Final = 64 * 1024
-#: The most digits a module id or a battery count may have (anything longer is garbage).
-_MAX_ID_DIGITS: Final = 9
 
-#: What one log may make the reader keep, so that any file is read in bounded memory.
-#: A real game stays far below each (a module logs a few hundred lines, a bomb a few
-#: widgets); past a bound the rest is counted and named in one problem, not kept.
+#: The most module lines one log may make the reader keep. A real game stays far below
+#: (a module logs a few hundred lines); past it the rest is counted in one problem.
 MAX_MODULE_LINES: Final = 100_000
-MAX_BOMBS: Final = 10_000
-MAX_WIDGETS: Final = 100
-MAX_PROBLEMS: Final = 1_000
-
-#: Unity writes every message a second time as this trailer; it never carries data.
-_UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something in the file that could not be read as it should be, with its line."""
-
-    line: int
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleLine:
-    """One ``[Exploding Mittens #<id>]`` line: its 1-based number and its message."""
-
-    number: int
-    message: str
-
-
-@dataclass(slots=True)
-class ModuleLog:
-    """The lines of one Exploding Mittens module instance, in file order."""
-
-    module_id: int
-    lines: list[ModuleLine] = field(default_factory=list)
-    #: Indexes (in :attr:`GameLog.bombs`) of the bombs this instance may belong to: the
-    #: bombs generated one after another with no module line between them (a mission
-    #: with several bombs generates them all before any module writes), latest last.
-    #: The instance is listed under the latest; the checker may pick another.
-    bomb_choices: tuple[int, ...] = ()
-
-    @property
-    def first_line(self) -> int:
-        """The number of the instance's first line (0 when it has none)."""
-        return self.lines[0].number if self.lines else 0
-
-    @property
-    def last_line(self) -> int:
-        """The number of the instance's last line (0 when it has none)."""
-        return self.lines[-1].number if self.lines else 0
-
-
-@dataclass(slots=True)
-class LoggedBomb:
-    """One bomb of the session: its edgework as logged and its mittens modules.
-
-    ``line`` is the ``[BombGenerator]`` line, ``None`` for the implicit bomb of a log
-    that starts with module lines.
-    """
-
-    line: int | None = None
-    seed: str | None = None
-    serial: str | None = None
-    holders: list[int] = field(default_factory=list)
-    indicators: list[str] = field(default_factory=list)
-    ports: list[str] = field(default_factory=list)
-    modules: list[ModuleLog] = field(default_factory=list)
-
-    @property
-    def batteries(self) -> int | None:
-        """The bomb's battery count: the sum over holders, 0 when a generated bomb has
-        none, ``None`` when the log never showed this bomb's widgets."""
-        if self.holders:
-            return sum(self.holders)
-        return 0 if self.edgework_known else None
-
-    @property
-    def edgework_known(self) -> bool:
-        """Whether the log showed this bomb's widgets being made: its generator line, or
-        at least its serial number (widgets are logged together)."""
-        return self.line is not None or self.serial is not None
 
 
 @dataclass(slots=True)
@@ -226,207 +141,53 @@ def _clean(line: str) -> str:
     return printable(line.removesuffix("\r"))
 
 
-@dataclass(slots=True)
-class _Pending:
-    """A ``You should use Table`` line of a running instance, waiting for the next line
-    of the same id to tell whether it starts a new instance (the opening discard follows)
-    or belongs to the running one."""
-
-    line: ModuleLine
-    bomb: LoggedBomb
-    choices: tuple[int, ...]
-
-
 def read_log(data: bytes | Iterable[bytes]) -> GameLog:
     """Read a game log (its bytes, or byte chunks) into bombs and module instances; never
     raises."""
     chunks: Iterable[bytes] = [data] if isinstance(data, bytes | bytearray) else data
-    reader = _LogReader()
-    for number, text in enumerate(iter_lines(chunks), start=1):
-        reader.line(number, text)
-    return reader.finish()
+    collector = _Collector()
+    count = 0
+    for count, text in enumerate(iter_lines(chunks), start=1):
+        collector.take(collector.reader.feed(count, text))
+    collector.take(collector.reader.finish())
+    for bomb in collector.bombs:
+        bomb.modules.sort(key=lambda m: m.first_line)
+    return GameLog(collector.bombs, collector.problems, count, collector.reader.last_event)
 
 
-class _LogReader:
-    """The state of :func:`read_log` between lines."""
+class _Collector:
+    """Keeps what the reader's events describe: bombs, instances and their lines."""
 
     def __init__(self) -> None:
+        self.reader = LogReader(module_line_limit=MAX_MODULE_LINES)
         self.bombs: list[LoggedBomb] = []
         self.problems: list[Problem] = []
-        self.current: LoggedBomb | None = None
-        #: module id -> its instance that is still receiving lines.
-        self.open_modules: dict[int, ModuleLog] = {}
-        #: module id -> a table line whose instance is decided by the id's next line.
-        self.waiting: dict[int, _Pending] = {}
-        self.last_event = 0
-        self.count = 0
-        # The bombs from group_start on were generated with no module line between them.
-        self.group_start = 0
-        self.modules_since_bomb = False
-        #: Module lines kept so far, and what was passed over past the bounds.
-        self.kept = 0
-        self.bombs_full = False
-        self.over: dict[str, tuple[int, int]] = {}
+        #: id(bomb) -> its index in :attr:`bombs` (a bomb is kept as long as the log).
+        self.index: dict[int, int] = {}
+        self.logs: dict[Instance, ModuleLog] = {}
 
-    def line(self, number: int, text: str) -> None:
-        """Read one line of the log."""
-        self.count = number
-        if "[" not in text:
-            return
-        tag = text.find(_MODULE_TAG)
-        if tag >= 0:
-            self._module_line(number, text, tag)
-            return
-        if _UNITY_TRAILER.search(text):
-            return
-        bomb_match = _BOMB.search(text)
-        if bomb_match is not None and len(self.bombs) >= MAX_BOMBS:
-            self.bombs_full = True
-        if self.bombs_full and (bomb_match is not None or _edgework_line(text)[0] is not None):
-            # Past the last bomb kept, its own edgework lines are passed over with it.
-            self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
-            return
-        if bomb_match is not None:
-            self.current = LoggedBomb(line=number, seed=bomb_match.group("seed"))
-            self._add_bomb(self.current)
-            self.last_event = number
-            return
-        kind, value = _edgework_line(text)
-        if kind is None:
-            return
-        if self.current is None or (kind == "serial" and self.current.serial is not None):
-            # Edgework without a generator line (an edited log): it still describes a
-            # bomb; a second serial number can only belong to the next one.
-            self.current = LoggedBomb()
-            self._add_bomb(self.current)
-        if len(self.current.holders) + len(self.current.indicators) + len(
-            self.current.ports
-        ) >= MAX_WIDGETS:
-            self._passed_over(number, f"widget lines past {MAX_WIDGETS} on one bomb")
-            return
-        problem = _add_edgework(self.current, kind, value, number)
-        if problem is not None:
-            self.problem(problem)
-
-    def problem(self, problem: Problem) -> None:
-        """Note a problem (past :data:`MAX_PROBLEMS`, only counted)."""
-        if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(problem)
-        else:
-            self._passed_over(problem.line, f"problems past the first {MAX_PROBLEMS:,}")
-
-    def _passed_over(self, number: int, what: str) -> None:
-        first, count = self.over.get(what, (number, 0))
-        self.over[what] = (first, count + 1)
-
-    def _add_bomb(self, bomb: LoggedBomb) -> None:
-        self.bombs.append(bomb)
-        if self.modules_since_bomb:
-            self.group_start, self.modules_since_bomb = len(self.bombs) - 1, False
-
-    def _choices(self) -> tuple[int, ...]:
-        return tuple(range(self.group_start, len(self.bombs)))
-
-    def _module_line(self, number: int, text: str, tag: int) -> None:
-        match = modlog.LINE_PATTERN.match(text, tag)
-        if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
-            shown = text.strip()[:200]
-            self.problem(Problem(number, f"could not read the module line {shown!r}"))
-            return
-        if self.kept >= MAX_MODULE_LINES:
-            self._passed_over(
-                number, f"Exploding Mittens lines past the first {MAX_MODULE_LINES:,}"
-            )
-            return
-        self.kept += 1
-        module_id = int(match.group("id"))
-        message = match.group("message").rstrip()
-        self.last_event = number
-        instance = self.open_modules.get(module_id)
-        held = self.waiting.pop(module_id, None)
-        if held is not None:
-            assert instance is not None
-            if _OPENING.fullmatch(message) is not None:
-                instance = ModuleLog(module_id, bomb_choices=held.choices)
-                held.bomb.modules.append(instance)
-                self.open_modules[module_id] = instance
-            instance.lines.append(held.line)
-        self.modules_since_bomb = True
-        if instance is None:
-            if self.current is None:
-                self.current = LoggedBomb()
-                self.bombs.append(self.current)
-                self.group_start = len(self.bombs) - 1
-            instance = ModuleLog(module_id, bomb_choices=self._choices())
-            self.current.modules.append(instance)
-            self.open_modules[module_id] = instance
-        elif _has_begun(instance) and _TABLE.fullmatch(message) is not None:
-            if self.current is None:  # pragma: no cover - an instance implies a bomb
-                self.current = LoggedBomb()
-                self.bombs.append(self.current)
-            self.waiting[module_id] = _Pending(
-                ModuleLine(number, message), self.current, self._choices()
-            )
-            return
-        instance.lines.append(ModuleLine(number, message))
-
-    def finish(self) -> GameLog:
-        """The log read so far."""
-        for module_id, held in self.waiting.items():
-            # No later line of this id: the table line stays in the running instance.
-            self.open_modules[module_id].lines.append(held.line)
-        for bomb in self.bombs:
-            bomb.modules.sort(key=lambda m: m.first_line)
-        for what, (first, count) in self.over.items():
-            self.problems.append(
-                Problem(first, f"{what} not read: {count:,}, the first on this line "
-                        "(a bound on what one log may hold)")
-            )
-        return GameLog(self.bombs, self.problems, self.count, self.last_event)
-
-
-_TABLE: Final = modlog.MESSAGE_PATTERNS["table"]
-_OPENING: Final = modlog.MESSAGE_PATTERNS["initial_discard"]
-
-
-def _has_begun(instance: ModuleLog) -> bool:
-    """Whether the instance holds more than a lone table line (a repeated table line
-    right at the start is a line of the same game, checked as such)."""
-    if not instance.lines:
-        return False
-    if len(instance.lines) > 1:
-        return True
-    return modlog.MESSAGE_PATTERNS["table"].fullmatch(instance.lines[0].message) is None
-
-
-def _edgework_line(text: str) -> tuple[str | None, str]:
-    """Which edgework line ``text`` is (serial, battery, indicator, port) and its value."""
-    for pattern, kind in (
-        (_SERIAL, "serial"),
-        (_BATTERY, "battery"),
-        (_INDICATOR, "indicator"),
-        (_PORT, "port"),
-    ):
-        match = pattern.search(text)
-        if match is not None:
-            return kind, match.group(1).strip()
-    return None, ""
-
-
-def game_line(text: str) -> tuple[str | None, str]:
-    """Which bomb line ``text`` is: ``("bomb", seed)`` for the generator's line,
-    ``(kind, value)`` for an edgework line (as :func:`read_log` reads them), else
-    ``(None, "")``. For readers that take a log one line at a time."""
-    match = _BOMB.search(text)
-    if match is not None:
-        return "bomb", match.group("seed")
-    return _edgework_line(text)
+    def take(self, events: list[LogEvent]) -> None:
+        """Keep what ``events`` describe."""
+        for event in events:
+            if isinstance(event, BombStarted):
+                self.index[id(event.bomb)] = len(self.bombs)
+                self.bombs.append(event.bomb)
+            elif isinstance(event, ModuleStarted):
+                instance = event.instance
+                choices = tuple(self.index[id(b)] for b in instance.choices)
+                log = ModuleLog(instance.module_id, bomb_choices=choices)
+                instance.bomb.modules.append(log)
+                self.logs[instance] = log
+            elif isinstance(event, ModuleLineRead):
+                self.logs[event.instance].lines.append(event.line)
+            elif isinstance(event, LineProblem):
+                self.problems.append(event.problem)
 
 
 def bomb_lines(seed: int | str, edge: Edgework) -> list[str]:
     """The lines the game writes when it generates a bomb with this edgework, in its
     order: the generator line, one battery widget per holder (AA holders first), the
-    indicators, the port plates, the serial number. :func:`read_log` reads them back.
+    indicators, the port plates, the serial number. :class:`LogReader` reads them back.
 
     A battery count without holders is laid out as AA holders plus one D holder for an
     odd count (the count is what the log's readers use).
@@ -447,24 +208,6 @@ def bomb_lines(seed: int | str, edge: Edgework) -> list[str]:
     if edge.serial is not None:
         lines.append(f"[SerialNumber] Randomizing Serial Number: {edge.serial}")
     return lines
-
-
-def _add_edgework(bomb: LoggedBomb, kind: str, value: str, number: int) -> Problem | None:
-    """Add one edgework line's value to ``bomb``; the problem when it cannot be read."""
-    if kind == "serial":
-        bomb.serial = value
-    elif kind == "battery":
-        if value.isascii() and value.isdigit() and len(value) <= _MAX_ID_DIGITS:
-            bomb.holders.append(int(value))
-        else:
-            return Problem(
-                number, f"battery holder {value[:40]!r} is not a battery count, ignored"
-            )
-    elif kind == "indicator":
-        bomb.indicators.append(value)
-    else:
-        bomb.ports.append(value)
-    return None
 
 
 def default_log_path(platform: str | None = None, env: dict[str, str] | None = None) -> PurePath:

@@ -14,6 +14,7 @@ from gamelog_builder import BombSpec, game_log, sample_messages
 from defuser.apps import table_io
 from defuser.commands import log as log_command
 from defuser.logs import reader as reader_module
+from defuser.logs import stream as stream_module
 from defuser.logs.reader import read_log
 
 
@@ -205,15 +206,15 @@ def test_module_lines_past_the_bound_are_counted_not_kept(
 
 
 def test_bombs_widgets_and_problems_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader_module, "MAX_BOMBS", 5)
-    monkeypatch.setattr(reader_module, "MAX_PROBLEMS", 3)
+    monkeypatch.setattr(stream_module, "MAX_BOMBS", 5)
+    monkeypatch.setattr(stream_module, "MAX_PROBLEMS", 3)
     bomb = b"[BombGenerator] Generating bomb with seed 1\n"
     widget = b"[BatteryWidget] Randomizing Battery Widget: 2\n"
     bad = b"[Exploding Mittens #x] ?\n" * 10
     # Past the last bomb kept, its own edgework lines are passed over with it.
     game = read_log(bomb * 5 + widget * 150 + bomb * 2 + widget * 3 + bad)
     assert len(game.bombs) == 5
-    assert len(game.bombs[-1].holders) == reader_module.MAX_WIDGETS
+    assert len(game.bombs[-1].holders) == stream_module.MAX_WIDGETS
     readable = [p for p in game.problems if "could not read" in p.message]
     assert len(readable) == 3
     notes = [p.message for p in game.problems if "a bound on what one log may hold" in p.message]

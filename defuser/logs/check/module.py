@@ -18,7 +18,7 @@ from defuser.logs.check.messages import ACTION_STARTS, STRIKE_STARTS, is_cut_sho
 from defuser.logs.check.replayer import step
 from defuser.logs.check.state import Context, Inconsistency, LineRecord, ReplayState, Stage
 from defuser.logs.check.steps import ReplayStep, build_steps
-from defuser.logs.reader import ModuleLine
+from defuser.logs.stream import ModuleLine
 from edgework import (
     MAX_INTERVAL,
     MIN_INTERVAL,

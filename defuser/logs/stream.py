@@ -1,0 +1,488 @@
+"""The one incremental reader of KTaNE game logs: feed a line, get typed log events.
+
+Contract: :class:`LogReader` takes a log's lines one at a time (``feed(number, text)``)
+and returns the :data:`LogEvent` values each line makes, in order; it never raises.
+``mittens log analyze`` (:func:`defuser.logs.reader.read_log`) feeds a whole file and
+collects the events into bombs and module instances; ``mittens live --follow``
+(:mod:`defuser.apps.follow`) feeds lines as the game writes them and advises on the
+events. Both read bombs and instances through this module only, so a fix to how a log
+is read is made here, once.
+
+What the lines mean:
+
+- ``Initialize engine version`` (the game starting again and writing to the same file),
+  after the first line, starts a new session: :class:`SessionStarted`, and every bomb
+  and module instance before it is closed.
+- ``[BombGenerator] Generating bomb with seed <n>`` starts a bomb; the edgework lines
+  (``[SerialNumber]``, ``[BatteryWidget]`` once per holder, ``[IndicatorWidget]``,
+  ``[PortWidget]``) describe a bomb. Which bomb each line and each module instance
+  belongs to is decided by :class:`BombAttribution` alone (the part to replace for
+  other mission layouts).
+- ``[Exploding Mittens #<id>] <message>`` lines are this module's; the message is read
+  once into its class (:func:`defuser.engine.modlog.parse`). Ids count modules across a
+  session; a ``You should use Table`` line of an id that has begun is held until the
+  id's next line: followed by the opening discard it starts a new instance
+  (:class:`ModuleStarted`), else it is a line of the running one. So every event comes
+  at the latest one line of that id late.
+- Everything else (Unity's blank and ``(Filename: ... Line: N)`` lines, other modules,
+  ``[Bomb]`` strikes) makes no event. A module line that cannot be read is a
+  :class:`LineProblem`.
+
+Bounds: the reader keeps the open instances (one per id), the held table lines, the
+bombs of the session (at most :data:`MAX_BOMBS` over the whole log, each with at most
+:data:`MAX_WIDGETS` widget lines) and, when given ``module_line_limit``, reads at most
+that many module lines; past a bound the rest is counted, and :meth:`LogReader.finish`
+names each count in one problem. At most :data:`MAX_PROBLEMS` problems are reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from defuser.engine import modlog
+
+#: The line Unity writes first when the game starts: a new session in the same file.
+SESSION_START: Final = "Initialize engine version"
+
+_BOMB = re.compile(r"\[BombGenerator\] Generating bomb with seed (?P<seed>\S+)")
+_SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.*)")
+_BATTERY = re.compile(r"\[BatteryWidget\] Randomizing Battery Widget: ?(?P<count>.*)")
+_INDICATOR = re.compile(r"\[IndicatorWidget\] Randomizing Indicator Widget: ?(?P<text>.*)")
+_PORT = re.compile(r"\[PortWidget\] Randomizing Port Widget: ?(?P<text>.*)")
+_MODULE_TAG: Final = "[Exploding Mittens #"
+#: Unity writes every message a second time as this trailer; it never carries data.
+_UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
+
+#: The most digits a module id or a battery count may have (anything longer is garbage).
+_MAX_ID_DIGITS: Final = 9
+
+#: What one log may make the reader keep (a real game stays far below each); past a
+#: bound the rest is counted and named in one problem, not kept.
+MAX_BOMBS: Final = 10_000
+MAX_WIDGETS: Final = 100
+MAX_PROBLEMS: Final = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in the file that could not be read as it should be, with its line."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleLine:
+    """One ``[Exploding Mittens #<id>]`` line: its 1-based number and its message."""
+
+    number: int
+    message: str
+
+
+@dataclass(slots=True)
+class LoggedBomb:
+    """One bomb of the log: its edgework as logged (filled in as its lines come).
+
+    ``line`` is the ``[BombGenerator]`` line, ``None`` for a bomb the log shows only by
+    its edgework or its modules (an edited log, or a log of module lines only).
+    ``modules`` is filled by readers that keep the module instances
+    (:func:`defuser.logs.reader.read_log`).
+    """
+
+    #: The bomb's place in its session, from 1.
+    number: int = 1
+    line: int | None = None
+    seed: str | None = None
+    serial: str | None = None
+    holders: list[int] = field(default_factory=list)
+    indicators: list[str] = field(default_factory=list)
+    ports: list[str] = field(default_factory=list)
+    modules: list[ModuleLog] = field(default_factory=list)
+
+    @property
+    def batteries(self) -> int | None:
+        """The bomb's battery count: the sum over holders, 0 when a generated bomb has
+        none, ``None`` when the log never showed this bomb's widgets."""
+        if self.holders:
+            return sum(self.holders)
+        return 0 if self.edgework_known else None
+
+    @property
+    def edgework_known(self) -> bool:
+        """Whether the log showed this bomb's widgets being made: its generator line, or
+        at least its serial number (widgets are logged together)."""
+        return self.line is not None or self.serial is not None
+
+
+@dataclass(slots=True)
+class ModuleLog:
+    """The lines of one Exploding Mittens module instance, in file order."""
+
+    module_id: int
+    lines: list[ModuleLine] = field(default_factory=list)
+    #: Indexes (in :attr:`defuser.logs.reader.GameLog.bombs`) of the bombs this instance
+    #: may belong to (see :attr:`Instance.choices`), latest last. The instance is listed
+    #: under the latest; the checker may pick another.
+    bomb_choices: tuple[int, ...] = ()
+
+    @property
+    def first_line(self) -> int:
+        """The number of the instance's first line (0 when it has none)."""
+        return self.lines[0].number if self.lines else 0
+
+    @property
+    def last_line(self) -> int:
+        """The number of the instance's last line (0 when it has none)."""
+        return self.lines[-1].number if self.lines else 0
+
+
+@dataclass(eq=False, slots=True)
+class Instance:
+    """One instance of the module: its id, its bomb and the bombs it may belong to.
+
+    Instances compare by identity: the same id may start several in one session.
+    """
+
+    module_id: int
+    #: The bomb the instance is listed under (the latest of ``choices``).
+    bomb: LoggedBomb
+    #: The bombs it may belong to: those generated one after another with no module
+    #: line between them (a mission with several bombs generates them all before any
+    #: module writes), latest last.
+    choices: tuple[LoggedBomb, ...]
+    #: How many of its lines were read, and whether the first was a table line.
+    lines: int = 0
+    table_first: bool = False
+
+    @property
+    def has_begun(self) -> bool:
+        """Whether the instance holds more than a lone table line (a repeated table line
+        right at the start is a line of the same game)."""
+        return self.lines > 1 or (self.lines == 1 and not self.table_first)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStarted:
+    """The game started again in the same file: everything before is closed."""
+
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class BombStarted:
+    """A bomb appeared: its generator line, or edgework or module lines without one."""
+
+    bomb: LoggedBomb
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeworkRead:
+    """An edgework line was added to ``bomb`` (``kind``: serial, battery, indicator, port)."""
+
+    line: int
+    bomb: LoggedBomb
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleStarted:
+    """A module instance begins (its first line follows as a :class:`ModuleLineRead`)."""
+
+    instance: Instance
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleLineRead:
+    """One line of a module instance, with its message read (``None``: not one the
+    module writes)."""
+
+    instance: Instance
+    line: ModuleLine
+    message: modlog.Message | None
+
+
+@dataclass(frozen=True, slots=True)
+class LineProblem:
+    """A line that could not be read as it should be."""
+
+    problem: Problem
+
+
+LogEvent = (
+    SessionStarted | BombStarted | EdgeworkRead | ModuleStarted | ModuleLineRead | LineProblem
+)
+
+
+# --------------------------------------------------------------------------- bombs
+
+
+class BombAttribution:
+    """Which bomb each edgework line and each module instance belongs to.
+
+    The rule, for one bomb after another and for a mission that generates all its bombs
+    first: a generator line starts a bomb; edgework lines belong to the latest bomb (a
+    second serial number, or edgework before any generator line, starts one); a module
+    instance belongs to the latest bomb, and may belong to any bomb generated since the
+    last module line (its ``choices``). A module line before any bomb makes an implicit
+    bomb whose edgework is unknown. This class is the one place that decides it.
+    """
+
+    def __init__(self) -> None:
+        self.bombs: list[LoggedBomb] = []
+        #: Bombs made since the caller last took them (:meth:`take_started`).
+        self.started: list[LoggedBomb] = []
+        #: Every bomb made in the log (all sessions), for :data:`MAX_BOMBS`.
+        self.total = 0
+        self.full = False
+        self._group_start = 0
+        self._modules_since_bomb = False
+
+    def new_session(self) -> None:
+        """A new session: the bombs so far are closed."""
+        self.bombs = []
+        self._group_start, self._modules_since_bomb = 0, False
+
+    def take_started(self) -> list[LoggedBomb]:
+        """The bombs made since the last call."""
+        started, self.started = self.started, []
+        return started
+
+    def _new_bomb(self, line: int | None = None, seed: str | None = None) -> LoggedBomb:
+        bomb = LoggedBomb(len(self.bombs) + 1, line, seed)
+        self.bombs.append(bomb)
+        self.started.append(bomb)
+        self.total += 1
+        if self._modules_since_bomb:
+            self._group_start, self._modules_since_bomb = len(self.bombs) - 1, False
+        return bomb
+
+    def generated(self, line: int, seed: str) -> bool:
+        """A generator line; false when it is past :data:`MAX_BOMBS` (not kept)."""
+        if self.total >= MAX_BOMBS:
+            self.full = True
+        if self.full:
+            return False
+        self._new_bomb(line, seed)
+        return True
+
+    def edgework_bomb(self, kind: str) -> LoggedBomb | None:
+        """The bomb an edgework line of ``kind`` describes; ``None`` past the bound."""
+        if self.full:
+            # Past the last bomb kept, its own edgework lines are passed over with it.
+            return None
+        current = self.bombs[-1] if self.bombs else None
+        if current is None or (kind == "serial" and current.serial is not None):
+            # Edgework without a generator line (an edited log): it still describes a
+            # bomb; a second serial number can only belong to the next one.
+            current = self._new_bomb()
+        return current
+
+    def module_line(self) -> None:
+        """A module line was read: the next bomb starts a new group."""
+        self._modules_since_bomb = True
+
+    def place(self) -> tuple[LoggedBomb, tuple[LoggedBomb, ...]]:
+        """The bomb a new module instance is listed under, and the bombs it may be on."""
+        if not self.bombs:
+            self._new_bomb()
+            self._group_start = len(self.bombs) - 1
+        return self.bombs[-1], tuple(self.bombs[self._group_start :])
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+@dataclass(slots=True)
+class _Held:
+    """A table line of a running instance, waiting for the id's next line."""
+
+    line: ModuleLine
+    message: modlog.Message | None
+    bomb: LoggedBomb
+    choices: tuple[LoggedBomb, ...]
+
+
+class LogReader:
+    """The incremental reader: one line in, its events out (see the module's contract)."""
+
+    def __init__(self, *, module_line_limit: int | None = None) -> None:
+        """A reader; ``module_line_limit`` bounds the module lines read (``None``: no
+        bound, for a follower that keeps no lines)."""
+        self.module_line_limit = module_line_limit
+        self.bombs = BombAttribution()
+        self.open: dict[int, Instance] = {}
+        self.held: dict[int, _Held] = {}
+        #: The last module line or bomb start (0 when there is none).
+        self.last_event = 0
+        self.kept = 0
+        self.problems = 0
+        self.over: dict[str, tuple[int, int]] = {}
+        self._fed = False
+
+    def reset(self) -> list[LogEvent]:
+        """The file started over or the game restarted: close everything open."""
+        out = self._release_held()
+        self.bombs.new_session()
+        self.open.clear()
+        self._fed = False
+        return out
+
+    def feed(self, number: int, text: str) -> list[LogEvent]:
+        """Read line ``number`` (from 1); the events it makes, in order."""
+        if text.startswith(SESSION_START) and self._fed:
+            out = self.reset()
+            self._fed = True
+            return [*out, SessionStarted(number)]
+        self._fed = True
+        if "[" not in text:
+            return []
+        tag = text.find(_MODULE_TAG)
+        if tag >= 0:
+            return self._module_line(number, text, tag)
+        if _UNITY_TRAILER.search(text):
+            return []
+        return self._bomb_line(number, text)
+
+    def finish(self) -> list[LogEvent]:
+        """The end of the log: held lines go to their running instances, and each count
+        past a bound is named in one problem."""
+        out = self._release_held()
+        for what, (first, count) in self.over.items():
+            out.append(LineProblem(Problem(
+                first, f"{what} not read: {count:,}, the first on this line "
+                "(a bound on what one log may hold)"
+            )))
+        self.over = {}
+        return out
+
+    def _release_held(self) -> list[LogEvent]:
+        # No later line of these ids: each held table line stays in its running instance.
+        out: list[LogEvent] = []
+        for module_id, held in self.held.items():
+            out.append(self._read(self.open[module_id], held.line, held.message))
+        self.held.clear()
+        return out
+
+    def _problem(self, number: int, message: str) -> list[LogEvent]:
+        if self.problems >= MAX_PROBLEMS:
+            self._passed_over(number, f"problems past the first {MAX_PROBLEMS:,}")
+            return []
+        self.problems += 1
+        return [LineProblem(Problem(number, message))]
+
+    def _passed_over(self, number: int, what: str) -> None:
+        first, count = self.over.get(what, (number, 0))
+        self.over[what] = (first, count + 1)
+
+    def _started(self) -> list[LogEvent]:
+        return [BombStarted(bomb) for bomb in self.bombs.take_started()]
+
+    def _bomb_line(self, number: int, text: str) -> list[LogEvent]:
+        bomb_match = _BOMB.search(text)
+        if bomb_match is not None:
+            if not self.bombs.generated(number, bomb_match.group("seed")):
+                self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
+                return []
+            self.last_event = number
+            return self._started()
+        kind, value = _edgework_line(text)
+        if kind is None:
+            return []
+        bomb = self.bombs.edgework_bomb(kind)
+        if bomb is None:
+            self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
+            return []
+        out = self._started()
+        if len(bomb.holders) + len(bomb.indicators) + len(bomb.ports) >= MAX_WIDGETS:
+            self._passed_over(number, f"widget lines past {MAX_WIDGETS} on one bomb")
+            return out
+        problem = _add_edgework(bomb, kind, value)
+        if problem:
+            return out + self._problem(number, problem)
+        return [*out, EdgeworkRead(number, bomb, kind)]
+
+    def _module_line(self, number: int, text: str, tag: int) -> list[LogEvent]:
+        match = modlog.LINE_PATTERN.match(text, tag)
+        if match is None or len(match.group("id")) > _MAX_ID_DIGITS:
+            return self._problem(number, f"could not read the module line {text.strip()[:200]!r}")
+        limit = self.module_line_limit
+        if limit is not None and self.kept >= limit:
+            self._passed_over(number, f"Exploding Mittens lines past the first {limit:,}")
+            return []
+        self.kept += 1
+        self.last_event = number
+        module_id = int(match.group("id"))
+        line = ModuleLine(number, match.group("message").rstrip())
+        message = modlog.parse(line.message)
+        out: list[LogEvent] = []
+        instance = self.open.get(module_id)
+        held = self.held.pop(module_id, None)
+        if held is not None:
+            assert instance is not None
+            if isinstance(message, modlog.OpeningDiscardMessage):
+                instance = self._start(module_id, held.bomb, held.choices, out)
+            out.append(self._read(instance, held.line, held.message))
+        self.bombs.module_line()
+        if instance is None:
+            bomb, choices = self.bombs.place()
+            out += self._started()
+            instance = self._start(module_id, bomb, choices, out)
+        elif instance.has_begun and isinstance(message, modlog.TableMessage):
+            bomb, choices = self.bombs.place()
+            self.held[module_id] = _Held(line, message, bomb, choices)
+            return out
+        out.append(self._read(instance, line, message))
+        return out
+
+    def _start(
+        self, module_id: int, bomb: LoggedBomb, choices: tuple[LoggedBomb, ...],
+        out: list[LogEvent],
+    ) -> Instance:
+        instance = Instance(module_id, bomb, choices)
+        self.open[module_id] = instance
+        out.append(ModuleStarted(instance))
+        return instance
+
+    @staticmethod
+    def _read(
+        instance: Instance, line: ModuleLine, message: modlog.Message | None
+    ) -> ModuleLineRead:
+        if instance.lines == 0:
+            instance.table_first = isinstance(message, modlog.TableMessage)
+        instance.lines += 1
+        return ModuleLineRead(instance, line, message)
+
+
+def _edgework_line(text: str) -> tuple[str | None, str]:
+    """Which edgework line ``text`` is (serial, battery, indicator, port) and its value."""
+    for pattern, kind in (
+        (_SERIAL, "serial"),
+        (_BATTERY, "battery"),
+        (_INDICATOR, "indicator"),
+        (_PORT, "port"),
+    ):
+        match = pattern.search(text)
+        if match is not None:
+            return kind, match.group(1).strip()
+    return None, ""
+
+
+def _add_edgework(bomb: LoggedBomb, kind: str, value: str) -> str:
+    """Add one edgework line's value to ``bomb``; what is wrong when it cannot be read."""
+    if kind == "serial":
+        bomb.serial = value
+    elif kind == "battery":
+        if value.isascii() and value.isdigit() and len(value) <= _MAX_ID_DIGITS:
+            bomb.holders.append(int(value))
+        else:
+            return f"battery holder {value[:40]!r} is not a battery count, ignored"
+    elif kind == "indicator":
+        bomb.indicators.append(value)
+    else:
+        bomb.ports.append(value)
+    return ""
