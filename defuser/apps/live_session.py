@@ -2,9 +2,12 @@
 
 Contract: :class:`LiveSession` turns one input line into one :class:`SessionReply` and never
 raises for bad input: a line that cannot be read, or that contradicts the rules or the
-history, gives ``ok=False`` with the reason, and changes nothing. It sees only what the
-defuser reports (the solver never sees hidden state). It knows nothing of terminals or
-JSON printing; :mod:`defuser.commands.live` does the I/O.
+history, gives ``ok=False`` with the reason (and the error itself as ``cause``, for a
+front end that words errors its own way), and changes nothing. It sees only what the
+defuser reports (the solver never sees hidden state). It is sans-I/O and needs no clock:
+lines in, replies out; :meth:`LiveSession.state` is its state as JSON and
+:meth:`LiveSession.from_state` rebuilds the very same session from it, so the terminal
+(:mod:`defuser.commands.live`) and a web page can drive it alike.
 
 Commands, one per line, case-insensitive, cards as codes (``GS``) or words
 (``green square``):
@@ -24,7 +27,7 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from defuser.engine.actions import (
     Action,
@@ -79,6 +82,8 @@ class SessionReply:
     #: Help text to show (``help``); never part of the JSON object.
     help: str = ""
     quit: bool = False
+    #: The error behind ``ok=False``, for a front end to word (see :func:`error_hint`).
+    cause: Exception | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The protocol object: exactly the documented keys."""
@@ -143,6 +148,26 @@ class SessionReply:
         return [first, second] if not out else [out[0], first]
 
 
+def error_hint(exc: Exception) -> str:
+    """What the session adds to an error's own words: the syntax of ``start`` when the
+    opening state is missing, else nothing. A front end that words errors its own way
+    (from :attr:`SessionReply.cause`) adds this too."""
+    if isinstance(exc, NoOpeningStateError):
+        return f" ({_START_SYNTAX})"
+    return ""
+
+
+class _Saved(NamedTuple):
+    """A session state to go back to: the edgework, the module, and its lines (the list
+    object then and its length, as later changes only append to it or replace it)."""
+
+    serial: SerialNumber | None
+    batteries: Batteries | None
+    observation: Observation | None
+    lines: list[str]
+    length: int
+
+
 def _clicks(x: float | None) -> float | None:
     if x is None or math.isinf(x) or math.isnan(x):
         return None
@@ -158,25 +183,46 @@ class LiveSession:
         batteries: Batteries | None = None,
         *,
         lenient_serial: bool = False,
-        error_words: Callable[[Exception], str] = str,
     ) -> None:
-        """A session on this edgework (either may come later, by a line).
-
-        ``error_words`` words an error for the reply (the command line adds the options
-        that would help); by default the error's own message.
-        """
+        """A session on this edgework (either may come later, by a line)."""
         self.lenient = lenient_serial
-        self.error_words = error_words
         self.serial = serial
         self.batteries = batteries
         self.observation: Observation | None = self._fresh()
+        #: The lines that made the module what it is, since its edgework or its
+        #: ``start`` (what :meth:`state` saves).
+        self.module_lines: list[str] = []
         # Only the last UNDO_DEPTH changes can be taken back, so a session of any length
         # holds a bounded amount of memory.
-        self._undo: deque[tuple[SerialNumber | None, Batteries | None, Observation | None]] = (
-            deque(maxlen=UNDO_DEPTH)
-        )
+        self._undo: deque[_Saved] = deque(maxlen=UNDO_DEPTH)
         #: The rule set whose full evaluation was last prepared in the background.
         self._prepared: Ruleset | None = None
+
+    def state(self) -> dict[str, Any]:
+        """The session as JSON: its edgework and the lines that made the module."""
+        return {
+            "serial": None if self.serial is None else self.serial.text,
+            "batteries": None if self.batteries is None else str(self.batteries),
+            "lenient_serial": self.lenient,
+            "module": list(self.module_lines),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> LiveSession:
+        """The session :meth:`state` describes (its undo history starts empty)."""
+        lenient = bool(state.get("lenient_serial", False))
+        serial, batteries = state.get("serial"), state.get("batteries")
+        session = cls(
+            None if serial is None else SerialNumber.parse(serial, strict=not lenient),
+            None if batteries is None else Batteries.parse(batteries),
+            lenient_serial=lenient,
+        )
+        for line in state.get("module", []):
+            reply = session.handle(line)
+            if not reply.ok:
+                raise InvalidCommandError(f"the saved line {line!r} does not apply: {reply.error}")
+        session._undo.clear()
+        return session
 
     # ------------------------------------------------------------ state
 
@@ -185,12 +231,6 @@ class LiveSession:
             return None
         rules = Ruleset(self.serial.table, self.serial.last_digit)
         return Observation.new(rules, self.batteries.interval)
-
-    def _error_text(self, exc: Exception) -> str:
-        text = self.error_words(exc)
-        if isinstance(exc, NoOpeningStateError):
-            text += f" ({_START_SYNTAX})"
-        return text
 
     def recommendation(self) -> Recommendation:
         """The optimal policy's answer for the current state."""
@@ -233,16 +273,18 @@ class LiveSession:
 
     def handle(self, line: str) -> SessionReply:
         """Answer one input line; bad or contradictory input changes nothing."""
-        saved = (self.serial, self.batteries, self.observation)
+        saved = _Saved(self.serial, self.batteries, self.observation, self.module_lines,
+                       len(self.module_lines))
         try:
             note, help_text, quit_, changed = self._apply(line)
         except (DefuserError, EdgeworkError) as exc:
-            self.serial, self.batteries, self.observation = saved
+            self._restore(saved)
             return SessionReply(
-                False, self._error_text(exc), self.observation, self.recommendation()
+                False, str(exc) + error_hint(exc), self.observation, self.recommendation(),
+                cause=exc,
             )
         except Exception as exc:  # pragma: no cover - the session must never crash
-            self.serial, self.batteries, self.observation = saved
+            self._restore(saved)
             return SessionReply(
                 False, f"internal error: {type(exc).__name__}: {exc}", self.observation,
                 self.recommendation(),
@@ -280,7 +322,7 @@ class LiveSession:
         if verb == "undo":
             if not self._undo:
                 raise InvalidCommandError("there is nothing to undo")
-            self.serial, self.batteries, self.observation = self._undo.pop()
+            self._restore(self._undo.pop())
             return "undone", "", False, False
         if verb == "serial":
             serial = SerialNumber.parse(_need(rest, "serial", "a serial number like AB3CD4"),
@@ -308,6 +350,7 @@ class LiveSession:
                 f"{verb!r} needs the edgework first: give the serial and batteries"
             )
         self.observation = obs.apply(_EVENT_VERBS[verb](obs, verb, rest))
+        self.module_lines.append(text)
         if self.observation.solved:
             return f"Solved in {self.observation.clicks} clicks.", "", False, True
         return "", "", False, True
@@ -322,6 +365,7 @@ class LiveSession:
         if same and self.observation is not None:
             return f"{self.edge_note()} (unchanged)", "", False, False
         self.observation = self._fresh()
+        self.module_lines = []
         return f"{self.edge_note()}; new module", "", False, True
 
     def _start(self, rest: str) -> tuple[str, str, bool, bool]:
@@ -337,8 +381,17 @@ class LiveSession:
                 "start needs the edgework first: give the serial and batteries"
             )
         self.observation = obs.opening(cards[0], cards[1:])
+        self.module_lines = [f"start {rest}"]
         rule = obs.rules.rule(cards[0])
         return f"new module: discard {cards[0].code} (rule {rule})", "", False, True
+
+    def _restore(self, saved: _Saved) -> None:
+        """Back to a saved state (the module's lines: the list then, cut to its length)."""
+        self.serial, self.batteries, self.observation = (
+            saved.serial, saved.batteries, saved.observation
+        )
+        del saved.lines[saved.length :]
+        self.module_lines = saved.lines
 
     def _state_note(self) -> str:
         obs = self.observation

@@ -16,7 +16,6 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -24,12 +23,9 @@ from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.strategy.cache import cache_dir
 from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.terminal.app import Application
+from defuser.terminal.live_view import screen_reply, worded
 from defuser.terminal.params import edgework_options, resolve_edgework
-from defuser.terminal.words import error_words
 from edgework import Batteries
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 
 HISTORY_FILE = "live-history"
 
@@ -59,26 +55,6 @@ def _terminal_lines(out: Application) -> Iterator[str]:
             with contextlib.suppress(OSError):
                 history.parent.mkdir(parents=True, exist_ok=True)
                 readline.write_history_file(history)
-
-
-def screen_reply(reply: SessionReply) -> list[RenderableType]:
-    """One answer drawn for a person at a terminal (see :mod:`defuser.terminal.screen`)."""
-    # rich is imported here: piped and --json sessions never draw, and start faster.
-    from rich.text import Text
-
-    from defuser.terminal import screen
-
-    if reply.help:
-        return [Text(reply.help)]
-    if not reply.ok:
-        return [screen.error(reply.error or "")]
-    shown: list[RenderableType] = []
-    if reply.note:
-        shown.append(Text(reply.note, style="dim"))
-    rec = reply.recommendation
-    if rec.action is not None or not shown:
-        shown.append(screen.advice(reply.observation, rec))
-    return shown
 
 
 @click.command()
@@ -131,14 +107,16 @@ def live(
     if follow_path is not None:
         # Imported here: the log reader and replay cost start-up time that a typed
         # session, whose first answer should come at process-start cost, never needs.
-        from defuser.commands.live_follow import follow_log
+        from defuser.terminal.follow_view import follow_log
 
         follow_log(follow_path, edge, json_mode=json_mode, full_screen=full_screen)
         return
-    session = LiveSession(
-        edge.serial, edge.batteries, lenient_serial=lenient_serial, error_words=error_words
-    )
-    out = Application.current(json_mode=json_mode)
+    session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
+    answer_lines(session, Application.current(json_mode=json_mode), json_mode=json_mode)
+
+
+def answer_lines(session: LiveSession, out: Application, *, json_mode: bool) -> None:
+    """Answer every input line with the session until the input ends or says quit."""
     interactive = stdin_is_terminal() and not json_mode
     drawn = sys.stdout.isatty() and not json_mode
     if interactive:
@@ -154,19 +132,24 @@ def live(
 
     with out.interruptible(summary):
         for line in lines:
-            reply = session.handle(line)
+            reply = worded(session.handle(line))
             answered += 1
-            if json_mode:
-                out.json(reply.to_json())
-                if reply.help:
-                    out.note(reply.help)
-            elif drawn:
-                for item in screen_reply(reply):
-                    out.print(item, wrap=True)
-                sys.stdout.flush()
-            else:
-                for text in reply.lines():
-                    out.print(text)
-                sys.stdout.flush()
+            show_reply(out, reply, json_mode=json_mode, drawn=drawn)
             if reply.quit:
                 break
+
+
+def show_reply(out: Application, reply: SessionReply, *, json_mode: bool, drawn: bool) -> None:
+    """One reply: a JSON object, drawn for a person, or plain lines."""
+    if json_mode:
+        out.json(reply.to_json())
+        if reply.help:
+            out.note(reply.help)
+    elif drawn:
+        for item in screen_reply(reply):
+            out.print(item, wrap=True)
+        sys.stdout.flush()
+    else:
+        for text in reply.lines():
+            out.print(text)
+        sys.stdout.flush()

@@ -22,7 +22,7 @@ from rich.text import Text
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
-from defuser.logs.check import ReplayStep
+from defuser.logs.check import ModuleCheck, ReplayStep
 from defuser.logs.judge import ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
@@ -93,33 +93,7 @@ def analyze(
             serial = SerialNumber.parse(serial, strict=False).text
         except EdgeworkError as exc:
             raise click.BadParameter(str(exc), param_hint="'--serial'") from exc
-    paths = list(files)
-    if not paths:
-        default = Path(default_log_path())
-        if not default.is_file():
-            raise click.UsageError(
-                f"no FILE given and the game's default log {default} does not exist, "
-                "expected a log file path"
-            )
-        out.note(f"reading the game's default log for this system: {default}")
-        paths = [default]
-    for path in paths:
-        # Every file is checked before any is analysed, so a typo fails at once.
-        try:
-            if path.is_dir():
-                raise click.UsageError(
-                    f"log file {printable(str(path))!r} is a directory, expected a file"
-                )
-            with path.open("rb"):
-                pass
-        except FileNotFoundError:
-            raise click.UsageError(
-                f"log file {printable(str(path))!r} does not exist, expected a KTaNE game log"
-            ) from None
-        except OSError as exc:
-            raise click.UsageError(
-                f"log file {printable(str(path))!r} cannot be read ({os_reason(exc)})"
-            ) from None
+    paths = log_paths(files, out)
     count = batteries.count if batteries is not None else None
     # Each file is read as a stream of chunks: linear time, memory for its module lines
     # only, and a clear error for a file (or device) larger than any game log.
@@ -140,6 +114,43 @@ def analyze(
             render_file(out, analysis, brief=brief)
     if check_mode and any(a.inconsistency_count for a in analyses):
         sys.exit(1)
+
+
+def log_paths(files: tuple[Path, ...], out: Application) -> list[Path]:
+    """The files to read (the game's default log when none is given), each checked to be
+    a readable file before any is analysed, so a typo fails at once (exit 2)."""
+    paths = list(files)
+    if not paths:
+        default = Path(default_log_path())
+        if not default.is_file():
+            raise click.UsageError(
+                f"no FILE given and the game's default log {default} does not exist, "
+                "expected a log file path"
+            )
+        out.note(f"reading the game's default log for this system: {default}")
+        paths = [default]
+    for path in paths:
+        check_readable(path)
+    return paths
+
+
+def check_readable(path: Path) -> None:
+    """A usage error unless ``path`` is a file that can be opened."""
+    try:
+        if path.is_dir():
+            raise click.UsageError(
+                f"log file {printable(str(path))!r} is a directory, expected a file"
+            )
+        with path.open("rb"):
+            pass
+    except FileNotFoundError:
+        raise click.UsageError(
+            f"log file {printable(str(path))!r} does not exist, expected a KTaNE game log"
+        ) from None
+    except OSError as exc:
+        raise click.UsageError(
+            f"log file {printable(str(path))!r} cannot be read ({os_reason(exc)})"
+        ) from None
 
 
 # --------------------------------------------------------------------------- human output
@@ -207,18 +218,7 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
     title = Text(f"  Exploding Mittens #{check.module_id}", style="bold")
     title.append(f" (lines {check.first_line}-{check.last_line})")
     out.print(title)
-    facts = []
-    if check.table is not None:
-        facts.append(f"Table {check.table}")
-    if check.last_digit is not None:
-        if len(check.digit_candidates) > 1:
-            facts.append("last digit one of " + ", ".join(map(str, check.digit_candidates)))
-        else:
-            facts.append(f"last digit {check.last_digit}")
-    if check.interval is not None:
-        facts.append(f"N = {check.interval}")
-    elif check.interval_candidates:
-        facts.append("N one of " + ", ".join(map(str, check.interval_candidates)))
+    facts = module_facts(check)
     if facts:
         out.print("    " + ", ".join(facts))
     for note in check.notes:
@@ -238,17 +238,7 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
         )
     if judged is not None and judged.stopped:
         out.print(f"    not judged: {judgement_note(judged)}")
-    rules = check.rules
-    opening = check.opening
-    if opening is not None and rules is not None:
-        discard, hand = opening
-        line = Text("    opening: discard ")
-        line.append_text(card_text(discard))
-        line.append(f" ({rules.type_of(discard).value}), rule {rules.rule(discard)}; hand")
-        for slot, card in enumerate(hand, start=1):
-            line.append(f" {slot}:")
-            line.append_text(card_text(card, words=False))
-        out.print(line)
+    render_opening(out, check)
     if not brief and check.steps:
         out.print("    replay:")
         for step in check.steps:
@@ -267,6 +257,39 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
             out.print(Text(f"      line {item.line}: {item.message}", style="red"))
     else:
         out.print(Text("    every line agrees with the module's behaviour", style="green"))
+
+
+def module_facts(check: ModuleCheck) -> list[str]:
+    """Table, last digit and N as the check settled them (``one of`` when open)."""
+    facts = []
+    if check.table is not None:
+        facts.append(f"Table {check.table}")
+    if check.last_digit is not None:
+        if len(check.digit_candidates) > 1:
+            facts.append("last digit one of " + ", ".join(map(str, check.digit_candidates)))
+        else:
+            facts.append(f"last digit {check.last_digit}")
+    if check.interval is not None:
+        facts.append(f"N = {check.interval}")
+    elif check.interval_candidates:
+        facts.append("N one of " + ", ".join(map(str, check.interval_candidates)))
+    return facts
+
+
+def render_opening(out: Application, check: ModuleCheck) -> None:
+    """The opening discard (its type and rule) and hand, when the module was replayed."""
+    rules = check.rules
+    opening = check.opening
+    if opening is None or rules is None:
+        return
+    discard, hand = opening
+    line = Text("    opening: discard ")
+    line.append_text(card_text(discard))
+    line.append(f" ({rules.type_of(discard).value}), rule {rules.rule(discard)}; hand")
+    for slot, card in enumerate(hand, start=1):
+        line.append(f" {slot}:")
+        line.append_text(card_text(card, words=False))
+    out.print(line)
 
 
 def judgement_note(judged: ModuleJudgement) -> str:

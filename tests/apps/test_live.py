@@ -322,3 +322,34 @@ def test_a_later_cycle_is_prepared_once_per_rule_set_after_the_first_answer(
     assert session.handle("start RC BH GS YT").ok
     assert session.handle("state").ok
     assert len(prepared) == 2 and prepared[1] != prepared[0]
+
+
+def test_the_session_state_is_json_and_rebuilds_the_very_same_session() -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries.parse("3B 2H"))
+    for line in ("start RC BH GS YT", "played 2", "strike draw", "undo", "Drew  gs"):
+        session.handle(line)
+    state = json.loads(json.dumps(session.state()))
+    assert state["batteries"] == "3B 2H" and state["module"][0] == "start RC BH GS YT"
+    again = LiveSession.from_state(state)
+    assert again.state() == state
+    assert again.handle("state").to_json() == session.handle("state").to_json()
+    assert again.handle("state").note == session.handle("state").note
+    # A change of edgework is a new module: no line of the old one is kept.
+    session.handle("serial KZ5LG7")
+    assert session.state()["module"] == []
+    session.handle("undo")
+    assert session.state() == state
+
+
+def test_an_error_carries_its_cause_and_the_front_end_words_it() -> None:
+    from defuser.terminal.live_view import worded
+
+    reply = LiveSession().handle("serial A1B2C3")
+    assert not reply.ok and reply.cause is not None
+    assert reply.error is not None and "--lenient-serial" not in reply.error
+    shown = worded(reply).error
+    assert shown is not None and shown.startswith(reply.error)
+    assert shown.endswith("(use --lenient-serial for modded bombs)")
+    start = LiveSession(SerialNumber.parse("AB3CD4"), Batteries.parse("3")).handle("drew GS")
+    assert start.error == worded(start).error and start.error is not None
+    assert start.error.endswith("(start <discard> <hand cards>)")

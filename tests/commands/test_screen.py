@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 
 from defuser.apps.live_session import LiveSession
-from defuser.commands.live import screen_reply
 from defuser.terminal import screen
+from defuser.terminal.live_view import screen_reply
 from edgework import Batteries, Card, SerialNumber
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "live.md"

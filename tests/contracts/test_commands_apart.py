@@ -16,10 +16,7 @@ COMMANDS = ROOT / "defuser" / "commands"
 
 #: (importer, imported) command modules still joined while their work moves out.
 #: Remove a pair once the import is gone; a pair that no longer imports fails below.
-PENDING = frozenset({
-    ("live", "live_follow"),
-    ("live_follow", "live"),
-})
+PENDING: frozenset[tuple[str, str]] = frozenset()
 
 
 def commands_imported(path: Path) -> set[str]:

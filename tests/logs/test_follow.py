@@ -22,12 +22,12 @@ from gamelog_builder import BombSpec, game_log
 
 from defuser.apps import follow as follow_mod
 from defuser.apps.follow import Advice, Follower, LogTail, follow
-from defuser.commands.live_follow import follow_header
 from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import recommend
+from defuser.terminal.follow_view import follow_header
 from edgework import Batteries, Edgework, SerialNumber
 
 
@@ -274,7 +274,7 @@ def test_live_follow_json_prints_one_object_per_change(
     def once(*args: Any, **kwargs: Any) -> Follower:
         return real(*args, **{**kwargs, "stop": lambda: True, "catch_up": False})
 
-    monkeypatch.setattr("defuser.commands.live_follow.follow", once)
+    monkeypatch.setattr("defuser.terminal.follow_view.follow", once)
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
     assert run.code == 0, run.err
     objects = [json.loads(line) for line in run.out.splitlines()]
@@ -295,10 +295,10 @@ def test_live_follow_without_a_log_uses_the_games_default_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("defuser.commands.live_follow.default_log_path", lambda: tmp_path / "p.log")
+    monkeypatch.setattr("defuser.terminal.follow_view.default_log_path", lambda: tmp_path / "p.log")
     real = follow_mod.follow
     monkeypatch.setattr(
-        "defuser.commands.live_follow.follow",
+        "defuser.terminal.follow_view.follow",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True}),
     )
     run = run_cli(["live", "--follow"], monkeypatch)
@@ -316,7 +316,7 @@ def test_live_follow_says_which_options_give_missing_edgework(
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     real = follow_mod.follow
     monkeypatch.setattr(
-        "defuser.commands.live_follow.follow",
+        "defuser.terminal.follow_view.follow",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True, "catch_up": False}),
     )
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
@@ -334,7 +334,7 @@ def test_live_follow_says_which_options_give_missing_edgework(
 def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
     from rich.console import Console
 
-    from defuser.commands.live_follow import FollowBoard
+    from defuser.terminal.follow_view import FollowBoard
 
     board = FollowBoard(Path("Player.log"))
     advice = Follower().feed_all(_lines(_two_bomb_log()))
@@ -355,3 +355,18 @@ def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
 def test_full_screen_needs_follow(monkeypatch: pytest.MonkeyPatch) -> None:
     run = run_cli(["live", "--full-screen"], monkeypatch)
     assert run.code == 2 and "--full-screen works with --follow" in run.err
+
+
+def test_the_follow_session_state_is_json_and_the_loop_waits_on_the_given_sleep(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "Player.log"
+    log.write_bytes(_two_bomb_log())
+    waits: list[float] = []
+    rounds = iter(range(3))
+    follower = follow(log, lambda advice: None, poll=0.5, sleep=waits.append,
+                      stop=lambda: next(rounds, None) is None)
+    assert waits == [0.5, 0.5, 0.5]
+    state = json.loads(json.dumps(follower.state()))
+    assert state["session"] == 1 and [m["module"] for m in state["modules"]] == [1, 2, 3]
+    assert all(m["solved"] for m in state["modules"])

@@ -1,9 +1,11 @@
 """``mittens live --follow``: the hands-free view, advising from the game's log as it grows.
 
-Loaded only when ``--follow`` is given, so that a typed ``mittens live`` does not pay
-for the log reader at start-up. The following itself is
-:mod:`defuser.apps.follow`; this module resolves the log's path, words the hints and
-prints each change (plain lines, drawn for a person, a full-screen board, or JSON).
+Contract: :func:`follow_log` resolves the log's path and shows every change the
+log-follow session (:class:`defuser.apps.follow.Follower`, driven by
+:func:`defuser.apps.follow.follow`) reports: plain lines, drawn for a person, a
+full-screen board, or JSON; it words the hints the terminal adds. The ``live`` command
+imports it only when ``--follow`` is given, so that a typed ``mittens live`` does not
+pay for the log reader at start-up.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from defuser.apps.follow import Advice, Follower, follow
-from defuser.commands.live import screen_reply
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
 from defuser.terminal.app import Application
+from defuser.terminal.live_view import screen_reply
 from edgework import Edgework
 
 
