@@ -1,13 +1,13 @@
-"""A drill session: choose a question, grade the answer, store it, summarise.
+"""A drill's questions and answers: choose a question, store a graded answer, summarise.
 
 Contract: the FSRS scheduler is primed with every stored answer and updated after each
 answer of this session; every answer is rated against the skill's target time and
 stored with its rating and target. Without a seed, the next skill comes from the
 scheduler. With a seed, the questions are a fixed function of the seed and the mode,
 whatever the answers and the stored history (so a script can replay them); answers are
-still stored and rated. The caller does the input and output and measures the answer
-time; :meth:`Drill.record` writes each answer in its own transaction before returning,
-exactly once.
+still stored and rated. The caller (:mod:`defuser.trainer.drill_session`) does the
+loop, measures the answer time and grades; :meth:`Drill.record` writes each answer in
+its own transaction before returning, exactly once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from fsrs import Rating
 
 from defuser.errors import DefuserError
 from defuser.trainer.focus import focus_on
-from defuser.trainer.grading import grade
 from defuser.trainer.kinds import generate, spec_of
 from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question
 from defuser.trainer.report import Tally, build_scheduler, percentile
@@ -121,12 +120,6 @@ class Drill:
         question = self.maker(self.rng, skill)
         self.scheduler.advance()
         return _with_why(question, why)
-
-    def answer(self, question: Question, text: str, seconds: float) -> Grade:
-        """Grade ``text`` (typed after ``seconds``), store it and update the schedule."""
-        result = grade(question, text, seconds, time_limit=self.time_limit)
-        self.record(question, result)
-        return result
 
     def target(self, question: Question) -> float:
         """The answer-time target of the question's skill now (seconds)."""

@@ -10,6 +10,7 @@ import pytest
 from cli_helpers import run_cli
 
 from defuser.trainer.focus import Focus, answers_today
+from defuser.trainer.grading import grade
 from defuser.trainer.kinds import KIND_SPECS
 from defuser.trainer.model import Kind
 from defuser.trainer.session import Drill, FocusError
@@ -50,7 +51,7 @@ def test_a_focused_drill_asks_only_in_focus() -> None:
         for _ in range(8):
             q = drill.next_question()
             assert isinstance(q.skill, TableSkill | CellSkill) and q.skill.table == "C"
-            drill.answer(q, q.expected, 1.0)
+            drill.record(q, grade(q, q.expected, 1.0))
 
 
 def test_weakest_focus_asks_only_the_weakest() -> None:
@@ -64,7 +65,7 @@ def test_weakest_focus_asks_only_the_weakest() -> None:
     for _ in range(5):
         q = drill.next_question()
         assert q.skill in drill.focus.weakest
-        drill.answer(q, "A", 1.0)
+        drill.record(q, grade(q, "A", 1.0))
 
 
 def test_a_focus_with_nothing_to_ask_is_an_error() -> None:

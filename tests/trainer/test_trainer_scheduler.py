@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from fsrs import Rating
 
+from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
 from defuser.trainer.model import Kind
 from defuser.trainer.scheduler import (
@@ -210,7 +211,7 @@ def test_drill_without_seed_replays_history_and_targets_mistakes() -> None:
     clock = [T0]
     first = Drill("rule", store=None, clock=lambda: clock[0])
     asked = first.next_question()
-    first.answer(asked, "not a letter", 2.0)
+    first.record(asked, grade(asked, "not a letter", 2.0))
     rows = first.answered
     assert rows[0].grade.verdict.value == "unreadable"
 
@@ -236,7 +237,7 @@ def test_seeded_drills_ignore_answers_and_history() -> None:
         for _ in range(12):
             q = d.next_question()
             texts.append(q.text)
-            d.answer(q, q.expected if answer == "right" else answer, 1.0)
+            d.record(q, grade(q, q.expected if answer == "right" else answer, 1.0))
         return texts
 
     assert run("right") == run("zzz") == run("A")
