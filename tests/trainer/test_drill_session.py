@@ -174,3 +174,20 @@ def test_a_pause_takes_quit_and_pipes_never_pause() -> None:
     piped = session_of(now, count=3, interactive=False)
     piped.start()
     assert isinstance(piped.answer("C")[-1], Asked)
+
+
+def test_help_does_not_set_the_bomb_timer_back() -> None:
+    # Issue 23: '?' restarted the answer clock, and with it the bomb timer's count.
+    now = [0.0]
+    drill = Drill("game", store=None, seed=4)
+    session = DrillSession(drill, Goal(1, None, 0, 0), interactive=True, bomb_timer=20.0,
+                           clock=lambda: now[0])
+    events = session.start()
+    asked = next(e for e in events if isinstance(e, Asked))
+    assert asked.bomb_left == 20.0
+    now[0] = 7.0
+    session.answer("?")
+    now[0] = 14.0
+    (result,) = graded(session.answer(asked.question.expected))
+    assert result.answered.grade.seconds == pytest.approx(14.0)
+    assert session.game is not None and session.game.time_left == pytest.approx(6.0)
