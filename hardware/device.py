@@ -53,7 +53,8 @@ class Device:
     ``lister`` lists ports (default: none) to learn the prop's USB identity and to find
     it again after an unplug. ``on_notice`` hears about link trouble as it happens;
     ``trace`` sees every line. ``session_seed`` makes session numbers reproducible (for
-    transcripts); ``clock`` is the time source (seconds, monotonic).
+    transcripts); ``clock`` is the time source (seconds, monotonic) and ``sleep`` waits
+    on it (used only while the port is gone, between attempts to open it again).
     """
 
     def __init__(
@@ -67,6 +68,7 @@ class Device:
         trace: Trace | None = None,
         session_seed: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.url = url
         self.timing = timing or Timing()
@@ -75,6 +77,7 @@ class Device:
         self._on_notice = on_notice
         self._trace = trace
         self._clock = clock
+        self._sleep = sleep
         self.session_state = HostSession(self.timing, session_seed=session_seed)
         self._link: Link | None = None
         self._ready: deque[ButtonPressed] = deque()
@@ -306,7 +309,7 @@ class Device:
             wait = self._next_open - now
             if deadline is not None:
                 wait = min(wait, max(0.0, deadline - now))
-            time.sleep(min(wait, self.timing.reconnect_interval))
+            self._sleep(min(wait, self.timing.reconnect_interval))
             return
         self._next_open = now + self.timing.reconnect_interval
         for url in self._candidates():

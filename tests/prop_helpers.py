@@ -1,4 +1,5 @@
-"""Shared pieces for the prop tests: fast timing, a reference replay, consistency checks.
+"""Shared pieces for the prop tests: fast timing, simulated time, a reference replay,
+consistency checks.
 
 The checks take a :class:`~hardware.bridge.Bridge` and the list of buttons the prop
 really pressed, so the same checks serve the simulated prop and the firmware in simavr.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from defuser.engine.simulator import Module
 from edgework import Edgework
@@ -19,6 +21,7 @@ from hardware.propsim import registry
 from hardware.propsim.script import ScriptStep
 from hardware.propsim.twin import Faults, PropSim
 from hardware.protocol import Button
+from hardware.transport import READ_TIMEOUT, open_port
 
 #: Timeouts short enough for tests, long enough for a loaded 2-core machine.
 FAST = Timing(
@@ -55,6 +58,68 @@ def unplug_sim(name: str) -> None:
         sim.unplug()
 
 
+class SimTime:
+    """Time for a :class:`Device` talking to a simulated prop in this process.
+
+    The simulated prop answers at once, so time passes only while the host waits: a read
+    that finds nothing waiting moves the clock on by the port's read timeout (what a real
+    port would have waited) instead of waiting, and so does sleeping. No test waits on
+    the wall clock, and the timeouts, heartbeats and retries are the configured ones.
+    """
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        """Seconds of simulated time so far."""
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        """Let ``seconds`` pass at once."""
+        self.now += max(0.0, seconds)
+
+    def opener(self, url: str) -> TimedPort:
+        """Open ``url`` as the Device would, reads on this clock."""
+        return TimedPort(open_port(url), self)
+
+
+class TimedPort:
+    """A port whose empty reads take simulated time (see :class:`SimTime`)."""
+
+    def __init__(self, port: Any, time: SimTime) -> None:
+        self._port = port
+        self._time = time
+        self.resolved_url = getattr(port, "resolved_url", None)
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes waiting to be read."""
+        return int(self._port.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        """What is waiting (up to ``size``), or nothing after the read timeout."""
+        if not self._port.in_waiting:
+            self._time.sleep(READ_TIMEOUT)
+            return b""
+        return bytes(self._port.read(size))
+
+    def write(self, data: bytes) -> int:
+        """Hand ``data`` to the prop."""
+        return int(self._port.write(data))
+
+    def flush(self) -> None:
+        """Nothing is buffered."""
+        self._port.flush()
+
+    def reset_input_buffer(self) -> None:
+        """Drop what was not read yet."""
+        self._port.reset_input_buffer()
+
+    def close(self) -> None:
+        """Close the port."""
+        self._port.close()
+
+
 def make_device(
     url: str,
     notices: list[Notice] | None = None,
@@ -62,8 +127,12 @@ def make_device(
     *,
     timing: Timing = FAST,
     session_seed: int | None = None,
+    time: SimTime | None = None,
 ) -> Device:
-    """A Device with test timing that records notices and trace lines."""
+    """A Device with test timing that records notices and trace lines, on simulated time
+    (its own :class:`SimTime` unless ``time`` is given)."""
+
+    time = time or SimTime()
 
     def record(direction: str, text: str) -> None:
         if trace is not None:
@@ -76,6 +145,9 @@ def make_device(
         on_notice=None if notices is None else notices.append,
         trace=record,
         session_seed=session_seed,
+        opener=time.opener,
+        clock=time.clock,
+        sleep=time.sleep,
     )
 
 

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 import serial
 import serial.tools.list_ports
-from prop_helpers import FAST, make_device, simulated_prop, unique_name, unplug_sim
+from prop_helpers import (
+    FAST,
+    SimTime,
+    make_device,
+    simulated_prop,
+    unique_name,
+    unplug_sim,
+)
 from serial.tools.list_ports_common import ListPortInfo
 
 from edgework import Card
@@ -224,8 +231,10 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
             if notice.kind is NoticeKind.WAITING:
                 registry.plug_in(sim, new_name)  # the user plugs the prop back in, elsewhere
 
+        time = SimTime()
         device = Device(
-            registry.url_of(sim), timing=FAST, lister=registry.sim_ports, on_notice=on_notice
+            registry.url_of(sim), timing=FAST, lister=registry.sim_ports, on_notice=on_notice,
+            opener=time.opener, clock=time.clock, sleep=time.sleep,
         )
         device.connect()
         try:
@@ -262,10 +271,12 @@ def test_unplugged_for_good_gives_up_after_the_reconnect_timeout() -> None:
 
 
 class ScriptedPort:
-    """A port whose other end answers each command body through ``answer``."""
+    """A port whose other end answers each command body through ``answer`` at once; an
+    empty read lets the read timeout pass on ``time``."""
 
-    def __init__(self, answer: Callable[[str, str], list[str]]) -> None:
+    def __init__(self, answer: Callable[[str, str], list[str]], time: SimTime) -> None:
         self.answer = answer
+        self.time = time
         self.framer = LineFramer()
         self.out = bytearray()
         self.cond = threading.Condition()
@@ -278,7 +289,8 @@ class ScriptedPort:
 
     def read(self, size: int) -> bytes:
         with self.cond:
-            self.cond.wait_for(lambda: bool(self.out) or self.closed, 0.05)
+            if not self.out:
+                self.time.sleep(0.05)
             data = bytes(self.out[:size])
             del self.out[:size]
             return data
@@ -306,8 +318,17 @@ class ScriptedPort:
             self.cond.notify_all()
 
 
-def scripted(answer: Callable[[str, str], list[str]]) -> Device:
-    return Device("scripted://", timing=FAST, opener=lambda url: ScriptedPort(answer))
+def scripted(
+    answer: Callable[[str, str], list[str]],
+    notices: list[Notice] | None = None,
+    session_seed: int | None = None,
+) -> Device:
+    time = SimTime()
+    return Device(
+        "scripted://", timing=FAST, opener=lambda url: ScriptedPort(answer, time),
+        on_notice=None if notices is None else notices.append, session_seed=session_seed,
+        clock=time.clock, sleep=time.sleep,
+    )
 
 
 def test_version_mismatch_names_both_versions() -> None:
@@ -335,10 +356,7 @@ def test_refused_command_is_our_fault_and_wrong_reply_is_reported() -> None:
         return [f"OK {tag}"]
 
     notices: list[Notice] = []
-    device = Device(
-        "scripted://", timing=FAST, opener=lambda url: ScriptedPort(answer),
-        on_notice=notices.append, session_seed=5,
-    )
+    device = scripted(answer, notices, session_seed=5)
     device.connect()
     try:
         device.heartbeat()
@@ -361,10 +379,7 @@ def test_stale_replies_and_invalid_lines_are_dropped() -> None:
             return ["OK 999", "WHAT is this", f"HI {tag} 1 0 fake-1"]
         return [f"OK {int(tag) - 1}", f"OK {tag}"]
 
-    device = Device(
-        "scripted://", timing=FAST, opener=lambda url: ScriptedPort(answer),
-        on_notice=notices.append,
-    )
+    device = scripted(answer, notices)
     device.connect()
     device.show(ShowSolved(False))
     device.close()
@@ -398,7 +413,7 @@ def test_socket_url_reaches_a_prop(tmp_path: Path) -> None:
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
-        device = make_device(f"socket://127.0.0.1:{port}")
+        device = Device(f"socket://127.0.0.1:{port}", timing=FAST)  # real time: a thread serves
         try:
             device.connect()
             device.show(ShowSerial("XY1ZW2"))
