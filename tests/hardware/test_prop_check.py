@@ -10,7 +10,7 @@ from prop_helpers import unique_name, unplug_sim
 
 from hardware.propsim import registry
 from hardware.propsim.twin import PropSim
-from hardware.protocol import Resend
+from hardware.protocol import ButtonPressed, Command, Hello, Resend
 
 
 class BrokenProp(PropSim):
@@ -97,3 +97,58 @@ def test_a_silent_port_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
         unplug_sim(name)
     assert run.code == 1
     assert "no answer to PING" in run.err and "Traceback" not in run.err
+
+
+class ResendsInTheSessionInUse(PropSim):
+    """Re-sends each event with the session in use instead of the one it was pressed in."""
+
+    def _event_line(self, event: ButtonPressed, session: int) -> str:
+        return super()._event_line(event, self.session)
+
+
+class WrongPrior(PropSim):
+    """Answers every version-2 HELLO with <prior> 0."""
+
+    def _answer(self, tag: int, command: Command) -> str:
+        answer = super()._answer(tag, command)
+        if isinstance(command, Hello) and command.version == 2 and answer.startswith("HI "):
+            return answer.rsplit(" ", 1)[0] + " 0"
+        return answer
+
+
+class TakesIndex0(PropSim):
+    """Answers OK to IND and PLATE with index 0 (the doc's range is 1-99)."""
+
+    def _handle(self, body: str) -> None:
+        words = body.split()
+        if len(words) == 5 and words[0] == "IND" and words[2] == "0" or (
+            len(words) == 4 and words[0] == "PLATE" and words[2] == "0"
+        ):
+            self._emit(f"OK {words[1]}")
+            return
+        super()._handle(body)
+
+
+@pytest.mark.parametrize(
+    ("prop", "failing", "said"),
+    [
+        (ResendsInTheSessionInUse, ["resend-session"], "the session each was pressed in"),
+        (WrongPrior, ["hello-2"], "<prior> is 0, expected the session before"),
+        (TakesIndex0, ["v2 IND index 0", "v2 PLATE index 0"], "'IND "),
+    ],
+)
+def test_each_mistake_is_one_failure(
+    prop: type[PropSim], failing: list[str], said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A wrong <prior> once set off four follow-on failures; the session of re-sent events
+    # and index 0 were not checked at all.
+    sim = registry.add(prop(unique_name("broken")))
+    try:
+        run = run_cli(["prop", "check", registry.url_of(sim), "--json"], monkeypatch)
+    finally:
+        unplug_sim(sim.name)
+    assert run.code == 1
+    report = json.loads(run.out)
+    failed = [r for r in report["results"] if r["status"] == "fail"]
+    assert [r["name"] for r in failed] == failing, failed
+    assert said in failed[0]["detail"]
