@@ -672,6 +672,9 @@ class HostSession:
         )
 
     def _restart(self, now: float) -> None:
+        # Presses that arrived during a RESEND were made before the restart: apply them
+        # in order and report the missing ones as lost, as when the RESEND completes.
+        self._close_gap()
         self._notice(NoticeKind.RESTARTED, "the prop restarted; saying hello again")
         self._restart_seen = True
         self._begin_handshake(now, restarted=True)

@@ -362,8 +362,9 @@ def test_sequence_numbers_wrap_after_65535() -> None:
 @pytest.mark.parametrize("restart", ["BOOT 1", "ERR {tag} NOSESSION"])
 def test_b1_a_restart_during_resend_loses_nothing_silently(restart: str) -> None:
     """A version-1 prop restarts while the host recovers press 2: no stale RESEND goes
-    to the new boot, the new boot's presses 1-3 are all applied, and the old boot's
-    presses 2 and 3 (never applied) are reported."""
+    to the new boot, the old boot's press 3 (it arrived before the restart) is applied
+    and its press 2 reported lost on the way, and the new boot's presses 1-3 are all
+    applied. (Press 3 was once dropped and reported as made after the restart.)"""
     wire = Wire()
     handshake(wire, version=1)
     wire.prop("BTN 1 PILE")
@@ -379,13 +380,37 @@ def test_b1_a_restart_during_resend_loses_nothing_silently(restart: str) -> None
     [hello] = wire.take()
     wire.prop(f"HI {hello.split()[1]} 1 0 fw-1")
     lost = [n for n in wire.notices if n.kind is NoticeKind.EVENTS_LOST]
-    assert len(lost) == 1 and lost[0].seqs == (2, 3)
+    assert len(lost) == 1 and lost[0].seqs == (2,)
+    assert "lost on the way" in lost[0].message and "restarted" not in lost[0].message
     wire.answer_all()
     wire.prop("BTN 1 PILE", "BTN 2 PILE", "BTN 3 PILE")
-    assert [p.seq for p in wire.presses] == [1, 1, 2, 3]
+    assert [p.seq for p in wire.presses] == [1, 3, 1, 2, 3]
     sent = wire.take()
     assert not [line for line in sent if line.startswith("RESEND")]
     assert wire.session.recoveries == 1
+
+
+def test_a_version_2_resend_cut_short_by_boot_applies_what_arrived() -> None:
+    """Presses with the host's session that arrived before a BOOT were made before the
+    restart: applied in order, the missing one reported lost on the way, none reported
+    as made after the restart."""
+    wire = Wire()
+    handshake(wire)
+    s = wire.session.session
+    wire.prop(f"BTN 1 PILE {s}")
+    wire.session.ack(1, wire.now)
+    wire.answer_all()
+    wire.prop(f"BTN 3 DECK {s}", f"BTN 4 HAND1 {s}")
+    [resend] = wire.take()
+    assert resend.startswith("RESEND ")
+    wire.prop("BOOT 2")
+    [hello] = wire.take()
+    wire.prop(f"HI {hello.split()[1]} 2 0 fw-2 0")
+    assert [(p.seq, p.button) for p in wire.presses] == [
+        (1, Button.PILE), (3, Button.DECK), (4, Button.HAND1)
+    ]
+    lost = [n for n in wire.notices if n.kind is NoticeKind.EVENTS_LOST]
+    assert [n.seqs for n in lost] == [(2,)] and "lost on the way" in lost[0].message
 
 
 # ---------------------------------------------------------------------- B4, B5: presses
