@@ -213,6 +213,8 @@ class _Handshake:
     hellos: int = 0
     next_hello: float = 0.0
     restarted: bool = False
+    #: The last HI that answered a HELLO in another version than asked, worded.
+    wrong_hi: str | None = None
 
 
 @dataclass
@@ -457,10 +459,8 @@ class HostSession:
         shake = self._handshake
         assert shake is not None
         if hi.version != asked or (hi.prior is None) != (asked == 1):
-            self._notice(
-                NoticeKind.DEVICE_ERROR,
-                f"the prop answered HELLO for version {asked} with {hi.encode()!r}",
-            )
+            shake.wrong_hi = f"the prop answered HELLO for version {asked} with {hi.encode()!r}"
+            self._notice(NoticeKind.DEVICE_ERROR, shake.wrong_hi)
             return
         self.version = hi.version
         self.firmware = hi.firmware
@@ -704,7 +704,15 @@ class HostSession:
         assert shake is not None
         limit = self.timing.handshake_timeout
         if now - shake.started >= limit:
-            if shake.first:
+            if shake.first and shake.wrong_hi is not None:
+                # It answered, only not in the version asked for: not "no answer".
+                self._fail(
+                    DeviceProtocolError(
+                        f"{shake.wrong_hi} and never in the version asked for within "
+                        f"{limit:g} s (docs/protocol.md section 5.1)"
+                    )
+                )
+            elif shake.first:
                 self._fail(
                     NoAnswerError(
                         f"no answer to HELLO within {limit:g} s (the handshake timeout)",

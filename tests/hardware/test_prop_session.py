@@ -14,6 +14,7 @@ import pytest
 
 from edgework import Card
 from hardware.errors import (
+    DeviceProtocolError,
     HostProtocolError,
     LinkError,
     NoAnswerError,
@@ -214,6 +215,20 @@ def test_no_answer_at_the_first_handshake_names_the_handshake_timeout() -> None:
     [failed] = wire.others
     assert isinstance(failed, Failed) and isinstance(failed.error, NoAnswerError)
     assert failed.error.setting is Setting.HANDSHAKE_TIMEOUT
+
+
+def test_a_hi_in_the_wrong_version_is_not_called_no_answer() -> None:
+    wire = Wire()
+    wire.start()
+    [hello] = wire.take()
+    wire.prop(f"HI {hello.split()[1]} 1 0 fw-1")  # HELLO asked for version 2
+    wire.at(5.0)
+    [failed] = wire.others
+    assert isinstance(failed, Failed) and isinstance(failed.error, DeviceProtocolError)
+    assert str(failed.error) == (
+        "the prop answered HELLO for version 2 with 'HI 0 1 0 fw-1' and never in the "
+        "version asked for within 5 s (docs/protocol.md section 5.1)"
+    )
 
 
 # ---------------------------------------------------------------------- B3: slow props
