@@ -634,28 +634,7 @@ def _resend_checks(c: _Checker, state: dict[str, int]) -> None:
     c.check("resend", "3.2", "RESEND sends the stored events from <seq> on, then OK",
             resend, needs="presses")
 
-    def resend_session() -> None:
-        if "newest" not in state:
-            raise _Failed("no presses to re-send (the numbering check failed)")
-        pressed_in = state["session"]
-        _hello(c, 2)  # another session in use now
-        newest = state["newest"]
-        first = (newest - 2) % 65536
-        t = c.next_tag()
-        probe.events.clear()
-        bodies = probe.ask(f"RESEND {t} {first}")
-        got = [b for b in bodies if b.startswith("BTN ")]
-        buttons = [Button.DECK, Button.PILE, Button.HAND1]
-        seqs = [first, next_seq(first), newest]
-        expected = [ButtonPressed(q, b, pressed_in).encode() for q, b in zip(seqs, buttons)]
-        if got != expected:
-            raise _Failed(f"> 'RESEND {t} {first}' in session {c.session}: expected "
-                          f"{expected} (the session each was pressed in), got {got}")
-
-    if max(c.versions, default=1) >= 2:
-        c.check("resend-session", "3.2, 3.4",
-                "a re-sent event carries the session it was pressed in, not the one in use",
-                resend_session, needs="presses")
+    _resend_session_check(c, state)
 
     def resend_newer() -> None:
         newest = state.get("newest", 0)
@@ -687,6 +666,35 @@ def _resend_checks(c: _Checker, state: dict[str, int]) -> None:
 
     c.check("event-store", "3.2", f"the prop stores at least its {MIN_EVENT_STORE} newest "
             "events", store, needs="presses")
+
+
+def _resend_session_check(c: _Checker, state: dict[str, int]) -> None:
+    """Version 2: a re-sent event keeps the session it was pressed in (after the numbering
+    check; ``state["session"]`` is the session the presses were made in)."""
+    probe = c.probe
+
+    def resend_session() -> None:
+        if "newest" not in state:
+            raise _Failed("no presses to re-send (the numbering check failed)")
+        pressed_in = state["session"]
+        _hello(c, 2)  # another session in use now
+        newest = state["newest"]
+        first = (newest - 2) % 65536
+        t = c.next_tag()
+        probe.events.clear()
+        bodies = probe.ask(f"RESEND {t} {first}")
+        got = [b for b in bodies if b.startswith("BTN ")]
+        buttons = [Button.DECK, Button.PILE, Button.HAND1]
+        seqs = [first, next_seq(first), newest]
+        expected = [ButtonPressed(q, b, pressed_in).encode() for q, b in zip(seqs, buttons, strict=True)]
+        if got != expected:
+            raise _Failed(f"> 'RESEND {t} {first}' in session {c.session}: expected "
+                          f"{expected} (the session each was pressed in), got {got}")
+
+    if max(c.versions, default=1) >= 2:
+        c.check("resend-session", "3.2, 3.4",
+                "a re-sent event carries the session it was pressed in, not the one in use",
+                resend_session, needs="presses")
 
 
 def _reset_checks(c: _Checker) -> None:

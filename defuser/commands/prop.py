@@ -46,6 +46,7 @@ from hardware.propsim import registry
 from hardware.propsim.checking import SimActor, SimClock
 from hardware.propsim.twin import PropSim
 from hardware.protocol import (
+    MAX_TIMER_MS,
     Button,
     GameState,
     ShowGame,
@@ -398,6 +399,7 @@ def prop(
         return
     if demo and port is not None:
         raise click.UsageError("give --port or --demo, not both")
+    check_time_limit(time_limit)
     given = resolve_edgework(
         serial, batteries, edgework, lenient=lenient_serial, need_serial=False
     )
@@ -418,6 +420,15 @@ def prop(
     files = (log_path, trace_path)
     if play_on_port(out, port, timing, module, edge, seed, files, strike_limit, time_limit):
         out.interrupted()  # Ctrl-C: the summary is printed
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """Refuse a ``--time`` longer than the prop's timer can carry (``TIMER``'s ``<ms>``)."""
+    if time_limit is not None and time_limit * 1000 > MAX_TIMER_MS:
+        raise click.BadParameter(
+            f"the prop's timer shows at most 99:59.999: give {MAX_TIMER_MS / 1000} s or less",
+            param_hint="--time",
+        )
 
 
 def play_on_port(

@@ -121,9 +121,7 @@ class TakesIndex0(PropSim):
 
     def _handle(self, body: str) -> None:
         words = body.split()
-        if len(words) == 5 and words[0] == "IND" and words[2] == "0" or (
-            len(words) == 4 and words[0] == "PLATE" and words[2] == "0"
-        ):
+        if words[:1] in (["IND"], ["PLATE"]) and len(words) in (4, 5) and words[2] == "0":
             self._emit(f"OK {words[1]}")
             return
         super()._handle(body)

@@ -150,6 +150,8 @@ def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.Monk
         (["--demo", "--port", "loop://"], 2, "give --port or --demo, not both"),
         ([], 1, "no USB serial port found"),
         (["--serial", "AB3CD"], 2, "has 5 characters"),
+        # It once started the bomb at 99:59.999 without a word.
+        (["--demo", "--time", "7200"], 2, "timer shows at most 99:59.999: give 5999.999 s"),
     ],
 )
 def test_bad_input_and_missing_ports(
