@@ -686,7 +686,9 @@ def _resend_session_check(c: _Checker, state: dict[str, int]) -> None:
         got = [b for b in bodies if b.startswith("BTN ")]
         buttons = [Button.DECK, Button.PILE, Button.HAND1]
         seqs = [first, next_seq(first), newest]
-        expected = [ButtonPressed(q, b, pressed_in).encode() for q, b in zip(seqs, buttons, strict=True)]
+        expected = [
+            ButtonPressed(q, b, pressed_in).encode() for q, b in zip(seqs, buttons, strict=True)
+        ]
         if got != expected:
             raise _Failed(f"> 'RESEND {t} {first}' in session {c.session}: expected "
                           f"{expected} (the session each was pressed in), got {got}")
