@@ -395,8 +395,12 @@ class HostSession:
         )
 
     def display_state(self) -> DisplayState:
-        """The display state wanted (what the prop shows once it is synced)."""
-        return self._desired
+        """The display state wanted (what the prop shows once it is synced): the parts of
+        the version in use once a handshake chose one (a version-1 prop is never sent the
+        holders, indicators, plates, limit, timer or game)."""
+        if not self.version:
+            return self._desired
+        return DisplayState.of(c for c in self._desired.commands() if self.version >= c.SINCE)
 
     # ------------------------------------------------------------------ handshake
 

@@ -436,3 +436,7 @@ def test_a_version_1_prop_plays_a_whole_game(
     version_1 = {"HELLO", "PING", "RESEND", "ACK", "SERIAL", "BATT", "TOP", "HAND", "STRIKES",
                  "SOLVED"}
     assert {"HELLO", "SERIAL", "BATT", "HAND", "SOLVED", "ACK"} <= sent <= version_1
+    # The Prop: lines show what it was sent: no holders, indicators, plates, limit, timer.
+    prop_lines = [line for line in run.out.splitlines() if line.startswith("Prop:")]
+    assert prop_lines[0] == "Prop:    serial AB3CD4 | 3B 2H"
+    assert all(" of " not in line and "timer" not in line for line in prop_lines)
