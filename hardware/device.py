@@ -83,6 +83,7 @@ class Device:
         self._ready: deque[ButtonPressed] = deque()
         self._next_open = 0.0
         self._waiting_said = False
+        self._link_lost = False
         #: The prop's USB identity, once known (used to find it again after an unplug).
         self.identity: UsbIdentity | None = None
         #: The port name in use now (it can change when the prop comes back elsewhere).
@@ -251,6 +252,7 @@ class Device:
             self._close_link()
             self._next_open = self._clock()
             self._waiting_said = False
+            self._link_lost = True
             self._notify(
                 Notice(NoticeKind.LOST, f"lost the prop on {self.current_url}: {event.reason}")
             )
@@ -272,7 +274,9 @@ class Device:
                     url=self.current_url,
                 )
             )
-        else:
+        elif self._link_lost:
+            # After a restart on a link that stayed up, the RESTARTED notice said it all.
+            self._link_lost = False
             self._notify(
                 Notice(
                     NoticeKind.RECONNECTED,

@@ -198,6 +198,8 @@ def test_restart_mid_game_re_sends_the_display() -> None:
             shown = sim.display.state
             assert shown.serial == "AB3CD4" and shown.top is Card.YELLOW_SQUARE
             assert NoticeKind.RESTARTED in kinds(notices)
+            # The link was never lost: it once said "reconnected" all the same.
+            assert NoticeKind.RECONNECTED not in kinds(notices)
             # Event numbers start again after the restart.
             sim.press(Button.PILE)
             press = device.next_press(2.0)
