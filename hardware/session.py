@@ -253,6 +253,8 @@ class HostSession:
         self._ping_owed = False
         self._last_sent = 0.0
         self._down_since: float | None = None
+        #: The latest reply a SLOW notice told of (seconds after the first attempt).
+        self._slowest_told = 0.0
         self._established_once = False
         self._recovering = False
         #: Sessions of the last completed handshake and of every handshake since.
@@ -548,12 +550,14 @@ class HostSession:
         if isinstance(message, Hi) or not isinstance(message, expected):
             self._wrong_reply(flight, message)
             return
-        if flight.attempt > 0 and message.tag != flight.tags[-1]:
+        late = round(now - flight.first_sent, 2)  # as the notice says it
+        if flight.attempt > 0 and message.tag != flight.tags[-1] and late > self._slowest_told:
+            # Told when a reply is later than any told before, not at every command.
+            self._slowest_told = late
             self._notice(
                 NoticeKind.SLOW,
-                f"the prop answered {flight.command.WORD} after "
-                f"{now - flight.first_sent:.2f} s; the reply timeout is "
-                f"{self.timing.reply_timeout:g} s",
+                f"the prop answered {flight.command.WORD} after {late:.2f} s; the reply "
+                f"timeout is {self.timing.reply_timeout:g} s",
                 setting=Setting.REPLY_TIMEOUT,
             )
         self._in_flight = None

@@ -115,12 +115,13 @@ class PropGame:
 
     def notice(self, notice: Notice) -> None:
         """Link trouble, in words on stderr (or as a JSON event)."""
-        if self.json_mode:
-            self.out.json({"event": "link", **notice.as_dict()})
-            return
         hint = ""
         if notice.kind in (NoticeKind.WAITING, NoticeKind.SLOW):
             hint = setting_hint(notice.setting)
+        if self.json_mode:
+            # The message with its hint, as in words (the hint was missing here).
+            self.out.json({"event": "link", **notice.as_dict(), "message": notice.message + hint})
+            return
         self.out.note(f"prop: {notice.message}{hint}")
 
     def trace(self, direction: str, text: str) -> None:

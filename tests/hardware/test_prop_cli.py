@@ -18,11 +18,14 @@ from cli_helpers import run_cli
 from prop_helpers import FAST, unique_name, unplug_sim
 from serial.tools.list_ports_common import ListPortInfo
 
+from defuser.commands.prop import PropGame
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
+from defuser.terminal.app import Application
 from edgework import Card, Edgework
 from hardware.bridge import button_for, winning_actions
 from hardware.device import Device, Notice, NoticeKind
+from hardware.errors import Setting
 from hardware.propsim import registry
 from hardware.propsim.pty import PtyTwin
 from hardware.propsim.script import script_text
@@ -440,3 +443,19 @@ def test_a_version_1_prop_plays_a_whole_game(
     prop_lines = [line for line in run.out.splitlines() if line.startswith("Prop:")]
     assert prop_lines[0] == "Prop:    serial AB3CD4 | 3B 2H"
     assert all(" of " not in line and "timer" not in line for line in prop_lines)
+
+
+def test_a_json_slow_notice_carries_the_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    # In words the slow notice named --timeout; as JSON it did not.
+    game = PropGame(
+        Application.current(json_mode=True), colour=False, json_mode=True, log_file=None,
+        trace_file=None,
+    )
+    game.notice(Notice(NoticeKind.SLOW, "the prop answered TOP after 0.71 s; the reply "
+                       "timeout is 0.5 s", setting=Setting.REPLY_TIMEOUT))
+    assert json.loads(capsys.readouterr().out) == {
+        "event": "link",
+        "kind": "slow",
+        "message": "the prop answered TOP after 0.71 s; the reply timeout is 0.5 s (a slow "
+        "prop works better with a longer --timeout)",
+    }
