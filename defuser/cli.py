@@ -10,6 +10,7 @@ traceback.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 from typing import Any, Final
@@ -36,6 +37,17 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+def did_you_mean(name: str) -> str:
+    """`` Did you mean 'solve'?`` for a mistyped command name, from the names nearest
+    to it (nothing if none is near); ``help`` points at ``--help``."""
+    if name.lower() == "help":
+        return " Did you mean 'mittens --help'?"
+    near = difflib.get_close_matches(name.lower(), COMMANDS, n=3, cutoff=0.6)
+    if not near:
+        return ""
+    return " Did you mean " + " or ".join(repr(n) for n in near) + "?"
+
+
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command is used."""
 
@@ -44,15 +56,26 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """Import and return the command called ``cmd_name``."""
+        """Import and return the command called ``cmd_name``; the run's errors name it
+        from now on."""
         entry = COMMANDS.get(cmd_name)
         if entry is None:
             return None
+        ctx.ensure_object(Application).command_path = f"{ctx.command_path} {cmd_name}"
         module_name, _, attr = entry[0].partition(":")
         command = getattr(importlib.import_module(module_name), attr)
         if not isinstance(command, click.Command):
             raise TypeError(f"{entry[0]} is not a click command")
         return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` names; a name that is none fails with the nearest names."""
+        name = args[0]
+        if name not in COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
+            ctx.fail(f"No such command {name!r}.{did_you_mean(name)}")
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a closed stdout pipe becomes :class:`ReaderGone`."""

@@ -11,6 +11,8 @@ Contract: :class:`Application` (hatch's ``Application`` is the model) is made by
   (:class:`edgework.errors.InputError`, worded by :func:`defuser.terminal.words.error_words`),
   a click usage error or a user path that cannot be used is one line on stderr and exit 2;
   a fault outside the program (:class:`edgework.errors.FaultError`) is one line and exit 1;
+  every such line starts with the running command (``mittens solve: error:``; plain
+  ``mittens: error:`` only before a command is known);
   a reader that goes away is exit 0; a misuse (:class:`edgework.errors.MisuseError`) is a
   bug and keeps its traceback;
 - **Ctrl-C**, the one place that ends a run on it (:meth:`Application.interrupted`): the
@@ -112,6 +114,9 @@ class Application:
 
     def __init__(self, *, json_mode: bool = False) -> None:
         self.json_mode = json_mode
+        #: The running command as typed (``mittens solve``): every error line starts
+        #: with it, so a failure reads the same whichever part of the run it came from.
+        self.command_path = "mittens"
 
     @classmethod
     def current(cls, *, json_mode: bool = False) -> Application:
@@ -120,6 +125,8 @@ class Application:
         ctx = click.get_current_context(silent=True)
         app = ctx.ensure_object(cls) if ctx is not None else cls()
         app.json_mode = json_mode
+        if ctx is not None:
+            app.command_path = ctx.command_path
         return app
 
     # ----------------------------------------------------------------------- output
@@ -201,33 +208,31 @@ class Application:
         except InputError as exc:
             from defuser.terminal.words import error_words
 
-            _fail(f"mittens: error: {printable(error_words(exc))}", 2)
+            _fail(f"{self.command_path}: error: {printable(error_words(exc))}", 2)
         except FaultError as exc:
             from defuser.terminal.words import error_words
 
-            _fail(f"mittens: error: {printable(error_words(exc))}", 1)
+            _fail(f"{self.command_path}: error: {printable(error_words(exc))}", 1)
         except ReaderGone:
             silence_stdout()
             sys.exit(0)
         except OSError as exc:
             self._os_failed(exc)
 
-    @staticmethod
-    def _click_failed(exc: click.ClickException) -> NoReturn:
-        """A click error: a usage error names the command, a path is bad input (exit 2)."""
+    def _click_failed(self, exc: click.ClickException) -> NoReturn:
+        """A click error: a usage error names its command, a path is bad input (exit 2)."""
         if isinstance(exc, click.UsageError):
-            where = exc.ctx.command_path if exc.ctx else "mittens"
+            where = exc.ctx.command_path if exc.ctx else self.command_path
             _fail(f"{where}: error: {printable(exc.format_message())}", exc.exit_code)
         # A path that cannot be opened is bad input, like any other (exit 2).
         code = 2 if isinstance(exc, click.FileError) else exc.exit_code
-        _fail(f"mittens: error: {printable(exc.format_message())}", code)
+        _fail(f"{self.command_path}: error: {printable(exc.format_message())}", code)
 
-    @staticmethod
-    def _os_failed(exc: OSError) -> NoReturn:
+    def _os_failed(self, exc: OSError) -> NoReturn:
         """A reader that went away is no failure (exit 0); any other ``OSError`` names
         its file and the reason (exit 2)."""
         if is_pipe_error(exc):
             silence_stdout()
             sys.exit(0)
         where = f" {printable(str(exc.filename))!r}" if exc.filename is not None else ""
-        _fail(f"mittens: error:{where} {os_reason(exc)}", 2)
+        _fail(f"{self.command_path}: error:{where} {os_reason(exc)}", 2)

@@ -115,7 +115,7 @@ def test_a_process_limit_fails_cleanly_and_leaves_no_worker(
     count = 0
     run = run_cli(["bench", "--games", "1000", "--policy", "safe", "--jobs", "5"], monkeypatch)
     assert run.code != 0 and "Traceback" not in run.err
-    assert run.err.strip().splitlines()[-1].startswith("mittens: error: could not start 5")
+    assert run.err.strip().splitlines()[-1].startswith("mittens bench: error: could not start 5")
     assert multiprocessing.active_children() == []
 
 

@@ -90,13 +90,13 @@ def test_the_command_words_the_table_export_option() -> None:
     result = run_cli_bytes(["verify", "-"], b"[1]").text
     assert result.code == 2
     assert result.err == (
-        "mittens: error: <stdin>: expected a JSON object like 'mittens tables --format json' "
+        "mittens verify: error: <stdin>: expected a JSON object like 'mittens tables --format json' "
         "writes\n"
     )
     result = run_cli_bytes(["verify", "-"], b"A," + b"x" * 140_000 + b"\n").text
     assert result.code == 2
     assert result.err == (
-        "mittens: error: <stdin> line 1 is not CSV like 'mittens tables --format csv' writes "
+        "mittens verify: error: <stdin> line 1 is not CSV like 'mittens tables --format csv' writes "
         "(field larger than field limit (131072))\n"
     )
 
@@ -108,6 +108,6 @@ def test_the_command_words_the_stats_database_option(tmp_path: Path) -> None:
     result = run_cli_bytes(["stats", "--db", str(path)]).text
     assert result.code == 2
     assert result.err == (
-        f"mittens: error: stats database {str(path)!r} is not a readable SQLite database "
+        f"mittens stats: error: stats database {str(path)!r} is not a readable SQLite database "
         "(file is not a database); it was left untouched (move it away or give --db PATH)\n"
     )

@@ -140,7 +140,7 @@ def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.Monk
     finally:
         unplug_sim(name)
     assert run.code == 1
-    assert run.err.strip().startswith(f"mittens: error: no answer from a prop on 'propsim://{name}'")
+    assert run.err.strip().startswith(f"mittens prop: error: no answer from a prop on 'propsim://{name}'")
     assert "Traceback" not in run.err
 
 
