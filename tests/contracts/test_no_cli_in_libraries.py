@@ -90,14 +90,14 @@ def test_the_command_words_the_table_export_option() -> None:
     result = run_cli_bytes(["verify", "-"], b"[1]").text
     assert result.code == 2
     assert result.err == (
-        "mittens verify: error: <stdin>: expected a JSON object like 'mittens tables --format json' "
-        "writes\n"
+        "mittens verify: error: <stdin>: expected a JSON object like 'mittens tables --format "
+        "json' writes\n"
     )
     result = run_cli_bytes(["verify", "-"], b"A," + b"x" * 140_000 + b"\n").text
     assert result.code == 2
     assert result.err == (
-        "mittens verify: error: <stdin> line 1 is not CSV like 'mittens tables --format csv' writes "
-        "(field larger than field limit (131072))\n"
+        "mittens verify: error: <stdin> line 1 is not CSV like 'mittens tables --format csv' "
+        "writes (field larger than field limit (131072))\n"
     )
 
 
