@@ -13,9 +13,12 @@ Contract:
   never raise on a character their encoding lacks: it degrades to ASCII (card glyphs
   become letters, accents are dropped, anything else becomes ``?``); a closed stdout or
   stderr becomes a sink. A reader that goes away (``mittens ... | head -1``) is
-  :class:`ReaderGone`, which ``main`` ends with exit 0.
+  :class:`ReaderGone`, which ``main`` ends with exit 0. :func:`flush_stdout` writes out
+  what stdout holds before the exit status is chosen, so output is never lost unseen
+  (a full disk is an error, never exit 0).
 - **Terminal safety.** :func:`printable` replaces control characters, so text read
-  from files and stdin never drives the terminal.
+  from files and stdin never drives the terminal; :func:`one_line` also replaces line
+  ends, for a line that must stay one (an error).
 
 This module uses only the standard library (the engine may use :func:`printable`).
 """
@@ -55,6 +58,10 @@ _CONTROLS: Final = {
 }
 
 
+#: Line ends :func:`printable` keeps: newline, and Unicode's line and paragraph separators.
+_LINE_ENDS: Final = {ord("\n"): "\ufffd", 0x2028: "\ufffd", 0x2029: "\ufffd"}
+
+
 def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: an ASCII stand-in for characters the stream cannot encode."""
     if not isinstance(exc, UnicodeEncodeError):
@@ -82,6 +89,12 @@ class ReaderGone(Exception):
 def printable(text: str) -> str:
     """``text`` with every control character (but tab and newline) shown as U+FFFD."""
     return text.translate(_CONTROLS)
+
+
+def one_line(text: str) -> str:
+    """``text`` made :func:`printable` and kept to one line: line ends (from a file name
+    or a line read back) are shown as U+FFFD too, so an error is always one line."""
+    return printable(text).translate(_LINE_ENDS)
 
 
 def os_reason(exc: OSError) -> str:
@@ -138,6 +151,27 @@ def silence_stdout() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+
+
+def flush_stdout() -> None:
+    """Write out what stdout still holds, before the run's exit status is chosen.
+
+    Raises the ``OSError`` a write gives (a full disk, a reader that went away); stdout
+    is then pointed at the null device first, so the interpreter's own flush at exit
+    cannot fail again (Python's "Exception ignored" and exit 120) or succeed unseen.
+    """
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+    except ValueError:
+        return  # closed under us: nothing is held
+    except OSError:
+        silence_stdout()
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()  # drop what was held, into the null device
+        raise
 
 
 def stdin_is_terminal() -> bool:

@@ -22,7 +22,7 @@ from defuser.streams import input_lines, prompt_line, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
 from defuser.terminal.drill_clock import LiveClock
 from defuser.terminal.game_view import end_headline
-from defuser.terminal.params import SecondsParam
+from defuser.terminal.params import FiniteFloat, seconds
 from defuser.terminal.style import COLOUR_STYLES
 from defuser.trainer.drill_session import (
     DEFAULT_COUNT,
@@ -425,7 +425,7 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
 @click.option(
     "--time-limit",
     "time_limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=seconds(0, minimum_open=True),
     default=None,
     metavar="SECONDS",
     help="An answer taking longer than this counts as wrong (too slow).",
@@ -438,7 +438,7 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
 )
 @click.option(
     "--retention",
-    type=click.FloatRange(*RETENTION_RANGE),
+    type=FiniteFloat(*RETENTION_RANGE),
     default=None,
     help="Desired chance of recall when a review falls due (default 0.9; saved).",
 )
@@ -482,7 +482,7 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
 @click.option(
     "--minutes",
     # Finite and at most a day: inf or 1e308 minutes was an OverflowError.
-    type=SecondsParam(min=0, min_open=True, max=24 * 60),
+    type=FiniteFloat(min=0, min_open=True, max=24 * 60, unit="minutes"),
     metavar="MINUTES",
     default=None,
     help="Stop after this many minutes (asks until then unless --count is given).",
@@ -496,7 +496,7 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
 )
 @click.option(
     "--bomb-timer",
-    type=click.FloatRange(min=0, min_open=True),
+    type=seconds(0, minimum_open=True),
     default=None,
     metavar="SECONDS",
     help="--mode game: the bomb's timer; your answer times run it down, a quarter "

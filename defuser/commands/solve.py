@@ -112,6 +112,7 @@ def run_batch(out: Application, *, json_mode: bool, strict: bool) -> int:
                 out.json(report.to_json())
             else:
                 sys.stdout.write(summary_line(report) + "\n")
+                sys.stdout.flush()  # each answer goes out as it is computed
     return failures
 
 

@@ -9,7 +9,9 @@ Contract: :class:`Application` (hatch's ``Application`` is the model) is made by
   unencodable character, and control characters never reach the terminal;
 - **the error boundary** (:meth:`Application.boundary`): a library's bad input
   (:class:`edgework.errors.InputError`, worded by :func:`defuser.terminal.words.error_words`),
-  a click usage error or a user path that cannot be used is one line on stderr and exit 2;
+  a click usage error or a user path that cannot be used is one line on stderr and exit 2
+  (one line whatever a file name holds); stdout is flushed and checked before the exit
+  status is chosen, so a full disk is one line and exit 2 whatever the amount of output;
   a fault outside the program (:class:`edgework.errors.FaultError`) is one line and exit 1;
   every such line starts with the running command (``mittens solve: error:``; plain
   ``mittens: error:`` only before a command is known);
@@ -37,7 +39,9 @@ from defuser.streams import (
     EXIT_INTERRUPTED,
     ReaderGone,
     can_encode,
+    flush_stdout,
     is_pipe_error,
+    one_line,
     os_reason,
     printable,
     silence_stdout,
@@ -101,8 +105,8 @@ class BadInput(click.ClickException):
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    """One line on stderr, then exit ``code``."""
-    click.echo(message, err=True)
+    """One line on stderr (whatever the names in ``message`` hold), then exit ``code``."""
+    click.echo(one_line(message), err=True)
     sys.exit(code)
 
 
@@ -194,7 +198,12 @@ class Application:
         """The one place where a failure of the run becomes an exit status (see the
         module contract); what it does not know (a misuse, a bug) passes through."""
         try:
-            yield
+            try:
+                yield
+            finally:
+                # Output not yet written is checked here, before the exit status is
+                # chosen: a full disk is one line and exit 2, never output lost unseen.
+                flush_stdout()
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.ClickException as exc:

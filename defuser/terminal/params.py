@@ -83,28 +83,37 @@ class BatteriesParam(click.ParamType[Batteries]):
             self.fail(str(exc), param, ctx)
 
 
-class SecondsParam(click.FloatRange):
-    """A finite number of seconds within a range (``inf``, ``nan`` and ``1e308`` fail)."""
+class FiniteFloat(click.FloatRange):
+    """A finite number within a range: every numeric option with a fraction takes this
+    type, so ``nan``, ``inf`` and ``1e308`` fail naming the option (one line, exit 2)
+    instead of passing click's range check (``nan`` compares false with any bound) or
+    overflowing later. ``unit`` words the number (``seconds``, ``minutes``)."""
 
-    name = "seconds"
+    name = "float"
+
+    def __init__(self, *args: Any, unit: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unit = unit
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
     ) -> Any:
-        """Parse ``value`` as seconds in range, or fail naming the range."""
-        seconds = super().convert(value, param, ctx)
-        if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
-        return seconds
+        """Parse ``value`` as a finite number in range, or fail naming the range."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            of_unit = f" of {self.unit}" if self.unit else ""
+            self.fail(f"{value!r} is not a finite number{of_unit}", param, ctx)
+        return number
 
 
 #: The longest wait any option accepts: a day.
 MAX_SECONDS = 86_400.0
 
 
-def seconds(minimum: float) -> SecondsParam:
-    """Seconds from ``minimum`` up to :data:`MAX_SECONDS`, finite."""
-    return SecondsParam(min=minimum, max=MAX_SECONDS)
+def seconds(minimum: float, *, minimum_open: bool = False) -> FiniteFloat:
+    """Seconds from ``minimum`` (excluded with ``minimum_open``) up to
+    :data:`MAX_SECONDS`, finite."""
+    return FiniteFloat(min=minimum, min_open=minimum_open, max=MAX_SECONDS, unit="seconds")
 
 
 CARD = CardParam()
