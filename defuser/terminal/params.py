@@ -89,11 +89,11 @@ class FiniteFloat(click.FloatRange):
     instead of passing click's range check (``nan`` compares false with any bound) or
     overflowing later. ``unit`` words the number (``seconds``, ``minutes``)."""
 
-    name = "float"
-
     def __init__(self, *args: Any, unit: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.unit = unit
+        # The metavar click shows: SECONDS, MINUTES, or a plain FLOAT.
+        self.name = unit or "float"
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
