@@ -88,15 +88,31 @@ def facts_of(
     rules: Ruleset, discard: Card, hand: Sequence[Card], solved: bool = False
 ) -> Facts:
     """The :class:`Facts` of a board (without making one)."""
-    mask = rules.legal_mask(discard)
-    defuses = _defuse_mask(rules.table)
-    legal = defuse = 0
+    return Facts(
+        len(hand),
+        _bits(rules.legal_mask(discard), hand),
+        _bits(_defuse_mask(rules.table), hand),
+        solved,
+    )
+
+
+def facts_by_discard(rules: Ruleset, hand: Sequence[Card]) -> tuple[Facts, ...]:
+    """:func:`facts_of` of an unsolved board with this hand, for each discard top in
+    face order (one call for the 16 boards of a hand)."""
+    size = len(hand)
+    defuse = _bits(_defuse_mask(rules.table), hand)
+    return tuple([
+        Facts(size, _bits(rules.legal_mask(discard), hand), defuse) for discard in Card
+    ])
+
+
+def _bits(faces: int, hand: Sequence[Card]) -> int:
+    """The slots (bit ``i - 1`` for slot ``i``) whose card is in the set ``faces``."""
+    bits = 0
     for i, card in enumerate(hand):
-        if mask >> card & 1:
-            legal |= 1 << i
-        if defuses >> card & 1:
-            defuse |= 1 << i
-    return Facts(len(hand), legal, defuse, solved)
+        if faces >> card & 1:
+            bits |= 1 << i
+    return bits
 
 
 @functools.cache

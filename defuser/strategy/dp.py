@@ -47,7 +47,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.board import Board, Effect, Facts, deal_faces_of, facts_of, verdict_of
+from defuser.engine.board import (
+    Board,
+    Effect,
+    Facts,
+    deal_faces_of,
+    facts_by_discard,
+    verdict_of,
+)
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy import shipped
@@ -561,16 +568,16 @@ class _Tables:
         self.plain = [int(c) for c in anyboard.deal_faces(DealKind.PLAIN, draw=False)]
         self.defuses = [int(c) for c in anyboard.deal_faces(DealKind.DEFUSE, draw=False)]
         self._options: dict[int, tuple[Option, ...]] = {}
-        self._facts: dict[int, Facts] = {}
+        self._facts: dict[int, tuple[Facts, ...]] = {}
         self._draw_faces: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def facts(self, state: int) -> Facts:
         """The rulebook's :class:`Facts` of ``state``."""
-        found = self._facts.get(state)
+        h, d = divmod(state, FACES)
+        found = self._facts.get(h)
         if found is None:
-            h, d = divmod(state, FACES)
-            found = self._facts[state] = facts_of(self.rules, self._cards[d], _CARD_HANDS[h])
-        return found
+            found = self._facts[h] = facts_by_discard(self.rules, _CARD_HANDS[h])
+        return found[d]
 
     def options(self, mode: Mode, state: int) -> tuple[Option, ...]:
         """The safe clicks in ``state`` in a phase of ``mode``, in the order the DP
