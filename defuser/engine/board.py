@@ -101,9 +101,20 @@ def facts_by_discard(rules: Ruleset, hand: Sequence[Card]) -> tuple[Facts, ...]:
     face order (one call for the 16 boards of a hand)."""
     size = len(hand)
     defuse = _bits(_defuse_mask(rules.table), hand)
+    # Per slot, the discard tops (as a 16-bit set) on which its card is legal.
+    a, b, c = (*(_legal_on(rules)[card] for card in hand), 0, 0, 0)[:HAND_SIZE]
     return tuple([
-        Facts(size, _bits(rules.legal_mask(discard), hand), defuse) for discard in Card
+        Facts(size, (a >> d & 1) | (b >> d & 1) << 1 | (c >> d & 1) << 2, defuse)
+        for d in range(len(Card))
     ])
+
+
+@functools.cache
+def _legal_on(rules: Ruleset) -> tuple[int, ...]:
+    """Per face, the discard tops (as a 16-bit set) on which the rule admits it."""
+    return tuple(
+        sum(1 << d for d in Card if rules.legal_mask(d) >> card & 1) for card in Card
+    )
 
 
 def _bits(faces: int, hand: Sequence[Card]) -> int:

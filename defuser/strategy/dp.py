@@ -574,10 +574,14 @@ class _Tables:
     def facts(self, state: int) -> Facts:
         """The rulebook's :class:`Facts` of ``state``."""
         h, d = divmod(state, FACES)
+        return self.hand_facts(h)[d]
+
+    def hand_facts(self, h: int) -> tuple[Facts, ...]:
+        """The rulebook's :class:`Facts` of hand ``h`` on each discard top."""
         found = self._facts.get(h)
         if found is None:
             found = self._facts[h] = facts_by_discard(self.rules, _CARD_HANDS[h])
-        return found[d]
+        return found
 
     def options(self, mode: Mode, state: int) -> tuple[Option, ...]:
         """The safe clicks in ``state`` in a phase of ``mode``, in the order the DP
@@ -659,7 +663,7 @@ class _CandidateRows:
         faces: dict[tuple[int, Facts], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         for s in range(STATES):
             h, d = divmod(s, FACES)
-            facts = tabs.facts(s)
+            facts = tabs.hand_facts(h)[d]
             safe, unsafe, zero = _template(h, facts)
             rows.safe.append([_DRAW_OFF + s, *safe[1:]] if safe and safe[0] < 0 else safe)
             rows.unsafe.append(unsafe)
