@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
 from defuser.engine.actions import Action, ActionKind, StrikeKind
@@ -218,10 +218,15 @@ class Board:
     discard: Card
     hand: tuple[Card, ...]
     solved: bool = False
+    #: What the click rules look at on this board (:func:`facts_of`), worked out once.
+    facts: Facts = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.hand) > HAND_SIZE:
             check_hand(self.hand)  # raises, naming the hand
+        object.__setattr__(
+            self, "facts", facts_of(self.rules, self.discard, self.hand, self.solved)
+        )
 
     # ------------------------------------------------------------ what may be played
 
@@ -234,11 +239,6 @@ class Board:
     def is_legal(self, card: Card) -> bool:
         """Whether the rule in force admits ``card`` on this discard top."""
         return bool(self.rules.legal_mask(self.discard) >> card & 1)
-
-    @property
-    def facts(self) -> Facts:
-        """What the click rules look at on this board."""
-        return facts_of(self.rules, self.discard, self.hand, self.solved)
 
     @property
     def blocking_slots(self) -> tuple[int, ...]:
