@@ -7,6 +7,7 @@ import sys
 import click
 from rich.text import Text
 
+from defuser.errors import InvalidHandError
 from defuser.strategy.answer import SolveReport, analyse, solve_batch_line
 from defuser.streams import input_lines
 from defuser.terminal.app import Application
@@ -160,13 +161,11 @@ def solve(
             "the discard top is needed, expected a card like RC or 'red circle'",
             param_hint="'--discard'",
         )
-    cards = cards_arg(hand)
-    if len(cards) > 3:
-        codes = " ".join(c.code for c in cards)
-        raise click.BadParameter(
-            f"hand '{codes}' has {len(cards)} cards, expected 0 to 3", param_hint="'--hand'"
-        )
-    report = analyse(edge, discard, cards)
+    try:
+        # The engine's one check of a visible hand (the same as live's and --batch's).
+        report = analyse(edge, discard, cards_arg(hand))
+    except InvalidHandError as exc:
+        raise click.BadParameter(error_words(exc), param_hint="'--hand'") from exc
     if json_mode:
         out.json(report.to_json())
     else:

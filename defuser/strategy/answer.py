@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from defuser.engine.board import Board
+from defuser.engine.deck import check_visible_hand
 from defuser.engine.rules import check_hand
 from defuser.errors import DefuserError
 from edgework import (
@@ -154,13 +155,14 @@ class SolveReport:
 def analyse(edgework: Edgework, discard: Card, hand: Sequence[Card]) -> SolveReport:
     """The solver's report for this edgework, discard top and hand (0 to 3 cards).
 
-    Raises :class:`DefuserError` when the edgework has no serial number or the hand
-    has more than three cards.
+    Raises :class:`DefuserError` when the edgework has no serial number, and
+    :class:`~defuser.errors.InvalidHandError` when no module can show the hand
+    (:func:`~defuser.engine.deck.check_visible_hand`).
     """
     if edgework.serial is None:
         raise DefuserError("the edgework has no serial number, expected one like AB3CD4")
-    cards = check_hand(hand)
     rules = Ruleset(edgework.serial.table, edgework.serial.last_digit)
+    cards = check_visible_hand(rules, hand)
     board = Board(rules, discard, cards)
     legal = board.legal_slots
     return SolveReport(

@@ -53,6 +53,7 @@ from defuser.engine.deck import (
     DealKind,
     Hidden,
     after_deal,
+    check_visible_hand,
     deal_kind,
     first_cycle_prior,
     new_cycle_prior,
@@ -382,6 +383,7 @@ class Observation:
             raise InvalidObservationError(
                 f"the opening hand has {len(cards)} cards, expected 1 to {HAND_SIZE}"
             )
+        check_visible_hand(rules, cards)
         if len(cards) == HAND_SIZE and not opening_has_legal_plain(rules, discard, cards):
             raise InvalidObservationError(
                 f"the opening hand {_codes(cards)} has no legal plain card on "

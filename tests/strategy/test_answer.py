@@ -8,9 +8,18 @@ import random
 
 import pytest
 
-from defuser.errors import DefuserError
+from defuser.errors import DefuserError, InvalidHandError
 from defuser.strategy.answer import analyse, parse_batch_line, solve_batch_line
-from edgework import ALL_CARDS, Batteries, Card, CardType, Edgework, EdgeworkError, SerialNumber
+from edgework import (
+    ALL_CARDS,
+    MITTEN_FACES,
+    Batteries,
+    Card,
+    CardType,
+    Edgework,
+    EdgeworkError,
+    SerialNumber,
+)
 
 
 def test_a_batch_line_is_serial_batteries_discard_and_the_hand() -> None:
@@ -34,7 +43,13 @@ def test_the_answer_follows_the_legal_and_blocking_slots() -> None:
     for serial, discard in itertools.product(serials, ALL_CARDS):
         for size in range(4):
             hand = rng.sample(ALL_CARDS, size)
-            report = analyse(Edgework.parse(serial), discard, hand)
+            try:
+                report = analyse(Edgework.parse(serial), discard, hand)
+            except InvalidHandError:
+                # No module shows its mitten face in slot 3 (the sample holds it once).
+                table = SerialNumber.parse(serial).table
+                assert size == 3 and hand[2] == MITTEN_FACES[table]
+                continue
             rules = report.rules
             assert [h.card for h in report.hand] == hand
             assert [h.type for h in report.hand] == [rules.type_of(c) for c in hand]
