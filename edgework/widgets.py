@@ -194,6 +194,8 @@ class PortPlate:
 
 
 _BATTERY_PART = re.compile(r"[0-9]+\s*B(\s*[0-9]+\s*H)?", re.IGNORECASE)
+#: A battery part written without its ``B`` (``3``, ``3 2H``): 0-99 batteries.
+_BARE_BATTERIES = re.compile(r"([0-9]{1,2})(\s+[0-9]+\s*H)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +234,13 @@ class Edgework:
                 # The serial comes last. Test it before the battery pattern, which modded
                 # serials such as 12B10H also match.
                 serial = SerialNumber.parse(part, strict=strict)
+            elif bare := _BARE_BATTERIES.fullmatch(part):
+                # A count without its B: say how Twitch Plays writes it.
+                meant = f"{bare.group(1)}B{bare.group(2) or ''}"
+                raise InvalidEdgeworkError(
+                    f"edgework {text!r} has {part!r} where the batteries go, expected a "
+                    f"count then B (and holders then H): did you mean '{meant}'?"
+                )
             elif _BATTERY_PART.fullmatch(part):
                 if batteries is not None:
                     raise InvalidEdgeworkError(f"edgework {text!r} gives batteries twice")

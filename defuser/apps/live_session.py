@@ -236,16 +236,11 @@ class LiveSession:
         """The optimal policy's answer for the current state."""
         obs = self.observation
         if obs is None:
-            missing = [
-                what
-                for what, value in (("serial", self.serial), ("batteries", self.batteries))
-                if value is None
-            ]
-            need = " and ".join(missing)
             return Recommendation(
                 None,
                 None,
-                f"Give the {need} first ('serial AB3CD4', 'batteries 3' or 'edgework ...').",
+                f"Give the {self._missing()} first ('serial AB3CD4', 'batteries 3' or "
+                "'edgework ...').",
             )
         if obs.discard is None:
             return Recommendation(None, None, f"Give the opening state: {_START_SYNTAX}.")
@@ -256,6 +251,15 @@ class LiveSession:
             self._prepared = obs.rules
             prepare_in_background(obs.rules)
         return rec
+
+    def _missing(self) -> str:
+        """What the edgework still lacks: ``serial``, ``batteries`` or both."""
+        missing = [
+            what
+            for what, value in (("serial", self.serial), ("batteries", self.batteries))
+            if value is None
+        ]
+        return " and ".join(missing)
 
     def edge_note(self) -> str:
         """What the edgework gives: table, Table E column and N."""
@@ -347,7 +351,7 @@ class LiveSession:
         obs = self.observation
         if obs is None:
             raise InvalidCommandError(
-                f"{verb!r} needs the edgework first: give the serial and batteries"
+                f"{verb!r} needs the edgework first: give the {self._missing()}"
             )
         self.observation = obs.apply(_EVENT_VERBS[verb](obs, verb, rest))
         self.module_lines.append(text)
@@ -378,7 +382,7 @@ class LiveSession:
         obs = self._fresh()
         if obs is None:
             raise InvalidCommandError(
-                "start needs the edgework first: give the serial and batteries"
+                f"start needs the edgework first: give the {self._missing()}"
             )
         self.observation = obs.opening(cards[0], cards[1:])
         self.module_lines = [f"start {rest}"]

@@ -346,7 +346,7 @@ def play(
     )
     if seed is None:
         seed = new_seed()
-    edge = build_edgework(given, seed, whole_edge=edgework is not None)
+    edge = build_edgework(given, seed)
     module = Module.from_edgework(edge, seed)
     interactive = stdin_is_terminal() and not json_mode
     log_file: IO[str] | None = open_output(log_path, "log file") if log_path else None

@@ -81,17 +81,15 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 10**9)
 
 
-def build_edgework(edge: Edgework, seed: int, *, whole_edge: bool = False) -> Edgework:
+def build_edgework(edge: Edgework, seed: int) -> Edgework:
     """The edge of a practice game: a missing serial number or battery count filled in
     at random from the game's seed, so the seed replays the edge too.
 
-    With ``whole_edge`` (the edge was given whole, in the Twitch Plays notation) a
-    missing battery part means the bomb has no batteries, as the notation leaves out
-    what a bomb does not have.
+    A Twitch Plays edgework string without a battery part gives no battery count, as
+    ``--batteries`` left out does (Twitch Plays writes ``0B 0H`` for a bomb without
+    batteries, so a string lacking the part says nothing about them).
     """
     rng = random.Random(f"edgework:{seed}")
     serial = edge.serial if edge.serial is not None else random_serial(rng)
-    batteries = edge.batteries
-    if batteries is None:
-        batteries = Batteries(0, 0) if whole_edge else random_batteries(rng)
+    batteries = edge.batteries if edge.batteries is not None else random_batteries(rng)
     return Edgework(serial, batteries, edge.indicators, edge.port_plates)

@@ -100,7 +100,7 @@ def test_action_rejects_bad_slots() -> None:
 
 def expected_log(edge_text: str, seed: int, commands: list[str]) -> list[str]:
     """The log the library writes for this edge, seed and command lines."""
-    edge = build_edgework(Edgework.parse(edge_text), seed, whole_edge=True)
+    edge = build_edgework(Edgework.parse(edge_text), seed)
     module = Module.from_edgework(edge, seed)
     for line in commands:
         try:
@@ -131,7 +131,7 @@ def test_golden_game_log_and_transcript(
     text = log.read_text(encoding="utf-8")
     assert text.endswith("Module solved!\n")
     # The bomb's edgework lines, as the game writes them, then the module's own lines.
-    edge = build_edgework(Edgework.parse(GOLDEN_EDGE), 2, whole_edge=True)
+    edge = build_edgework(Edgework.parse(GOLDEN_EDGE), 2)
     header = bomb_lines(2, edge)
     assert text.splitlines()[: len(header)] == header
     assert text.splitlines()[len(header) :] == expected_log(GOLDEN_EDGE, 2, script.splitlines())
@@ -305,13 +305,15 @@ def test_pipe_through_the_real_console_script(tmp_path: Path) -> None:
     assert log.read_text(encoding="utf-8").count("\n") >= 7
 
 
-def test_edgework_without_batteries_means_none(monkeypatch: pytest.MonkeyPatch) -> None:
-    run = run_cli(["play", "--edgework", "*FRK // KT4RE7", "--seed", "1"], monkeypatch)
-    assert "serial KT4RE7 · 0 batteries ·" in run.out
-    run = run_cli(["play", "--serial", "KT4RE7", "--seed", "1"], monkeypatch)
+def test_edgework_without_batteries_leaves_them_to_the_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No battery part gives no count, as --batteries left out (issue 24, item 11)."""
     edge = build_edgework(Edgework.parse("KT4RE7"), 1)
     assert edge.batteries is not None
-    assert f"serial KT4RE7 · {batteries_words(edge.batteries)}" in run.out
+    for options in (["--edgework", "*FRK // KT4RE7"], ["--serial", "KT4RE7"]):
+        run = run_cli(["play", *options, "--seed", "1"], monkeypatch)
+        assert f"serial KT4RE7 · {batteries_words(edge.batteries)}" in run.out
 
 
 def test_vanilla_edgework_generation_is_seeded() -> None:
