@@ -661,21 +661,23 @@ class _CandidateRows:
         rows = cls()
         add = _add_table()
         faces: dict[tuple[int, Facts], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        for s in range(STATES):
-            h, d = divmod(s, FACES)
-            facts = tabs.hand_facts(h)[d]
-            safe, unsafe, zero = _template(h, facts)
-            rows.safe.append([_DRAW_OFF + s, *safe[1:]] if safe and safe[0] < 0 else safe)
-            rows.unsafe.append(unsafe)
-            rows.zero.append(zero)
-            if s < ROOM_STATES:
-                found = faces.get((d, facts))
-                if found is None:
-                    found = faces[d, facts] = tabs._faces(d, facts)
-                plain, defuse = found
-                rows.draw_plain.append([add[h][c] * FACES + d for c in plain])
-                rows.draw_weight.append(1.0 / len(plain))
-                rows.draw_defuse.append([add[h][f] * FACES + d for f in defuse])
+        for h in range(HAND_COUNT):
+            room = h < SIZE_START[HAND_SIZE]
+            added = add[h]
+            for d, facts in enumerate(tabs.hand_facts(h)):
+                s = h * FACES + d
+                safe, unsafe, zero = _template(h, facts)
+                rows.safe.append([_DRAW_OFF + s, *safe[1:]] if safe and safe[0] < 0 else safe)
+                rows.unsafe.append(unsafe)
+                rows.zero.append(zero)
+                if room:
+                    found = faces.get((d, facts))
+                    if found is None:
+                        found = faces[d, facts] = tabs._faces(d, facts)
+                    plain, defuse = found
+                    rows.draw_plain.append([added[c] * FACES + d for c in plain])
+                    rows.draw_weight.append(1.0 / len(plain))
+                    rows.draw_defuse.append([added[f] * FACES + d for f in defuse])
         return rows
 
 
