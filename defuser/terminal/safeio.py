@@ -13,6 +13,10 @@ Contract:
   into devices and FIFOs instead of replacing them, refuses a file without write
   permission, and keeps an existing file's mode; a regular file is replaced
   atomically, so a failed write leaves the old contents.
+- **What cannot work is refused**, never waited on forever: a pipe with nothing reading
+  from it is not written (:func:`open_output`, :func:`write_user_file`), a named pipe
+  that nothing writes to within :data:`PIPE_WAIT_SECONDS` is not read, and a command
+  reading stdin never writes its output into that same stdin (``--log /dev/stdin``).
 
 Reading stdin lines and writing output safely is :mod:`defuser.streams`.
 """
@@ -23,11 +27,12 @@ import contextlib
 import errno
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 from defuser.streams import (
     input_lines,
@@ -98,6 +103,34 @@ def confirm(question: str) -> bool:
 # --------------------------------------------------------------------------- reading files
 
 
+#: How long reading a named pipe waits for something to be written to it.
+PIPE_WAIT_SECONDS: Final = 5.0
+
+
+def _names_open_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a file this process has open (``/dev/stdin``,
+    ``/dev/fd/63`` from a shell's ``<(...)``), which a shell or a parent gave it."""
+    names = (os.path.abspath(path), os.path.realpath(path))
+    return any(name.startswith(("/dev/", "/proc/")) for name in names)
+
+
+def _open_for_reading(path: str | os.PathLike[str], named: str) -> IO[bytes]:
+    """``path`` open for reading bytes. Opening never blocks: a named pipe that nothing
+    writes to within :data:`PIPE_WAIT_SECONDS` is :class:`PathError`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode) and not _names_open_file(path):
+            # Data, or a writer that came and went (POLLHUP), ends the wait.
+            ready, _, _ = select.select([fd], [], [], PIPE_WAIT_SECONDS)
+            if not ready:
+                raise PathError(f"{named} is a named pipe that nothing is writing to")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def iter_user_bytes(
     path: str | os.PathLike[str], what: str, *, limit: int, chunk: int = 1 << 20
 ) -> Iterator[bytes]:
@@ -107,7 +140,7 @@ def iter_user_bytes(
     with user_path(path, what, "read"):
         if Path(path).is_dir():
             raise PathError(f"{what} {shown!r} is a directory, expected a file")
-        with open(path, "rb") as handle:
+        with _open_for_reading(path, f"{what} {shown!r}") as handle:
             total = 0
             while True:
                 data = handle.read(chunk)
@@ -160,13 +193,44 @@ class GuardedText(io.TextIOWrapper):
                 self.buffer.close()
 
 
+def _open_for_writing(path: str | os.PathLike[str], named: str) -> IO[bytes]:
+    """``path`` open for writing bytes (created or truncated). Opening never blocks: a
+    pipe with nothing reading from it is :class:`PathError`."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO without a reader
+            raise PathError(f"{named} is a pipe that nothing is reading from") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _refuse_stdin(path: str | os.PathLike[str], named: str) -> None:
+    """:class:`PathError` if ``path`` is the pipe or file this command reads as stdin
+    (its output would be read back as input, or truncate the input)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        given = os.fstat(sys.stdin.fileno())
+        if (stat.S_ISFIFO(given.st_mode) or stat.S_ISREG(given.st_mode)) and _same_file(
+            given, os.stat(path)
+        ):
+            raise PathError(f"{named} is the standard input being read; it was not written")
+
+
 def open_output(path: str | os.PathLike[str], what: str) -> GuardedText:
-    """Open ``path`` for writing text (created or truncated) as :class:`GuardedText`."""
+    """Open ``path`` for writing text (created or truncated) as :class:`GuardedText`,
+    for a command that reads stdin as it writes (never into that stdin)."""
     shown = os.fspath(path)
+    named = f"{what} {printable(shown)!r}"
     with user_path(shown, what, "write"):
         if Path(shown).is_dir():
-            raise PathError(f"{what} {printable(shown)!r} is a directory, expected a file")
-        binary = open(shown, "wb")  # noqa: SIM115
+            raise PathError(f"{named} is a directory, expected a file")
+        _refuse_stdin(shown, named)
+        binary = _open_for_writing(shown, named)
     return GuardedText(binary, shown, what)
 
 
@@ -214,14 +278,13 @@ def write_user_file(
             _refuse_target(target, f"{what} {shown!r}", protect)
         # /dev/stdout and the like name an open file of this process (a pipe, a
         # terminal, a file the shell opened): always written into, never replaced.
-        magic = any(
-            name.startswith(("/dev/", "/proc/")) for name in (os.path.abspath(path), real)
-        )
+        magic = _names_open_file(path)
         if target is not None and (
             magic or not stat.S_ISREG(target.st_mode) or target.st_nlink > 1
         ):
             # A device, a FIFO, a descriptor or a file with other names: write in place.
-            with GuardedText(open(path, "wb"), os.fspath(path), what) as stream:
+            binary = _open_for_writing(path, f"{what} {shown!r}")
+            with GuardedText(binary, os.fspath(path), what) as stream:
                 write(stream)
             return
         directory = os.path.dirname(real) or "."

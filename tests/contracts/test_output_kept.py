@@ -1,5 +1,6 @@
 """Issue 22, items 8-12 and 14: output never lost unseen, batch answers flushed per line,
-numeric options finite, error lines one line, and what cannot work refused.
+numeric options finite, error lines one line, and what cannot work refused (a pipe
+nobody reads or writes, the log written into the command's own stdin).
 
 What only a process shows (the interpreter's own buffering, a full disk, signals) runs
 the real ``python -m defuser`` with ``PYTHONUNBUFFERED`` removed, as in a user's shell.
@@ -7,15 +8,17 @@ the real ``python -m defuser`` with ``PYTHONUNBUFFERED`` removed, as in a user's
 
 from __future__ import annotations
 
+import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 import click
 import pytest
-from cli_helpers import mittens_command, process_env, run_cli
+from cli_helpers import Raw, mittens_command, process_env, run_cli, run_process
 
 from defuser.cli import COMMANDS, cli
 from defuser.terminal.params import FiniteFloat
@@ -199,3 +202,80 @@ def test_an_error_naming_a_file_stays_one_line(
         assert run.code == 2
         assert len(run.err.splitlines()) == 1 and run.err.endswith("\n"), run.err
         assert "\x1b" not in run.err and "\r" not in run.err
+
+
+# ------------------------------------------------------------ item 14: refuse, never hang
+
+
+def one_error(result: Raw, *words: str) -> None:
+    """Exit 2 with one line on stderr that holds ``words``."""
+    lines = result.err.decode("utf-8", "replace").splitlines()
+    assert result.code == 2 and len(lines) == 1, lines
+    assert all(word in lines[0] for word in words), lines
+
+
+def test_a_named_pipe_nothing_writes_to_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    one_error(run_process(["verify", str(fifo)], timeout=60), "nothing is writing to")
+    assert time.monotonic() - started < 30
+
+
+def test_a_named_pipe_with_a_writer_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with fifo.open("wb") as pipe:
+            pipe.write(b"not,a,transcription\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    result = run_process(["verify", str(fifo)], timeout=60)
+    writer.join()
+    one_error(result, "line 1")  # read, and judged on what it holds
+
+
+def test_a_pipe_nothing_reads_from_is_not_written(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run_process(["play", "--seed", "1", "--log", str(fifo)], b"draw\nquit\n",
+                         timeout=60)
+    one_error(result, "nothing is reading from")
+
+
+def test_a_pipe_with_a_reader_is_written(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def read() -> None:
+        with fifo.open("rb") as pipe:
+            got.append(pipe.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.2)  # the reader is waiting on the pipe
+    result = run_process(["play", "--seed", "1", "--log", str(fifo)], b"draw\nquit\n",
+                         timeout=60)
+    reader.join(timeout=60)
+    assert result.code == 0 and got and got[0], (result, got)
+
+
+@pytest.mark.parametrize("kind", ["pipe", "file"])
+def test_the_log_is_never_written_into_stdin(kind: str, tmp_path: Path) -> None:
+    if kind == "pipe":
+        result = run_process(["play", "--seed", "1", "--log", "/dev/stdin"], b"draw\nquit\n",
+                             timeout=60)
+    else:
+        moves = tmp_path / "moves.txt"
+        moves.write_bytes(b"draw\nquit\n")
+        with moves.open("rb") as stdin:
+            done = subprocess.run(
+                mittens_command(["play", "--seed", "1", "--log", str(moves)]),
+                stdin=stdin, capture_output=True, env=process_env(), timeout=60, check=False,
+            )
+        result = Raw(done.returncode, done.stdout, done.stderr)
+        assert moves.read_bytes() == b"draw\nquit\n"
+    one_error(result, "the standard input being read")
