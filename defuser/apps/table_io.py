@@ -1,7 +1,8 @@
 """Tables A-F rendered from the data, read back from a transcription, and compared.
 
 Every rendering (text, Markdown, JSON, CSV) is produced from :mod:`edgework.tables`, so
-the CLI, the docs and an export always agree with what the engine uses. JSON and CSV
+the CLI, the docs and an export always agree with what the engine uses
+(:func:`render_compact` is the one serial number's view: its table and Table E column). JSON and CSV
 exports can be edited by a player (their own transcription or translation) and read
 back with :func:`read_transcription`; :func:`compare` lists every cell that differs.
 """
@@ -28,6 +29,7 @@ from edgework import (
     CardType,
     Colour,
     InvalidTableError,
+    RuleLetter,
     SerialNumber,
     Shape,
 )
@@ -125,6 +127,31 @@ def render_text(serial: SerialNumber | None = None) -> str:
     lines.append("Table F, can only play a card if...")
     for letter in RULE_LETTERS:
         lines.append(f"{letter}  {RULE_TEXTS[letter]}")
+    return "\n".join(lines) + "\n"
+
+
+def render_compact(serial: SerialNumber) -> str:
+    """Plain text for one serial number: only its table, and its Table E column with
+    what each rule admits (Table F), instead of all six tables."""
+    table, digit = serial.table, serial.last_digit
+    lines = [
+        f"Serial {serial.text}: Table {table} is active, Table E column {digit}.",
+        "",
+        f"Table {table}: {table_condition(table)}",
+    ]
+    rows = [[f"Table {table}", *(c.name for c in Colour)]]
+    for s in Shape:
+        rows.append([s.name, *(CARD_TABLES[table][Card.of(s, c)].value for c in Colour)])
+    lines.extend(_grid(rows))
+    lines.append("")
+    lines.append(
+        f"Table E, column {digit} (row: type of the discard top), with Table F's rule"
+    )
+    rows = [["Card in discard", "Rule"]]
+    for kind in TABLE_E_ROWS:
+        letter = RuleLetter(TABLE_E[kind][digit])
+        rows.append([kind.value.upper(), f"{letter}  {RULE_TEXTS[letter]}"])
+    lines.extend(_grid(rows))
     return "\n".join(lines) + "\n"
 
 

@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from defuser.apps.table_io import FORMATS, render, table_condition
+from defuser.apps.table_io import FORMATS, render, render_compact, table_condition
 from defuser.terminal.app import Application, colour_enabled
 from defuser.terminal.params import SERIAL
 from defuser.terminal.words import error_words
@@ -80,7 +80,15 @@ def render_rich(out: Application, serial: SerialNumber | None) -> None:
     help="Output format; json and csv can be read back by 'mittens verify FILE'.",
 )
 @click.option("--json", "json_mode", is_flag=True, help="Same as --format json.")
-def tables(serial: str | None, lenient_serial: bool, fmt: str, json_mode: bool) -> None:
+@click.option(
+    "--compact",
+    is_flag=True,
+    help="With --serial: only the active table and its Table E column, with each "
+    "rule's words (plain text).",
+)
+def tables(
+    serial: str | None, lenient_serial: bool, fmt: str, json_mode: bool, compact: bool
+) -> None:
     """Print Tables A-F, rendered from the data the engine uses."""
     parsed = None
     if serial is not None:
@@ -89,6 +97,18 @@ def tables(serial: str | None, lenient_serial: bool, fmt: str, json_mode: bool) 
         except EdgeworkError as exc:
             raise click.BadParameter(error_words(exc), param_hint="'--serial'") from exc
     fmt = "json" if json_mode else fmt.lower()
+    if compact:
+        if parsed is None:
+            raise click.BadParameter(
+                "it shows one serial number's tables, expected --serial too",
+                param_hint="'--compact'",
+            )
+        if fmt != "text":
+            raise click.BadParameter(
+                f"it is plain text, expected no --format {fmt}", param_hint="'--compact'"
+            )
+        sys.stdout.write(render_compact(parsed))
+        return
     out = Application.current(json_mode=fmt == "json")
     if fmt == "text" and colour_enabled(sys.stdout):
         render_rich(out, parsed)
