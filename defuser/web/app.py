@@ -25,6 +25,7 @@ from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import (
@@ -43,7 +44,7 @@ from defuser import __version__
 from defuser.apps.table_io import to_json as tables_json
 from defuser.logs.reader import default_log_path
 from defuser.web.board import MAX_LINE_CHARS, BoardQuery, evaluate, read_edgework
-from defuser.web.follow import FollowHub
+from defuser.web.follow import CLOSING, FollowHub
 from defuser.web.report import Report, apply_report
 from defuser.web.security import BodyTooLarge, Guard, GuardSettings
 from edgework import (
@@ -111,7 +112,7 @@ class Pages:
     async def board(self, request: Request) -> Response:
         """The expert's board, rendered from the state in the address."""
         query = BoardQuery.from_params(_params(request))
-        data = evaluate(query)
+        data = await run_in_threadpool(evaluate, query)
         more = replace(query, modules=(*query.modules, ()), rejected=None)
         return self.render(
             "board.html", board=data, query=query, page="board", add_module_url=board_url(more)
@@ -128,12 +129,15 @@ class Pages:
             face=(params.get("face") or [""])[0][:20],
             line=(params.get("line") or [""])[0][:MAX_LINE_CHARS],
             typed=(params.get("typed") or [""])[0][:MAX_LINE_CHARS],
+            twitch=(params["tpset"][0][:5] if params.get("tpset") else None),
         )
-        return RedirectResponse(board_url(apply_report(query, report)), status_code=303)
+        after = await run_in_threadpool(apply_report, query, report)
+        return RedirectResponse(board_url(after), status_code=303)
 
     async def api_board(self, request: Request) -> Response:
         """The board's JSON twin."""
-        return _json(evaluate(BoardQuery.from_params(_params(request))))
+        query = BoardQuery.from_params(_params(request))
+        return _json(await run_in_threadpool(evaluate, query))
 
     async def api_edgework(self, request: Request) -> Response:
         """The edgework alone, read as the page's fields give it."""
@@ -173,20 +177,27 @@ class Pages:
 #: The hands-free board's layouts: a second screen, a phone across the table, a
 #: streamer's overlay (transparent background).
 FOLLOW_VIEWS: Final = ("board", "phone", "overlay")
-#: Seconds between two keep-alive comments on an idle event stream.
+#: Seconds between two keep-alive comments on an idle event stream, and between two looks
+#: at whether the server is stopping.
 KEEPALIVE: Final = 15.0
+WAKE: Final = 0.25
 
 
 async def _snapshots(hub: FollowHub) -> AsyncIterator[str]:
-    seen = -1
+    """The event stream: the snapshot at once and after each change, a keep-alive comment
+    when idle, and the end as soon as the server stops."""
+    seen, quiet = -1, 0.0
     yield "retry: 1000\n\n"
-    while True:
-        if await hub.wait(seen, KEEPALIVE):
+    while not CLOSING.is_set():
+        if await hub.wait(seen, WAKE):
             snapshot = hub.snapshot()
-            seen = snapshot["version"]
+            seen, quiet = snapshot["version"], 0.0
             yield f"event: snapshot\ndata: {json.dumps(snapshot)}\n\n"
         else:
-            yield ": keep-alive\n\n"
+            quiet += WAKE
+            if quiet >= KEEPALIVE:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
 
 
 def board_url(query: BoardQuery) -> str:

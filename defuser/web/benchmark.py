@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 from defuser.apps.live_words import report_line
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module
-from defuser.web.server import bind, plan
+from defuser.web.server import bind, plan, protocol
 from edgework import Batteries, Ruleset, SerialNumber
 
 SERIALS = ("AB3CD4", "XK7RT2", "EE1FG9", "QP2AZ7")
@@ -42,7 +42,7 @@ def running_server() -> Iterator[int]:
     port = int(sock.getsockname()[1])
     the_plan = plan("127.0.0.1", port)
     config = uvicorn.Config(create_app(WebSettings(the_plan.guard())), log_level="warning",
-                            access_log=False, lifespan="off", http="h11")
+                            access_log=False, lifespan="off", http=protocol())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

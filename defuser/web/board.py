@@ -20,6 +20,8 @@ fits, after the edgework was corrected, is named with the reason; the module sto
 from __future__ import annotations
 
 import math
+import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +44,9 @@ from edgework import (
 #: At most this many modules on one board, and this many lines per module (a module is
 #: solved in a few dozen clicks; the bound keeps an address, and the work it asks, small).
 MAX_MODULES: Final = 12
-MAX_LINES: Final = 400
+MAX_LINES: Final = 200
+#: At most this many lines on a whole board (each request replays them).
+MAX_BOARD_LINES: Final = 1200
 #: The longest line of a module accepted from an address.
 MAX_LINE_CHARS: Final = 120
 
@@ -60,13 +64,14 @@ class BoardQuery:
     undone: tuple[tuple[str, ...], ...] = ()
     #: Per module, the faces clicked so far for an opening state not yet complete.
     pending: tuple[str, ...] = ()
-    #: A line refused by the last report, with its module and the reason.
-    rejected: tuple[int, str, str] | None = None
+    #: A line refused by the last report, with its module (the reason is worked out again
+    #: when the board is shown, so an address cannot make the page say anything else).
+    rejected: tuple[int, str] | None = None
 
     @classmethod
     def from_params(cls, params: Mapping[str, Sequence[str]]) -> BoardQuery:
         """Read the query parameters (each name with all its values)."""
-        modules = _line_lists(params.get("m", ()), MAX_MODULES) or ((),)
+        modules = _within_board(_line_lists(params.get("m", ()), MAX_MODULES)) or ((),)
         count = len(modules)
         twitch = tuple(_module_number(t) for t in list(params.get("tp", ()))[:count])
         undone = _line_lists(params.get("u", ()), count)
@@ -107,8 +112,8 @@ class BoardQuery:
         if any(self.pending_of(i) for i in range(count)):
             params += [("p", self.pending_of(i)) for i in range(count)]
         if self.rejected is not None:
-            index, line, error = self.rejected
-            params += [("rm", str(index)), ("rl", line), ("re", error)]
+            index, line = self.rejected
+            params += [("rm", str(index)), ("rl", line)]
         return params
 
 
@@ -131,11 +136,20 @@ def _line_lists(values: Sequence[str], most: int) -> tuple[tuple[str, ...], ...]
     )
 
 
-def _rejected(params: Mapping[str, Sequence[str]], count: int) -> tuple[int, str, str] | None:
+def _within_board(modules: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    kept: list[tuple[str, ...]] = []
+    room = MAX_BOARD_LINES
+    for lines in modules:
+        kept.append(lines[:room])
+        room -= len(kept[-1])
+    return tuple(kept)
+
+
+def _rejected(params: Mapping[str, Sequence[str]], count: int) -> tuple[int, str] | None:
     index = _first(params, "rm")
     if not index.isdigit() or int(index) >= count:
         return None
-    return int(index), _first(params, "rl")[:MAX_LINE_CHARS], _first(params, "re")[:300]
+    return int(index), _first(params, "rl")[:MAX_LINE_CHARS]
 
 
 @dataclass(frozen=True)
@@ -180,10 +194,24 @@ def read_edgework(query: BoardQuery) -> EdgeReading:
             errors["serial"] = str(exc)
     if batteries is None and query.batteries:
         try:
-            batteries = Batteries.parse(query.batteries)
+            batteries = holders(query.batteries) or Batteries.parse(query.batteries)
         except EdgeworkError as exc:
             errors["batteries"] = str(exc)
     return EdgeReading(serial, batteries, errors)
+
+
+_HOLDER: Final = re.compile(r"(?:(\d+)\s*(?:x\s*)?)?(AA|D)\b", re.IGNORECASE)
+
+
+def holders(text: str) -> Batteries | None:
+    """Batteries written as holders (``1AA 1D``, ``2 x AA``, ``AA D``), or None if the text
+    is not in that form. An AA holder holds 2 batteries, a D holder 1."""
+    found = _HOLDER.findall(text)
+    if not found or re.sub(r"[\s,+&]", "", _HOLDER.sub("", text)):
+        return None
+    aa = sum(int(n or 1) for n, kind in found if kind.upper() == "AA")
+    d = sum(int(n or 1) for n, kind in found if kind.upper() == "D")
+    return Batteries.from_holders(aa, d)
 
 
 def evaluate(query: BoardQuery) -> dict[str, Any]:
@@ -196,7 +224,7 @@ def evaluate(query: BoardQuery) -> dict[str, Any]:
         module["pending"] = query.pending_of(index)
         rejected = query.rejected
         module["rejected"] = (
-            {"line": rejected[1], "error": rejected[2]}
+            refusal(edge, query, index, rejected[1])
             if rejected is not None and rejected[0] == index
             else None
         )
@@ -204,10 +232,36 @@ def evaluate(query: BoardQuery) -> dict[str, Any]:
     return {"edgework": edge.to_json(), "modules": modules, "faces": faces(edge.serial)}
 
 
+def refusal(edge: EdgeReading, query: BoardQuery, index: int, line: str) -> dict[str, Any] | None:
+    """Why ``line`` cannot be added to module ``index`` now, or None if it can."""
+    lines = query.modules[index]
+    why: str | None = None
+    if line in ("undo", "redo"):
+        empty = not lines if line == "undo" else not query.undone_of(index)
+        why = f"there is nothing to {line}" if empty else None
+    elif line.split(" ")[0].lower() in NOT_REPORTS:
+        why = "that is not a report of what the module did (help: the Keys section below)"
+    elif len(lines) >= MAX_LINES:
+        why = f"a module holds at most {MAX_LINES} lines"
+    else:
+        before = evaluate_module(edge, lines, index + 1, None)
+        if before["failed"] is not None:
+            why = (f"line {before['failed']['index'] + 1} no longer fits; undo back to it or "
+                   "correct the edgework first")
+        else:
+            after = evaluate_module(edge, (*lines, line), index + 1, None)
+            why = None if after["failed"] is None else str(after["failed"]["error"])
+    return None if why is None else {"line": line, "error": why}
+
+
+#: Words of ``mittens live`` that ask rather than report: never part of a module's history.
+NOT_REPORTS: Final = frozenset({"help", "?", "h", "quit", "exit", "q", "state"})
+
 #: How many module evaluations are remembered: a report evaluates the module before and
 #: after its line, and the page that follows shows the latter again.
 MEMO_SIZE: Final = 512
 _memo: OrderedDict[tuple[object, ...], dict[str, Any]] = OrderedDict()
+_memo_lock = threading.Lock()
 
 
 def evaluate_module(
@@ -220,14 +274,16 @@ def evaluate_module(
         None if batteries is None else (batteries.count, batteries.holders),
         tuple(lines), number, twitch,
     )
-    found = _memo.get(key)
-    if found is None:
-        found = _replay(edge, lines, number, twitch)
+    with _memo_lock:
+        found = _memo.get(key)
+        if found is not None:
+            _memo.move_to_end(key)
+            return dict(found)
+    found = _replay(edge, lines, number, twitch)
+    with _memo_lock:
         _memo[key] = found
         if len(_memo) > MEMO_SIZE:
             _memo.popitem(last=False)
-    else:
-        _memo.move_to_end(key)
     return dict(found)
 
 

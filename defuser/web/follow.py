@@ -30,6 +30,8 @@ POLL: Final = 0.05
 MAX_NOTICES: Final = 20
 #: Modules kept per game session (the oldest solved ones go first beyond it).
 MAX_MODULES: Final = 64
+#: Set when the server is stopping: open event streams end at once (a clean Ctrl-C).
+CLOSING: Final = threading.Event()
 
 
 class FollowHub:
@@ -62,6 +64,9 @@ class FollowHub:
         if self.path.exists() and not self.path.is_file():
             with self._lock:
                 return self._unreadable("it is not a file")
+        if not self.path.exists():
+            with self._lock:
+                return self._unreadable("it was deleted, or is not there yet; waiting for it")
         lines, restarted = self.tail.read()
         if restarted:
             self.follower.restart()

@@ -8,16 +8,25 @@ added; the board comes back with the line and the reason, to be shown once.
 Typed lines are read as ``mittens live`` reads them, with the short forms a defuser's report
 takes at the table (:func:`defuser.apps.live_words.expand`); ``undo`` and ``redo`` move a
 line between the module's history and its redo list; ``serial``, ``batteries`` and
-``edgework`` lines set the bomb's edgework for every module.
+``edgework`` lines set the bomb's edgework for every module; a typed chat command's module
+number (``!7 p2``) becomes the module's Twitch Plays number. ``help``, ``state`` and
+``quit`` ask rather than report, and never enter the history.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Final
 
 from defuser.apps.live_words import expand
-from defuser.web.board import MAX_LINES, MAX_MODULES, BoardQuery, evaluate_module, read_edgework
+from defuser.web.board import (
+    MAX_MODULES,
+    NOT_REPORTS,
+    BoardQuery,
+    read_edgework,
+    refusal,
+)
 from edgework import Card, EdgeworkError
 
 #: The verbs a clicked face can complete.
@@ -35,18 +44,25 @@ class Report:
     face: str = ""
     line: str = ""
     typed: str = ""
+    #: The module's Twitch Plays number as typed in its box (empty: none).
+    twitch: str | None = None
 
 
 def apply_report(query: BoardQuery, report: Report) -> BoardQuery:
     """The board after ``report`` (see the module docstring)."""
     index = max(0, min(report.module, len(query.modules), MAX_MODULES - 1))
     query = _with_module(replace(query, rejected=None), index)
+    query = _twitch_prefix(query, index, report.typed)
+    if report.twitch is not None and not (report.typed.strip() or report.line or report.face):
+        return _set_twitch(query, index, report.twitch)
     line = expand(report.typed) if report.typed.strip() else report.line.strip()
     if not line and report.face:
         return _face(query, index, report.verb, report.face)
     if not line:
         return query
     word = line.split()[0].lower()
+    if word in NOT_REPORTS:
+        return replace(query, rejected=(index, word))
     if word == "undo":
         return _move(query, index, forward=False)
     if word == "redo":
@@ -59,6 +75,22 @@ def apply_report(query: BoardQuery, report: Report) -> BoardQuery:
     if word == "edgework":
         return replace(query, edgework=value)
     return _add(query, index, line)
+
+
+def _set_twitch(query: BoardQuery, index: int, text: str) -> BoardQuery:
+    text = text.strip().lstrip("!#")
+    number = int(text) if text.isdigit() and 0 < int(text) < 1000 else None
+    numbers = list(query.twitch) + [None] * (len(query.modules) - len(query.twitch))
+    numbers[index] = number
+    return replace(query, twitch=tuple(numbers))
+
+
+def _twitch_prefix(query: BoardQuery, index: int, typed: str) -> BoardQuery:
+    """A typed chat command's module number (``!7 p2``) becomes the module's number."""
+    found = re.match(r"\s*!\s*(\d{1,3})\s", typed)
+    if found is None:
+        return query
+    return _set_twitch(query, index, found.group(1))
 
 
 def _with_module(query: BoardQuery, index: int) -> BoardQuery:
@@ -85,8 +117,8 @@ def _set_text(values: tuple[str, ...], index: int, value: str) -> tuple[str, ...
 def _face(query: BoardQuery, index: int, verb: str, face: str) -> BoardQuery:
     try:
         card = Card.parse(face)
-    except EdgeworkError as exc:
-        return replace(query, rejected=(index, face[:20], str(exc)))
+    except EdgeworkError:
+        return replace(query, rejected=(index, f"{verb} {face[:20]}".strip()))
     if verb not in FACE_VERBS:
         verb = "start" if not query.modules[index] else "drew"
     if verb != "start":
@@ -99,13 +131,8 @@ def _face(query: BoardQuery, index: int, verb: str, face: str) -> BoardQuery:
 
 def _add(query: BoardQuery, index: int, line: str) -> BoardQuery:
     lines = query.modules[index]
-    if len(lines) >= MAX_LINES:
-        return replace(query, rejected=(index, line, f"a module holds at most {MAX_LINES} lines"))
-    edge = read_edgework(query)
-    before = evaluate_module(edge, lines, index + 1, None)
-    after = evaluate_module(edge, (*lines, line), index + 1, None)
-    if before["failed"] is None and after["failed"] is not None:
-        return replace(query, rejected=(index, line, str(after["failed"]["error"])))
+    if refusal(read_edgework(query), query, index, line) is not None:
+        return replace(query, rejected=(index, line))
     pending = query.pending
     if line.lower().startswith("start") and index < len(pending):
         pending = _set_text(pending, index, "")
@@ -121,8 +148,7 @@ def _move(query: BoardQuery, index: int, *, forward: bool) -> BoardQuery:
     lines, undone = query.modules[index], query.undone_of(index)
     source = undone if forward else lines
     if not source:
-        what = "redo" if forward else "undo"
-        return replace(query, rejected=(index, what, f"there is nothing to {what}"))
+        return replace(query, rejected=(index, "redo" if forward else "undo"))
     moved = source[-1]
     if forward:
         lines, undone = (*lines, moved), undone[:-1]

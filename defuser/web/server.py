@@ -9,21 +9,27 @@ and the token without binding, for tests and for the command's ``--help`` wordin
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import socket
 import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from defuser.errors import DefuserError
+from defuser.web.follow import CLOSING
 from defuser.web.security import GuardSettings, loopback, names_of
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
 #: Uploaded game logs may be this large; every other request body is far smaller.
 LOG_UPLOAD_LIMIT: Final = 8 * 1024 * 1024
+#: Seconds a connection may take to send a whole request head; a client still sending
+#: one after that (or sending nothing) is dropped, so idle or slow connections cannot
+#: pile up and keep others out.
+HEAD_TIMEOUT: Final = 10.0
 
 
 class ServeError(DefuserError):
@@ -77,6 +83,19 @@ def _lan_address() -> str | None:
     return str(address) if address and not address.startswith("0.") else None
 
 
+def _server_class() -> type[Any]:
+    import uvicorn
+
+    class ClosingServer(uvicorn.Server):
+        """uvicorn's server that first tells open event streams to end (Ctrl-C)."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            CLOSING.set()
+            super().handle_exit(sig, frame)
+
+    return ClosingServer
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: any free port)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -90,6 +109,40 @@ def bind(host: str, port: int) -> socket.socket:
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
+
+
+def protocol() -> type[Any]:
+    """uvicorn's HTTP/1.1 protocol with a time limit on receiving each request head."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadTimedProtocol(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_late)
+
+        def _head_late(self) -> None:
+            waiting = self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
+            if waiting and not self.transport.is_closing():
+                self.transport.close()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            super().connection_lost(exc)
+
+    return HeadTimedProtocol
 
 
 def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None],
@@ -106,12 +159,11 @@ def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]
         the_plan = Plan(the_plan.host, port, the_plan.token, the_plan.extra_hosts)
     app = create_app(WebSettings(the_plan.guard(), follow))
     config = uvicorn.Config(
-        app, http="h11", log_level="warning", access_log=False, server_header=False,
-        proxy_headers=False,
-        timeout_graceful_shutdown=2, h11_max_incomplete_event_size=16 * 1024,
-        limit_concurrency=256, lifespan="off",
+        app, http=protocol(), log_level="warning", access_log=False, server_header=False,
+        proxy_headers=False, timeout_graceful_shutdown=2,
+        h11_max_incomplete_event_size=16 * 1024, lifespan="off",
     )
-    server = uvicorn.Server(config)
+    server = _server_class()(config)
     announce(the_plan.url)
     if open_browser:
         webbrowser.open(the_plan.url)

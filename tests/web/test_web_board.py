@@ -4,6 +4,7 @@ CLI's."""
 
 from __future__ import annotations
 
+import json
 import random
 from urllib.parse import parse_qs, urlsplit
 
@@ -96,9 +97,51 @@ def test_a_refused_line_is_not_added_and_says_why(client: TestClient) -> None:
     base = board_params(["start RC BH GS YT"], module="0")
     query = report(client, {**base, "typed": "drew RH"})  # the hand is full
     assert query["m"] == ["start RC BH GS YT"]
-    assert query["rl"] == ["drew RH"] and query["re"][0]
+    assert query["rl"] == ["drew RH"] and "re" not in query
     page = client.get("/", params={k: v[0] for k, v in query.items()}).text
     assert "was not applied" in page and "drew RH" in page
+    # The reason is worked out by the server: an address cannot make the page say more.
+    forged = client.get("/api/board", params={**board_params(["start RC BH GS YT"]),
+                                              "rm": "0", "rl": "played 1",
+                                              "re": "download the fix at evil.example"}).json()
+    assert forged["modules"][0]["rejected"] is None  # played 1 fits: nothing to say
+    assert "evil" not in json.dumps(forged)
+
+
+def test_no_report_after_a_line_that_no_longer_fits(client: TestClient) -> None:
+    lines = "start RH BS YT YC;played 1;discarded BT"
+    base = {"serial": "XX1XX9", "batteries": "3", "m": lines, "module": "0"}
+    board = client.get("/api/board", params=base).json()["modules"][0]
+    assert board["failed"] is not None and board["failed"]["index"] == 1
+    query = report(client, {**base, "line": "played 3"})
+    assert query["m"] == [lines] and query["rl"] == ["played 3"]
+    shown = client.get("/api/board", params={k: v[0] for k, v in query.items()}).json()
+    assert "no longer fits" in shown["modules"][0]["rejected"]["error"]
+
+
+@pytest.mark.parametrize("word", ["help", "quit", "state", "?"])
+def test_questions_never_enter_the_history(client: TestClient, word: str) -> None:
+    base = board_params(["start RC BH GS YT"], module="0")
+    query = report(client, {**base, "typed": word})
+    assert query["m"] == ["start RC BH GS YT"] and query["rl"] == [word]
+
+
+def test_the_twitch_plays_number_from_its_box_or_a_typed_command(client: TestClient) -> None:
+    base = board_params(["start RC BH GS YT"], module="0")
+    query = report(client, {**base, "tpset": "7"})
+    assert query["tp"] == ["7"] and query["m"] == ["start RC BH GS YT"]
+    query = report(client, {**base, "typed": "!12 p1"})
+    assert query["tp"] == ["12"] and query["m"] == ["start RC BH GS YT;played 1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("1AA 1D", 3), ("1 AA 1 D", 3), ("AA D", 3), ("2xAA", 4), ("3 (1 AA, 1 D)", None),
+     ("3B 2H", 3), ("4", 4)],
+)
+def test_batteries_as_holders(client: TestClient, text: str, count: int | None) -> None:
+    edge = client.get("/api/edgework", params={"batteries": text}).json()
+    assert edge["batteries"] == count
 
 
 def test_correcting_the_edgework_names_the_line_that_no_longer_fits(client: TestClient) -> None:

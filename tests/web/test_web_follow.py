@@ -18,6 +18,8 @@ from defuser.web.security import GuardSettings
 def test_the_hub_advises_every_module_of_a_written_log(tmp_path: Path) -> None:
     log = tmp_path / "Player.log"
     hub = FollowHub(log, clock=lambda: 0.0)
+    assert hub.step() is True  # a notice: the log is not there yet
+    assert hub.snapshot()["notices"][-1]["kind"] == "unreadable"
     assert hub.step() is False and hub.snapshot()["modules"] == []
     data = two_module_log()
     half = len(data) // 2
@@ -50,7 +52,8 @@ def test_the_hub_survives_the_log_rotated_truncated_deleted_or_a_directory(
     log.write_bytes(b"")
     hub.step()
     log.unlink()
-    hub.step()
+    assert hub.step() is True
+    assert "deleted" in hub.snapshot()["notices"][-1]["text"]
     log.mkdir()
     hub.step()
     assert any(n["kind"] == "unreadable" for n in hub.snapshot()["notices"])

@@ -124,7 +124,8 @@ def test_huge_addresses_are_cut_to_size() -> None:
         {"m": [";".join(["drew RC"] * 2000)] * 40, "serial": ["A" * 5000]}
     )
     assert len(query.modules) == board_module.MAX_MODULES
-    assert all(len(lines) == board_module.MAX_LINES for lines in query.modules)
+    assert all(len(lines) <= board_module.MAX_LINES for lines in query.modules)
+    assert sum(map(len, query.modules)) == board_module.MAX_BOARD_LINES
     assert len(query.serial) <= 200
     client = client_for(LOCAL)
     data = client.get("/api/board", params=[("m", ";".join(["x" * 500] * 20))] * 3).json()

@@ -6,12 +6,18 @@ import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from web_fixtures import two_module_log
+
+from defuser.web import server as server_module
+from defuser.web.benchmark import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,3 +122,35 @@ def test_fifty_viewers_and_viewers_that_leave(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=20)
+
+
+def test_a_viewer_does_not_hold_up_ctrl_c(tmp_path: Path) -> None:
+    log = tmp_path / "Player.log"
+    log.write_bytes(two_module_log())
+    proc, url = start("--follow", str(log))
+    port = int(url.split(":")[2].split("/")[0])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    conn.request("GET", "/api/follow/stream")
+    read_event(conn.getresponse())
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    conn.close()
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "ERROR" not in err, err
+
+
+def test_connections_that_send_no_whole_request_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_module, "HEAD_TIMEOUT", 0.5)
+    with running_server() as port:
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(5)]
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        time.sleep(1.5)
+        for sock in [*idle, slow]:
+            sock.settimeout(5)
+            assert sock.recv(100) == b""  # closed by the server
+            sock.close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as reply:
+            assert reply.read() == b"ok\n"

@@ -6,6 +6,13 @@
 (function () {
   const main = () => document.getElementById("main");
 
+  // Reports go one after another: a report typed while the previous one is loading
+  // waits for it, and is then sent with the board's new state (never the old one).
+  let chain = Promise.resolve();
+  function enqueue(task) { chain = chain.then(task).catch(() => {}); }
+  // What the address holds: always taken from the page as it is when a report is sent.
+  const STATE = new Set(["serial", "batteries", "edgework", "m", "tp", "u", "p", "rm", "rl"]);
+
   async function go(url, push) {
     const response = await fetch(url, { headers: { "Accept": "text/html" } });
     if (!response.ok) { window.location.href = url; return; }
@@ -14,23 +21,41 @@
     const fresh = doc.getElementById("main");
     if (!fresh) { window.location.href = url; return; }
     const focused = document.activeElement;
-    const moduleIndex = focused && focused.closest ? (focused.closest("[data-index]") || {}).dataset : null;
+    const holder = focused && focused.closest ? focused.closest("[data-index]") : null;
+    const pending = focused && focused.classList && focused.classList.contains("line-input")
+      ? focused.value : null;
     main().replaceWith(fresh);
     document.title = doc.title;
     if (push) { history.pushState(null, "", response.url); } else { history.replaceState(null, "", response.url); }
     wire();
-    if (moduleIndex && moduleIndex.index !== undefined) {
-      const box = document.querySelector(`[data-index="${moduleIndex.index}"] .line-input`);
-      if (box) { box.focus(); }
+    if (holder) {
+      const box = document.querySelector(`[data-index="${holder.dataset.index}"] .line-input`);
+      if (box) {
+        if (pending) { box.value = pending; }  // keys typed while the page was loading
+        box.focus();
+      }
     }
   }
 
-  function submitUrl(form, submitter) {
-    const data = new FormData(form);
-    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+  function submitUrl(form, captured) {
+    // A report keeps the board's state as the page now shows it; any other form (the
+    // edgework) is sent as it was filled in.
+    const report = form.classList.contains("report");
+    const data = report ? new FormData(form) : new FormData();
+    for (const [key, value] of captured) {
+      if (!report) { data.append(key, value); } else if (!STATE.has(key)) { data.set(key, value); }
+    }
     const params = new URLSearchParams();
     for (const [key, value] of data.entries()) { params.append(key, String(value)); }
     return form.getAttribute("action") + "?" + params.toString();
+  }
+
+  function currentForm(form) {
+    if (document.body.contains(form)) { return form; }
+    if (form.dataset.module !== undefined) {
+      return document.querySelector(`form.report[data-module="${form.dataset.module}"]`);
+    }
+    return form.id ? document.getElementById(form.id) : null;
   }
 
   let edgeTimer = null;
@@ -65,7 +90,15 @@
     for (const form of document.querySelectorAll("form")) {
       form.addEventListener("submit", (event) => {
         event.preventDefault();
-        go(submitUrl(form, event.submitter), true);
+        const captured = [...new FormData(form).entries()].map(([k, v]) => [k, String(v)]);
+        const submitter = event.submitter;
+        if (submitter && submitter.name) { captured.push([submitter.name, submitter.value]); }
+        const box = form.querySelector(".line-input");
+        if (box) { box.value = ""; }
+        enqueue(async () => {
+          const target = currentForm(form);
+          if (target) { await go(submitUrl(target, captured), true); }
+        });
       });
     }
     const edge = document.getElementById("edgework-form");
