@@ -125,6 +125,24 @@ def test_keyboard_only(browser: Any, server_url: str) -> None:
     page.close()
 
 
+def test_one_key_reports(browser: Any, server_url: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{server_url}?serial={SERIAL}&batteries={BATTERIES}&m=start RC BH GS YT")
+    page.locator("#module-1 h2").click()  # the page, not a text box, has the focus
+    for key, lines in (("1", "start RC BH GS YT;played 1"), ("u", "start RC BH GS YT"),
+                       ("r", "start RC BH GS YT;played 1")):
+        before = page.url
+        page.keyboard.press(key)
+        page.wait_for_function("u => window.location.href !== u", arg=before)
+        assert page.evaluate("new URL(location.href).searchParams.get('m')") == lines
+    page.keyboard.press("Escape")
+    page.locator("#module-1 h2").click()
+    page.keyboard.press("w")
+    box = page.locator("#module-1 .line-input")
+    assert box.input_value() == "drew " and box.evaluate("e => e === document.activeElement")
+    page.close()
+
+
 def test_a_refresh_keeps_the_module(browser: Any, server_url: str) -> None:
     page = browser.new_page()
     page.goto(f"{server_url}?serial={SERIAL}&batteries={BATTERIES}&m=start RC BH GS YT;played 1")

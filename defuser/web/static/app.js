@@ -139,11 +139,31 @@
   }
   document.addEventListener("DOMContentLoaded", wireTheme);
 
+  // One-key reports while no text box has the focus: 1-3 played a slot, s solved,
+  // u undo, r redo, d / w the Drew / Discarded faces (then a face's code in the line box).
+  // They act on the module that last had the focus (the first one at first).
+  let current = "0";
+  const KEYS = { "1": "played 1", "2": "played 2", "3": "played 3", "s": "solved",
+                 "u": "undo", "r": "redo" };
+  document.addEventListener("focusin", (event) => {
+    const holder = event.target.closest ? event.target.closest("[data-index]") : null;
+    if (holder) { current = holder.dataset.index; }
+  });
   document.addEventListener("keydown", (event) => {
-    const typing = event.target instanceof HTMLInputElement;
-    if (event.key === "/" && !typing) {
-      const box = document.querySelector(".line-input");
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) { return; }
+    const form = document.querySelector(`form.report[data-module="${current}"]`) || document.querySelector("form.report");
+    const box = form ? form.querySelector(".line-input") : document.querySelector(".line-input");
+    if (event.key === "/") {
       if (box) { event.preventDefault(); box.focus(); }
+    } else if (form && KEYS[event.key.toLowerCase()]) {
+      event.preventDefault();
+      box.value = KEYS[event.key.toLowerCase()];
+      form.requestSubmit(form.querySelector('button[name="go"]'));
+    } else if (box && (event.key === "d" || event.key === "w")) {
+      event.preventDefault();
+      box.value = event.key === "d" ? "discarded " : "drew ";
+      box.focus();
     }
   });
   window.addEventListener("popstate", () => { go(window.location.href, false); });
