@@ -347,8 +347,9 @@ def module_view(reply: SessionReply, twitch: int | None) -> dict[str, Any]:
 def _badge(reply: SessionReply) -> dict[str, Any]:
     rec, obs = reply.recommendation, reply.observation
     if rec.action is None:
-        return {"text": "SOLVED" if obs is not None and obs.solved else "WAITING",
-                "card": None, "expected_clicks": None}
+        solved = obs is not None and obs.solved
+        text = "SOLVED" if solved else "WAITING" if reply.ok else "STOPPED"
+        return {"text": text, "card": None, "expected_clicks": None}
     card = None
     if rec.action.slot is not None and obs is not None:
         card = obs.hand[rec.action.slot - 1].code

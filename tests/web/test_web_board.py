@@ -188,3 +188,14 @@ def test_tables_json_is_the_cli_export_plus_the_marks(client: TestClient) -> Non
 )
 def test_short_forms_expand_to_live_lines(typed: str, line: str) -> None:
     assert expand(typed) == line
+
+
+def test_a_module_whose_advice_stopped_says_so() -> None:
+    from defuser.apps.live_session import SessionReply
+    from defuser.strategy.values import Recommendation
+    from defuser.web.board import module_view
+
+    stopped = SessionReply(False, "lost track", None, Recommendation(None, None, "lost track"))
+    assert module_view(stopped, None)["badge"]["text"] == "STOPPED"
+    waiting = SessionReply(True, None, None, Recommendation(None, None, "give the serial"))
+    assert module_view(waiting, None)["badge"]["text"] == "WAITING"
