@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar
@@ -159,19 +160,20 @@ class _Unreadable(Exception):
     """Tokens that are not a value of their field."""
 
 
-class Codec(Generic[T]):
-    """How one field's value is written on the wire, read back and checked."""
+class Codec(ABC, Generic[T]):
+    """How one field's value is written on the wire, read back and checked (abstract:
+    each kind of field says how)."""
 
     #: How many tokens the field takes.
     width: int = 1
 
+    @abstractmethod
     def encode(self, value: T) -> list[str]:
         """The field's tokens."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decode(self, tokens: list[str]) -> T:
         """The value the tokens carry; raise :class:`_Unreadable` when they carry none."""
-        raise NotImplementedError
 
     def problem(self, value: T) -> str | None:
         """Why ``value`` cannot be sent, or None when it can."""
