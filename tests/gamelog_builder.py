@@ -15,6 +15,13 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from defuser.engine import modlog
+from defuser.engine.actions import Action
+from defuser.engine.simulator import Module
+from defuser.strategy.belief import Observation
+from defuser.strategy.values import recommend
+from edgework import Batteries, Edgework, SerialNumber
+
 SAMPLES = Path("/work/shared/samples/real-module-logs")
 if not SAMPLES.is_dir():
     SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "real-module-logs"
@@ -142,3 +149,32 @@ def game_log(
             play([index])
     text = newline.join(out) + newline
     return BuiltLog(text.encode("utf-8"), out, numbers)
+
+
+def simulated_module(serial: str, holders: list[int], seed: int, module_id: int = 1) -> Module:
+    """A seeded simulated module on a bomb with this serial and these battery holders."""
+    batteries = Batteries(sum(holders), len(holders))
+    return Module.from_edgework(Edgework(SerialNumber.parse(serial), batteries), seed, module_id)
+
+
+def simulated_messages(
+    serial: str, holders: list[int], seed: int, module_id: int = 1, blunders: float = 0.2
+) -> list[str]:
+    """One module's log messages: a player who follows the policy but sometimes clicks
+    at random (strikes included), until the solve."""
+    module = simulated_module(serial, holders, seed, module_id)
+    rng = random.Random(seed)
+    obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
+    while not module.solved:
+        action = recommend(obs).action
+        assert action is not None
+        if rng.random() < blunders:
+            slots = [Action.play(s) for s in range(1, len(module.hand) + 1)]
+            action = rng.choice([Action.draw(), Action.discard(), *slots])
+        obs = obs.after(module.act(action))
+    messages = []
+    for line in module.log:
+        match = modlog.LINE_PATTERN.match(line)
+        assert match is not None
+        messages.append(match.group("message"))
+    return messages

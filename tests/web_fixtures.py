@@ -9,7 +9,6 @@ tests are skipped, except under ``CI=true``, where they fail (``.ci/run`` instal
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -19,14 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gamelog_builder import BombSpec, game_log
-
-from defuser.engine import modlog
-from defuser.engine.actions import Action
-from defuser.engine.simulator import Module
-from defuser.strategy.belief import Observation
-from defuser.strategy.values import recommend
-from edgework import Batteries, Ruleset, SerialNumber
+from gamelog_builder import BombSpec, game_log, simulated_messages
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
@@ -86,26 +78,8 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def module_messages(serial: str, batteries: int, seed: int, module_id: int = 1) -> list[str]:
-    """A module played to the solve by the optimal policy: its log messages."""
-    s = SerialNumber.parse(serial)
-    interval = Batteries(batteries).interval
-    module = Module(Ruleset(s.table, s.last_digit), interval, random.Random(seed), module_id)
-    obs = Observation.start(module.rules, interval, module.discard_top, module.hand)
-    while not module.solved:
-        action = recommend(obs).action
-        assert isinstance(action, Action)
-        obs = obs.after(module.act(action))
-    messages = []
-    for line in module.log:
-        match = modlog.LINE_PATTERN.match(line)
-        assert match is not None
-        messages.append(match.group("message"))
-    return messages
-
-
 def two_module_log() -> bytes:
     """A real-format game log: one bomb (AB3CD4, 3 batteries), two modules solved."""
-    bomb = BombSpec("AB3CD4", [2, 1], {1: module_messages("AB3CD4", 3, 1),
-                                       2: module_messages("AB3CD4", 3, 2, 2)})
+    bomb = BombSpec("AB3CD4", [2, 1], {1: simulated_messages("AB3CD4", [2, 1], 1, blunders=0),
+                                       2: simulated_messages("AB3CD4", [2, 1], 2, 2, blunders=0)})
     return game_log([bomb], seed=3).data

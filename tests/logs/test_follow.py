@@ -18,45 +18,14 @@ from typing import Any
 
 import pytest
 from cli_helpers import run_cli
-from gamelog_builder import BombSpec, game_log
+from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
 from defuser.apps import follow as follow_mod
 from defuser.apps.follow import Advice, Follower, LogTail, follow
 from defuser.engine import modlog
-from defuser.engine.actions import Action
-from defuser.engine.simulator import Module, Outcome
-from defuser.strategy.belief import Observation
-from defuser.strategy.values import recommend
+from defuser.engine.simulator import Outcome
 from defuser.terminal.follow_view import follow_header
-from edgework import Batteries, Edgework, SerialNumber
-
-
-def _module(serial: str, holders: list[int], seed: int, module_id: int = 1) -> Module:
-    batteries = Batteries(sum(holders), len(holders))
-    return Module.from_edgework(Edgework(SerialNumber.parse(serial), batteries), seed, module_id)
-
-
-def simulated_messages(
-    serial: str, holders: list[int], seed: int, module_id: int = 1, blunders: float = 0.2
-) -> list[str]:
-    """One module's log messages: a player who follows the policy but sometimes clicks
-    at random (strikes included), until the solve."""
-    module = _module(serial, holders, seed, module_id)
-    rng = random.Random(seed)
-    obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
-    while not module.solved:
-        action = recommend(obs).action
-        assert action is not None
-        if rng.random() < blunders:
-            slots = [Action.play(s) for s in range(1, len(module.hand) + 1)]
-            action = rng.choice([Action.draw(), Action.discard(), *slots])
-        obs = obs.after(module.act(action))
-    messages = []
-    for line in module.log:
-        match = modlog.LINE_PATTERN.match(line)
-        assert match is not None
-        messages.append(match.group("message"))
-    return messages
+from edgework import SerialNumber
 
 
 def _lines(data: bytes) -> list[str]:
@@ -88,7 +57,7 @@ def _two_bomb_log(seed: int = 0, mission: bool = False) -> bytes:
 
 def test_a_module_followed_through_its_own_log_is_solved_without_a_strike() -> None:
     # Closed loop: the defuser clicks exactly what the follower advises from the log.
-    module = _module("AB3CD4", [2, 1], 21)
+    module = simulated_module("AB3CD4", [2, 1], 21)
     follower = Follower()
     header = game_log([BombSpec("AB3CD4", [2, 1], {})]).lines
     advice = follower.feed_all(header)

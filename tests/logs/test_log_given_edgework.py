@@ -8,8 +8,7 @@ with what its own lines show. Logs are our own: simulated modules' lines.
 from __future__ import annotations
 
 import pytest
-from gamelog_builder import BombSpec, game_log
-from test_follow import simulated_messages
+from gamelog_builder import BombSpec, game_log, simulated_messages
 
 from defuser.engine import modlog
 from defuser.logs.analysis import analyse_bytes, to_json
