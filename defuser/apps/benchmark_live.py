@@ -34,7 +34,8 @@ from typing import IO, Any
 from defuser.apps.benchmark import game_seed
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import Module, Outcome
-from defuser.strategy.cache import APP_DIR, DiskCache
+from defuser.paths import APP_NAME
+from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset
 from edgework.configs import CONFIGS
@@ -187,7 +188,7 @@ def _time_one_game(
 
 def _prime(cache_home: str, rules: Ruleset, interval: int) -> None:
     """Put this configuration's solution in the cache directory the process will use."""
-    store = SolutionStore(DiskCache(Path(cache_home) / APP_DIR), shipped=False)
+    store = SolutionStore(DiskCache(Path(cache_home) / APP_NAME), shipped=False)
     store.solution(rules, interval)
 
 

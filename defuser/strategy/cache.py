@@ -9,10 +9,11 @@ writers of the same entry simply race to put a complete file in place. A write t
 cannot happen (read-only home, full disk) is skipped; the cache only saves time.
 
 :class:`DiskCache` is one such directory, passed to whatever needs a cache (tests and
-the live benchmark give each run its own). :func:`default_directory` is
-``$XDG_CACHE_HOME/exploding-mittens``, else ``~/.cache/exploding-mittens``; when
-neither can be determined (no ``HOME`` and a user unknown to the system) there is no
-default directory and the cache is skipped.
+the live benchmark give each run its own). :func:`default_directory` is the
+folder :func:`defuser.paths.cache_dir` chooses (``$XDG_CACHE_HOME/exploding-mittens``
+when set, the old ``~/.cache/exploding-mittens`` when it exists, else the system's own
+cache folder); when none can be determined (no ``HOME`` and a user unknown to the
+system) there is no default directory and the cache is skipped.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Any, Final
 
-APP_DIR: Final = "exploding-mittens"
+from defuser import paths
 
 #: Entries larger than this are not read (ours are about 20 KB).
 MAX_ENTRY_BYTES: Final = 1 << 20
@@ -31,14 +32,7 @@ MAX_ENTRY_BYTES: Final = 1 << 20
 
 def default_directory() -> Path | None:
     """The user's cache directory for the project (not created here), or ``None``."""
-    base = os.environ.get("XDG_CACHE_HOME") or ""
-    if base:
-        return Path(base) / APP_DIR
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError, OSError):
-        return None
-    return home / ".cache" / APP_DIR
+    return paths.cache_dir()
 
 
 def cache_dir() -> Path | None:

@@ -54,13 +54,14 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_default_path_follows_xdg(tmp_path: Path) -> None:
-    assert default_db_path({"XDG_DATA_HOME": str(tmp_path)}) == (
-        tmp_path / "exploding-mittens" / "stats.sqlite3"
-    )
-    home = default_db_path({})
+def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path("linux") == tmp_path / "exploding-mittens" / "stats.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    home = default_db_path("linux")
     assert home == Path.home() / ".local" / "share" / "exploding-mittens" / "stats.sqlite3"
-    assert default_db_path({"XDG_DATA_HOME": "relative/dir"}) == home  # XDG wants absolute
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/dir")
+    assert default_db_path("linux") == home  # XDG wants absolute
 
 
 def test_round_trip_and_reset(tmp_path: Path) -> None:
