@@ -53,7 +53,16 @@ from defuser.logs.stream import (
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation, recommend
 from defuser.streams import printable
-from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
+from edgework import (
+    CARD_TABLES,
+    TABLE_E,
+    TABLE_LETTERS,
+    Card,
+    EdgeworkError,
+    Ruleset,
+    SerialNumber,
+    interval_for,
+)
 
 #: How many bytes before the read position are compared to notice a rewritten file.
 _FINGERPRINT: Final = 64
@@ -347,6 +356,7 @@ class Follower:
         if not module.views:
             module.lost = missing or (
                 "no bomb's serial number agrees with this module's table and rule lines"
+                + _implied(module)
             )
         return [self._advice(module, "start")]
 
@@ -429,6 +439,23 @@ class Follower:
         return Advice(self.line, self.session, bomb, module.module_id, event, reply, certain,
                       needs, serial.text if serial is not None else bomb.serial, batteries,
                       given)
+
+
+def _implied(module: _Module) -> str:
+    """What a module's start-up lines imply about its bomb, in words (``: they imply
+    Table D and last digit 7``), or nothing when they do not say."""
+    table, discard, rule = module.table, module.discard, module.rule
+    if table not in TABLE_LETTERS or discard is None:
+        return ""
+    assert table is not None  # narrowed by the check above
+    parts = [f"Table {table}"]
+    if rule is not None:
+        kind = CARD_TABLES[table][discard]
+        digits = [str(d) for d, letter in enumerate(TABLE_E[kind]) if letter == rule]
+        if digits:
+            head = ", ".join(digits[:-1]) + " or " if len(digits) > 1 else ""
+            parts.append(f"last digit {head}{digits[-1]}")
+    return ": they imply " + " and ".join(parts)
 
 
 # --------------------------------------------------------------------------- the loop

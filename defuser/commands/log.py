@@ -6,6 +6,11 @@ opening state, the replay action by action with the rule in force, the outcome a
 cycle, the judgement of each decision, every strike explained and every inconsistency
 with its line. ``--json`` prints one document (see docs/log.md).
 
+FILE ``-`` is standard input. What cannot be read as a log is refused in one line before
+any file is read: a missing file, a directory, a web address (a Logfile Analyzer link:
+the log has to be downloaded first); a named pipe that nothing writes to is refused
+after a short wait instead of being waited on forever.
+
 Exit status: 0 when every file was read (inconsistencies are findings, not failures);
 1 with ``--check`` when some module has an inconsistency; 2 for a missing or unreadable
 file or a bad option.
@@ -13,7 +18,11 @@ file or a bad option.
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -28,12 +37,17 @@ from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
 from defuser.terminal.app import Application
 from defuser.terminal.params import BATTERIES, SERIAL
-from defuser.terminal.safeio import iter_user_bytes
+from defuser.terminal.safeio import iter_stdin_bytes, iter_user_bytes
 from defuser.terminal.style import card_text
 from edgework import Batteries, EdgeworkError, SerialNumber
 
 #: The largest file read as a game log (a long session's log is tens of MiB).
 MAX_LOG_BYTES = 1 << 30
+#: FILE that stands for standard input, and the name a report gives it.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+#: A web address (``https://...``), or the Logfile Analyzer's without its scheme.
+_WEB_ADDRESS = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://|ktane\.timwi\.de/)")
 
 
 @click.group("log")
@@ -42,7 +56,7 @@ def log() -> None:
 
 
 @log.command("analyze")
-@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path())
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON document.")
 @click.option(
     "--serial",
@@ -73,7 +87,7 @@ def log() -> None:
     help="Do not judge the decisions against the optimal policy (faster).",
 )
 def analyze(
-    files: tuple[Path, ...],
+    files: tuple[str, ...],
     json_mode: bool,
     serial: str | None,
     batteries: Batteries | None,
@@ -84,8 +98,8 @@ def analyze(
     """Replay and check every Exploding Mittens module in game logs.
 
     FILE is a KTaNE log (output_log.txt / Player.log) or a log written by
-    'mittens play --log'. Without FILE, the game's log at its default place for this
-    operating system is read.
+    'mittens play --log'; '-' reads standard input. Without FILE, the game's log at its
+    default place for this operating system is read.
     """
     out = Application.current(json_mode=json_mode)
     if serial is not None:
@@ -99,8 +113,8 @@ def analyze(
     # only, and a clear error for a file (or device) larger than any game log.
     analyses = [
         loganalysis.analyse_bytes(
-            iter_user_bytes(path, "log file", limit=MAX_LOG_BYTES),
-            str(path),
+            _log_bytes(path),
+            STDIN_NAME if path == STDIN else path,
             serial=serial,
             batteries=count,
             judge_decisions=not no_judge,
@@ -116,9 +130,12 @@ def analyze(
         sys.exit(1)
 
 
-def log_paths(files: tuple[Path, ...], out: Application) -> list[Path]:
+def log_paths(files: tuple[str, ...], out: Application) -> list[str]:
     """The files to read (the game's default log when none is given), each checked to be
-    a readable file before any is analysed, so a typo fails at once (exit 2)."""
+    a readable file before any is analysed, so a typo fails at once (exit 2).
+
+    Paths stay as typed (a pasted web address keeps its ``//``); ``-`` is stdin, once.
+    """
     paths = list(files)
     if not paths:
         default = Path(default_log_path())
@@ -128,29 +145,54 @@ def log_paths(files: tuple[Path, ...], out: Application) -> list[Path]:
                 "expected a log file path"
             )
         out.note(f"reading the game's default log for this system: {default}")
-        paths = [default]
+        paths = [str(default)]
+    if paths.count(STDIN) > 1:
+        raise click.UsageError(
+            "FILE '-' (standard input) is given more than once, expected it at most once"
+        )
     for path in paths:
-        check_readable(path)
+        if path != STDIN:
+            check_readable(path)
     return paths
 
 
-def check_readable(path: Path) -> None:
-    """A usage error unless ``path`` is a file that can be opened."""
+def _log_bytes(path: str) -> Iterable[bytes]:
+    """The log's bytes in chunks, from the file or (``-``) standard input."""
+    if path == STDIN:
+        return iter_stdin_bytes(MAX_LOG_BYTES, "log file '-' (standard input)")
+    return iter_user_bytes(path, "log file", limit=MAX_LOG_BYTES)
+
+
+def check_readable(path: str) -> None:
+    """A usage error unless ``path`` is a file that can be opened.
+
+    Never blocks: a named pipe is not opened here (reading it waits a bounded time for
+    a writer, then refuses it in one line).
+    """
+    shown = f"log file {printable(path)!r}"
     try:
-        if path.is_dir():
-            raise click.UsageError(
-                f"log file {printable(str(path))!r} is a directory, expected a file"
-            )
-        with path.open("rb"):
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise click.UsageError(f"{shown} is a directory, expected a file")
+        if stat.S_ISFIFO(mode):
+            return
+        with open(path, "rb"):
             pass
     except FileNotFoundError:
-        raise click.UsageError(
-            f"log file {printable(str(path))!r} does not exist, expected a KTaNE game log"
-        ) from None
+        raise click.UsageError(_missing(path, shown)) from None
     except OSError as exc:
-        raise click.UsageError(
-            f"log file {printable(str(path))!r} cannot be read ({os_reason(exc)})"
-        ) from None
+        raise click.UsageError(f"{shown} cannot be read ({os_reason(exc)})") from None
+
+
+def _missing(path: str, shown: str) -> str:
+    """Why ``path`` is not there: a web address needs downloading first."""
+    if not _WEB_ADDRESS.match(path):
+        return f"{shown} does not exist, expected a KTaNE game log"
+    if "ktane.timwi.de/lfa" in path.lower():
+        return (f"{shown} is a link to the Logfile Analyzer, not a log file: download the "
+                "log first and give the downloaded file")
+    return (f"{shown} is a web address, not a log file: download the log first and give "
+            "the downloaded file")
 
 
 # --------------------------------------------------------------------------- human output

@@ -90,6 +90,29 @@ def read_stdin(limit: int, what: str) -> str:
     return data.decode("utf-8-sig", "replace")
 
 
+def iter_stdin_bytes(limit: int, what: str, *, chunk: int = 1 << 20) -> Iterator[bytes]:
+    """Standard input's bytes in chunks, as they come; :class:`PathError` if it is closed,
+    cannot be read, or holds more than ``limit`` bytes (``what`` names it)."""
+    stream = sys.stdin
+    raw = getattr(stream, "buffer", None) if stream is not None else None
+    if stream is None:
+        raise PathError(f"{what}: standard input is closed")
+    total = 0
+    while True:
+        try:
+            data = raw.read(chunk) if raw is not None else str(stream.read(chunk)).encode(
+                "utf-8", "surrogateescape")
+        except (OSError, ValueError) as exc:
+            raise PathError(f"{what}: standard input cannot be read ({exc})") from None
+        if not data:
+            return
+        total += len(data)
+        if total > limit:
+            raise PathError(f"{what} is larger than {limit // (1 << 20)} MiB, too large "
+                            "to be one")
+        yield data
+
+
 def confirm(question: str) -> bool:
     """Ask a yes/no question on stderr; only ``y`` or ``yes`` is yes (end of input: no)."""
     sys.stderr.write(f"{question} [y/N]: ")

@@ -339,3 +339,17 @@ def test_the_follow_session_state_is_json_and_the_loop_waits_on_the_given_sleep(
     state = json.loads(json.dumps(follower.state()))
     assert state["session"] == 1 and [m["module"] for m in state["modules"]] == [1, 2, 3]
     assert all(m["solved"] for m in state["modules"])
+
+
+def test_a_module_no_bomb_agrees_with_says_what_its_lines_imply() -> None:
+    # Module lines only, and a serial number of another table: the advice says which
+    # table and last digit the module's own start-up lines imply.
+    lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
+    (advice,) = Follower(serial=SerialNumber.parse("BC1DF2"), batteries=3).feed_all(lines)
+    assert advice.reply.error is not None
+    assert advice.reply.error.startswith(
+        "no bomb's serial number agrees with this module's table and rule lines: they imply "
+        "Table B and last digit "
+    )
+    digits = advice.reply.error.split("last digit ")[1]
+    assert "4" in digits.replace(" or ", ", ").split(", ")
