@@ -5,16 +5,22 @@ Contract: pure words and numbers from a decide :class:`~defuser.trainer.model.Qu
 (its options carry the optimal policy's expected clicks and strike risk; its
 ``cycle`` is the cycle state in a player's terms). :func:`option_rows` lists the
 options best first, with the loss each would be graded with; :func:`best_vs_next` says
-in one sentence why the best click beats the next best one, and what a cheaper-looking
-gamble would risk. The CLI renders them.
+in one sentence why the best click beats the next best one that cannot strike (naming
+every click tied with it, and never comparing with a click on an empty slot, which does
+nothing), and what a cheaper-looking gamble would risk. The CLI renders them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from defuser.trainer.judges import best_option, risky_loss
 from defuser.trainer.model import Option, Question
+
+#: Clicks whose expected clicks differ by less than this are as good as each other.
+TIE: Final = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,32 +64,58 @@ def option_rows(question: Question) -> list[OptionRow]:
     return sorted(rows, key=lambda r: (not r.best, r.loss))
 
 
+def wasted(question: Question, option: Option) -> bool:
+    """Whether ``option`` plays an empty slot (the click does nothing but cost itself)."""
+    hand = question.facts.get("hand")
+    slot = option.action.slot
+    return hand is not None and slot is not None and slot > len(hand)
+
+
+def _margin(best: Option, other: Option) -> float:
+    assert best.expected_clicks is not None and other.expected_clicks is not None
+    return other.expected_clicks - best.expected_clicks
+
+
+def _names(options: Sequence[Option]) -> str:
+    """``draw``, ``draw and play 1``, ``draw, play 1 and play 2``."""
+    names = [str(o.action) for o in options]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _safe_words(question: Question, best: Option) -> str:
+    """Best against the other clicks that cannot strike and do something: every click
+    tied with it, then the next best; never a click on an empty slot."""
+    useful = sorted(
+        (o for o in question.options
+         if o is not best and o.strike_risk == 0 and o.expected_clicks is not None
+         and not wasted(question, o)),
+        key=lambda o: _margin(best, o),
+    )
+    tied = [o for o in useful if _margin(best, o) < TIE]
+    rest = useful[len(tied):]
+    if tied:
+        words = (f"{_names([best, *tied])} are as good as each other (within 0.01 "
+                 "expected clicks)")
+        if rest:
+            words += (f"; the next best safe click, {rest[0].action}, costs "
+                      f"{_margin(best, rest[0]):.2f} more")
+        return words
+    if rest:
+        runner = rest[0]
+        why = f" ({runner.note})" if runner.note else ""
+        return (f"{best.action} beats the next best safe click, {runner.action}, by "
+                f"{_margin(best, runner):.2f} expected clicks{why}")
+    if any(wasted(question, o) for o in question.options):
+        return f"{best.action} is the only click that can neither strike nor do nothing"
+    return f"{best.action} is the only click that cannot strike"
+
+
 def best_vs_next(question: Question) -> str:
-    """Why the best click beats the next best safe one, and any cheaper-looking gamble."""
+    """Why the best click beats the next best safe one (every tied click named; clicks
+    on empty slots left out), and any cheaper-looking gamble."""
     best = best_option(question)
     assert best.expected_clicks is not None
-    safe = [
-        o for o in question.options
-        if o is not best and o.strike_risk == 0 and o.expected_clicks is not None
-    ]
-    parts = []
-    if safe:
-        runner = min(safe, key=lambda o: o.expected_clicks or 0.0)
-        assert runner.expected_clicks is not None
-        gap = runner.expected_clicks - best.expected_clicks
-        if gap < 0.005:
-            parts.append(
-                f"{best.action} and {runner.action} are as good as each other (within "
-                "0.01 expected clicks)"
-            )
-        else:
-            why = f" ({runner.note})" if runner.note else ""
-            parts.append(
-                f"{best.action} beats the next best safe click, {runner.action}, by "
-                f"{gap:.2f} expected clicks{why}"
-            )
-    else:
-        parts.append(f"{best.action} is the only click that cannot strike")
+    parts = [_safe_words(question, best)]
     gambles = [
         o for o in question.options
         if o.strike_risk > 0 and o.expected_clicks is not None

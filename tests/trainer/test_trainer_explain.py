@@ -23,7 +23,7 @@ def question_53() -> Question:
         kind=Kind.DECIDE,
         skill=DecideSkill(Move.DISCARD),
         text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
-        facts={"defuse_slots": []},
+        facts={"defuse_slots": [], "hand": []},
         answer=Action.discard(),
         reason="",
         options=(
@@ -44,11 +44,13 @@ def test_option_rows_put_the_best_first_and_charge_strikes() -> None:
 
 
 def test_best_vs_next_names_the_margin_and_the_gamble() -> None:
+    # Issue 23: the only other safe click played an empty slot, and the explanation
+    # compared the best with it ("slot 1 is empty: the click does nothing").
     words = best_vs_next(question_53())
     assert words.startswith(
-        "discard beats the next best safe click, play 1, by 1.00 expected clicks "
-        "(slot 1 is empty: the click does nothing)"
+        "discard is the only click that can neither strike nor do nothing; "
     )
+    assert "empty" not in words and "play 1" not in words
     assert "draw looks 0.88 clicks cheaper only if a strike cost nothing" in words
     assert "33% of the time" in words
 
@@ -62,5 +64,45 @@ def test_the_explanation_is_printed_with_the_cycle(monkeypatch: pytest.MonkeyPat
     text = out.getvalue()
     assert "expected clicks" in text and "strike risk" in text
     assert "  discard" in text and "14.45" in text and "33%" in text and "3.33" in text
-    assert "Why: discard beats" in text
+    assert "Why: discard is the only click" in text
     assert f"Cycle: {CYCLE}" in text
+
+
+def decision(options: tuple[Option, ...], hand: list[str]) -> Question:
+    """A decide question with these options and this hand (codes)."""
+    return Question(kind=Kind.DECIDE, skill=DecideSkill(Move.PLAY), text="",
+                    answer=options[0].action, facts={"defuse_slots": [], "hand": hand},
+                    reason="", options=options)
+
+
+def test_every_tied_click_is_named() -> None:
+    # Issue 23: three clicks tied and the explanation named two of them.
+    question = decision((
+        Option(Action.play(2), 20.29, 0.0),
+        Option(Action.play(1), 20.292, 0.0),
+        Option(Action.draw(), 20.294, 0.0),
+        Option(Action.discard(), 20.73, 0.0),
+        Option(Action.play(3), 21.29, 0.0, "slot 3 is empty: the click does nothing"),
+    ), ["BT", "RT"])
+    assert best_vs_next(question) == (
+        "play 2, play 1 and draw are as good as each other (within 0.01 expected clicks); "
+        "the next best safe click, discard, costs 0.44 more."
+    )
+
+
+def test_a_click_on_an_empty_slot_is_never_the_runner_up() -> None:
+    question = decision((
+        Option(Action.discard(), 19.27, 0.0),
+        Option(Action.play(3), 20.27, 0.0, "slot 3 is empty: the click does nothing"),
+        Option(Action.draw(), 19.70, 1 / 8, "the mitten may be on top (1 in 8)"),
+        Option(Action.play(1), 20.27, 1.0, "BT is not legal under rule K"),
+        Option(Action.play(2), 20.29, 0.0),
+    ), ["BT", "BT"])
+    assert best_vs_next(question) == (
+        "discard beats the next best safe click, play 2, by 1.02 expected clicks."
+    )
+    only = decision(question.options[:4], ["BT", "BT"])
+    assert best_vs_next(only) == (
+        "discard is the only click that can neither strike nor do nothing."
+    )
+    assert [r.action for r in option_rows(only)][:2] == ["discard", "play 3"]
