@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gamelog_builder import BombSpec, game_log, simulated_messages
+from gamelog_builder import BombSpec, game_log, sample_messages, simulated_messages
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
@@ -83,3 +83,15 @@ def two_module_log() -> bytes:
     bomb = BombSpec("AB3CD4", [2, 1], {1: simulated_messages("AB3CD4", [2, 1], 1, blunders=0),
                                        2: simulated_messages("AB3CD4", [2, 1], 2, 2, blunders=0)})
     return game_log([bomb], seed=3).data
+
+
+def tampered_log() -> bytes:
+    """A real-format game log of two bombs whose first module's tenth line says rule B
+    where the module wrote rule A (one inconsistency)."""
+    messages = sample_messages("sample02.log")
+    messages[9] = "The rule used now is B."
+    return game_log(
+        [BombSpec("MG9NE9", [2, 2, 1], {1: messages}, seed=11),
+         BombSpec("FL7NL4", [1, 1], {2: sample_messages("sample06.log")})],
+        seed=3,
+    ).data

@@ -10,6 +10,8 @@ errors are short and never carry a traceback. The pages:
 * ``/follow``: the hands-free board, following the game's log (``/api/follow``, and the
   server-sent events of ``/api/follow/stream``);
 * ``/tables``: Tables A-F with the active table, column and rule marked (``/api/tables``);
+* ``/logs``: the log viewer, a game log replayed step by step (``/api/logs``; see
+  :mod:`defuser.web.logroutes`);
 * ``/api/edgework``: the serial's table, last digit and N, for validation as one types;
 * ``/healthz``: ``ok``, for scripts that wait for the server.
 """
@@ -45,6 +47,7 @@ from defuser.apps.table_io import to_json as tables_json
 from defuser.logs.reader import default_log_path
 from defuser.web.board import MAX_LINE_CHARS, BoardQuery, evaluate, read_edgework
 from defuser.web.follow import CLOSING, FollowHub
+from defuser.web.logroutes import LogPages
 from defuser.web.report import Report, apply_report
 from defuser.web.security import BodyTooLarge, Guard, GuardSettings
 from edgework import (
@@ -84,7 +87,14 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.globals["version"] = __version__
+    env.filters["card"] = _face_of
     return env
+
+
+def _face_of(code: str) -> dict[str, str]:
+    """A card code as the face macro draws it (``RC``: a red circle)."""
+    card = Card.parse(code)
+    return {"code": card.code, "shape": card.shape.word, "colour": card.colour.word}
 
 
 def _params(request: Request) -> dict[str, list[str]]:
@@ -103,6 +113,7 @@ class Pages:
         self.env = _templates()
         self.hub = FollowHub(settings.follow if settings.follow is not None
                              else Path(default_log_path()))
+        self.logs = LogPages(self.render, self.hub.path)
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A template rendered to an HTML response."""
@@ -295,6 +306,7 @@ def create_app(settings: WebSettings) -> ASGIApp:
         Route("/api/follow/stream", pages.follow_stream),
         Route("/tables", pages.tables),
         Route("/api/tables", pages.api_tables),
+        *pages.logs.routes(),
         Route("/healthz", _health),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -56,7 +56,7 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
         b"frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),

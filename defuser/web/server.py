@@ -21,12 +21,14 @@ from typing import Any, Final
 
 from defuser.errors import DefuserError
 from defuser.web.follow import CLOSING
+from defuser.web.logview import MAX_LOG_BYTES
 from defuser.web.security import GuardSettings, loopback, names_of
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
-#: Uploaded game logs may be this large; every other request body is far smaller.
-LOG_UPLOAD_LIMIT: Final = 8 * 1024 * 1024
+#: Uploaded game logs may be this large (with room for the form around the file); every
+#: other request body is far smaller.
+LOG_UPLOAD_LIMIT: Final = MAX_LOG_BYTES + 64 * 1024
 #: Seconds a connection may take to send a whole request head; a client still sending
 #: one after that (or sending nothing) is dropped, so idle or slow connections cannot
 #: pile up and keep others out.
@@ -61,7 +63,7 @@ class Plan:
         """The request guard's settings for this plan."""
         return GuardSettings(
             port=self.port, token=self.token, extra_hosts=self.extra_hosts,
-            large_bodies=(("/api/logs", LOG_UPLOAD_LIMIT),),
+            large_bodies=(("/api/logs", LOG_UPLOAD_LIMIT), ("/logs", LOG_UPLOAD_LIMIT)),
         )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_fixtures import two_module_log
+from web_fixtures import tampered_log, two_module_log
 
 from defuser.engine.actions import Discarded, Drew, Played, Solved
 from defuser.engine.simulator import Module
@@ -200,7 +200,8 @@ def test_phone_width_needs_no_horizontal_scroll(browser: Any, server_url: str,
     page.close()
 
 
-def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str) -> None:
+def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str,
+                                                   tmp_path: Path) -> None:
     axe = os.environ.get("MITTENS_AXE_JS")
     if not axe or not Path(axe).exists():
         if os.environ.get("CI"):
@@ -209,8 +210,10 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     source = Path(axe).read_text(encoding="utf-8")
+    log = tmp_path / "tampered.log"
+    log.write_bytes(tampered_log())
     for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
-                 "follow", "follow?view=phone"):
+                 "follow", "follow?view=phone", "logs", f"logs?path={log}"):
         page.goto(server_url + path)
         page.evaluate(source)
         result = page.evaluate("async () => await axe.run(document)")
@@ -220,3 +223,28 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
         ]
         assert serious == [], path
     context.close()
+
+
+def test_an_uploaded_log_marks_its_inconsistency_and_steps_click_by_click(
+    browser: Any, server_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "output_log.txt"
+    log.write_bytes(tampered_log())
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server_url + "logs")
+    page.get_by_label("Game log file").set_input_files(str(log))
+    page.locator("form.log-form").first.get_by_role("button", name="Open").click()
+    page.wait_for_url("**/logs?id=**")
+    marked = page.locator("tr.step.marked")
+    assert marked.count() == 1
+    assert "the line says rule B" in marked.inner_text()
+    module = page.locator("article.log-module").first
+    module.get_by_role("button", name="Next step").click()
+    module.get_by_role("button", name="Next step").click()
+    assert module.locator("tr.step.current th").inner_text() == "2"
+    assert module.locator("tr.step:visible").count() == 2
+    assert "Step 2 of" in module.locator(".step-at").inner_text()
+    shot(page, "log-viewer.png")
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.close()

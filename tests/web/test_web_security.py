@@ -96,7 +96,7 @@ def test_every_response_has_the_security_headers() -> None:
         csp = headers["content-security-policy"]
         assert "default-src 'self'" in csp and "unsafe-inline" not in csp
         assert headers["x-content-type-options"] == "nosniff"
-        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["referrer-policy"] == "same-origin"
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,8 @@
   }
 
   function wire() {
-    for (const form of document.querySelectorAll("form")) {
+    // Forms marked data-native (the log viewer's uploads) are sent by the browser itself.
+    for (const form of document.querySelectorAll("form:not([data-native])")) {
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         const captured = [...new FormData(form).entries()].map(([k, v]) => [k, String(v)]);
