@@ -11,12 +11,17 @@ itself is what is tested; and comparing output with golden files.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import os
+import shutil
 import signal
+import stat
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, overload
@@ -221,6 +226,51 @@ def start_process(
         text=text,
         preexec_fn=default_sigint,
     )
+
+
+def one_line_error(result: Run | Raw) -> str:
+    """The stderr of a failed run, after checking it is one line, exit 2, no traceback."""
+    done = result.text if isinstance(result, Raw) else result
+    assert "Traceback" not in done.err, done.err
+    assert done.code == 2, done
+    assert len(done.err.strip().splitlines()) == 1, done.err
+    return done.err
+
+
+def stored_answers(path: Path) -> int:
+    """How many answers ``mittens stats --json`` reports for the database ``path``."""
+    done = run_cli_bytes(["stats", "--db", str(path), "--json"]).text
+    assert done.code == 0, done.err
+    return int(json.loads(done.out)["total"]["answers"])
+
+
+#: Root without the capabilities that bypass file modes: permissions then apply to it.
+_NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+@contextlib.contextmanager
+def unprivileged_dir() -> Iterator[tuple[list[str], Path]]:
+    """(command prefix for which file modes apply, a directory it may use), for tests of
+    read-only files and folders: as root, :func:`run_process` with the prefix runs
+    without root's override of file modes (skipped where that cannot be done)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("needs setpriv to drop root's file-mode override")
+        prefix = _NO_OVERRIDE
+        probe = run_process([], prefix=prefix, script="import os; open(os.devnull).close()")
+        if probe.code != 0:
+            pytest.skip("cannot drop root's file-mode override here")
+    work = Path(tempfile.mkdtemp(prefix="mittens-perm-"))
+    work.chmod(0o777)
+    try:
+        yield prefix, work
+    finally:
+        for child in work.rglob("*"):
+            with_mode = child.stat().st_mode
+            child.chmod(with_mode | stat.S_IWUSR | stat.S_IRUSR | stat.S_IXUSR)
+        work.chmod(0o777)
+        shutil.rmtree(work)
 
 
 def check_golden(name: str, text: str) -> None:

@@ -10,6 +10,8 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +22,16 @@ _SANDBOX = tempfile.mkdtemp(prefix="mittens-tests-")
 atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
 os.environ["XDG_CACHE_HOME"] = os.path.join(_SANDBOX, "cache")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
+
+@pytest.fixture
+def unprivileged() -> Iterator[tuple[list[str], Path]]:
+    """(command prefix for which file modes apply, a directory it may use): see
+    :func:`cli_helpers.unprivileged_dir`."""
+    from cli_helpers import unprivileged_dir
+
+    with unprivileged_dir() as found:
+        yield found
+
 
 #: The web tests' fixtures (a served app, headless Chromium) live in tests/web_fixtures.py.
 pytest_plugins = ("web_fixtures",)

@@ -453,7 +453,7 @@ def play_on_port(
             colour=colour_enabled(sys.stdout) and not out.json_mode,
             json_mode=out.json_mode,
             log_file=_open_for_writing(log_path, "log file", files),
-            trace_file=_open_for_writing(trace_path, "trace file", files),
+            trace_file=_open_for_writing(trace_path, "trace file", files, log_path),
         )
         device = Device(
             port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace
@@ -516,11 +516,15 @@ def _scripted_sim(url: str | None) -> PropSim | None:
     return sim if sim is not None and sim.script else None
 
 
-def _open_for_writing(path: str | None, what: str, files: list[IO[str]]) -> IO[str] | None:
+def _open_for_writing(
+    path: str | None, what: str, files: list[IO[str]], other: str | None = None
+) -> IO[str] | None:
     if path is None:
         return None
-    # A full disk later is one line naming the file, like a path that cannot be opened.
-    file = open_output(path, what)
+    # A full disk later is one line naming the file, like a path that cannot be opened;
+    # never a stats database, nor the --log file already opened (``other``).
+    protect = [] if other is None else [(other, f"the log file {other!r}")]
+    file = open_output(path, what, protect)
     files.append(file)
     return file
 

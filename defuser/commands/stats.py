@@ -2,12 +2,16 @@
 
 Reads the stats database read-only, without creating or changing it. ``--json``
 prints the same numbers as one object; ``--export`` writes every answer as CSV (``-``
-for stdout; never over the database itself); ``--reset`` deletes every answer after a
-confirmation (``--yes`` skips it), and with ``--export`` writes the backup first.
+for stdout; never over the database or its files, see
+:func:`~defuser.terminal.safeio.refuse_protected`); ``--reset`` deletes every answer
+after a confirmation (``--yes`` skips it), and with ``--export`` writes the backup
+first and checks it holds every answer before deleting any.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -15,9 +19,10 @@ from typing import IO
 
 import click
 
+from defuser.streams import flush_stdout, os_reason
 from defuser.terminal.app import Application, colour_enabled
-from defuser.terminal.safeio import confirm, write_user_file
-from defuser.trainer.export import write_csv
+from defuser.terminal.safeio import PathError, confirm, user_path, write_user_file
+from defuser.trainer.export import count_rows, write_csv
 from defuser.trainer.location import default_db_path
 from defuser.trainer.report import build_report
 from defuser.trainer.settings import Settings, load_settings
@@ -48,11 +53,9 @@ def _write(stream: IO[str], text: str) -> None:
 
 
 def _protected(database: Path) -> list[tuple[Path, str]]:
-    """The files a user-named output must never overwrite: the database and its own."""
-    return [(database, "the stats database itself")] + [
-        (Path(f"{database}-{extra}"), f"the stats database's {extra} file")
-        for extra in ("wal", "shm", "journal")
-    ]
+    """The database being read, which an output must never overwrite (nor its own files:
+    :func:`~defuser.terminal.safeio.refuse_protected`)."""
+    return [(database, f"the stats database {str(database)!r} being read")]
 
 
 def export(rows: list[AnswerRow], target: str, out: Application, database: Path) -> None:
@@ -64,9 +67,64 @@ def export(rows: list[AnswerRow], target: str, out: Application, database: Path)
     if target == "-":
         write_csv(rows, sys.stdout)
         return
+    _write_export(rows, target, database)
+    out.note(f"Exported {len(rows)} answers to {target}")
+
+
+def _write_export(rows: list[AnswerRow], target: str, database: Path) -> None:
     write_user_file(target, lambda stream: write_csv(rows, stream), what="export file",
                     protect=_protected(database))
-    out.note(f"Exported {len(rows)} answers to {target}")
+
+
+def _is_null_device(st: os.stat_result) -> bool:
+    return stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(os.devnull).st_rdev
+
+
+def _backup_to_stdout(rows: list[AnswerRow]) -> None:
+    """The backup on stdout: refused when stdout is closed or the null device, and
+    flushed before anything is deleted."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        fd = None  # not a file (a test's stream): nothing to check
+    if fd is not None:
+        try:
+            nowhere = _is_null_device(os.fstat(fd))
+        except OSError:
+            nowhere = True
+        if nowhere:
+            raise PathError("the --reset backup would go nowhere: standard output is "
+                            "closed or the null device; nothing was deleted")
+    write_csv(rows, sys.stdout)
+    try:
+        flush_stdout()
+    except OSError as exc:
+        raise PathError(f"the --reset backup could not be written to standard output "
+                        f"({os_reason(exc)}); nothing was deleted") from None
+
+
+def backup(rows: list[AnswerRow], target: str, out: Application, database: Path) -> None:
+    """``--export`` with ``--reset``: the backup is written, flushed, closed and read back
+    (every answer must be in it) before anything is deleted; otherwise
+    :class:`~defuser.terminal.safeio.PathError` and nothing is deleted."""
+    if target == "-":
+        _backup_to_stdout(rows)
+        return
+    shown = repr(target)
+    with user_path(target, "export file", "write"):
+        if os.path.exists(target) and _is_null_device(os.stat(target)):
+            raise PathError(f"export file {shown} is the null device; the --reset backup "
+                            "would be lost, nothing was deleted")
+    _write_export(rows, target, database)
+    with user_path(target, "export file", "read back"):
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            return  # a pipe or a device: written and closed without an error is all
+        with open(target, encoding="utf-8", newline="") as stream:
+            found = count_rows(stream)
+    if found != len(rows):
+        raise PathError(f"export file {shown} holds {found or 0} of the {len(rows)} "
+                        "answers after writing it; nothing was deleted")
+    out.note(f"Exported {len(rows)} answers to {target} (read back: all there)")
 
 
 def reset_answers(
@@ -82,15 +140,17 @@ def reset_answers(
     with store:
         answers = store.answers()
         if export_to is not None:
-            # The backup is written before anything is deleted.
-            export(answers, export_to, out, path)
+            backup(answers, export_to, out, path)
         if not yes and not confirm(
             f"Delete all {len(answers)} stored answers in {path}? This cannot be undone"
         ):
             raise click.Abort
-        deleted = store.reset()
+        # Exactly the answers read (and backed up); one stored since stays.
+        deleted = store.reset(answers)
     if out.json_mode:
         out.json({"database": str(path), "reset": True, "deleted": deleted})
+    elif export_to == "-":
+        out.note(f"Deleted {deleted} answers from {path}.")  # stdout holds the backup
     else:
         out.print(f"Deleted {deleted} answers from {path}.")
 

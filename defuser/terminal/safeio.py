@@ -8,8 +8,13 @@ Contract:
   :func:`write_user_file` write files; :func:`read_user_bytes` and
   :func:`iter_user_bytes` read them within a size limit; :func:`read_stdin` reads
   stdin whole within a size limit.
-- **Written files.** :func:`write_user_file` never writes over a protected file (the
-  stats database, compared by device and inode), writes through symbolic links and
+- **Protected files.** Every file a command writes (:func:`open_output`,
+  :func:`write_user_file`) passes one rule, :func:`refuse_protected`, before anything
+  is truncated: never a stats database or its ``-wal``/``-shm``/``-journal`` files
+  (the default database and the one being read, whatever name reaches them: hard and
+  symbolic links by the file's identity, a journal that does not exist yet by its
+  resolved name), never any other SQLite file, never the input being read.
+- **Written files.** :func:`write_user_file` writes through symbolic links and
   into devices and FIFOs instead of replacing them, refuses a file without write
   permission, and keeps an existing file's mode; a regular file is replaced
   atomically, so a failed write leaves the old contents.
@@ -244,15 +249,44 @@ def _refuse_stdin(path: str | os.PathLike[str], named: str) -> None:
             raise PathError(f"{named} is the standard input being read; it was not written")
 
 
-def open_output(path: str | os.PathLike[str], what: str) -> GuardedText:
+#: Files to protect: (path, description), e.g. the database a command reads.
+Protected = Iterable[tuple[str | os.PathLike[str], str]]
+
+
+def refuse_protected(path: str | os.PathLike[str], named: str, protect: Protected = ()) -> None:
+    """:class:`PathError` if ``path`` (``named`` in the message) must not be written: the
+    one rule of every file a command writes, checked before anything is truncated.
+
+    Never written: the stats database (the default one, and every one in ``protect``)
+    or any of its ``-wal``/``-shm``/``-journal`` files, whatever name reaches them (the
+    file's identity, or the resolved name of a journal that does not exist yet); any
+    other SQLite database or journal; the standard input being read; and every other
+    file in ``protect`` (an input of the command), compared by identity.
+    """
+    from defuser.trainer.dbfiles import protected_reason  # standard library only
+    from defuser.trainer.location import default_db_path
+    from defuser.trainer.store import StatsDatabaseError
+
+    files = list(protect)
+    with contextlib.suppress(StatsDatabaseError):  # no home: no default database
+        default = str(default_db_path())
+        files.append((default, f"the stats database {default!r}"))
+    reason = protected_reason(path, files)
+    if reason is not None:
+        raise PathError(f"{named} {printable(reason)}; it was not written")
+    _refuse_stdin(path, named)
+
+
+def open_output(path: str | os.PathLike[str], what: str, protect: Protected = ()) -> GuardedText:
     """Open ``path`` for writing text (created or truncated) as :class:`GuardedText`,
-    for a command that reads stdin as it writes (never into that stdin)."""
+    for a command that reads stdin as it writes; never a protected file
+    (:func:`refuse_protected`)."""
     shown = os.fspath(path)
     named = f"{what} {printable(shown)!r}"
     with user_path(shown, what, "write"):
         if Path(shown).is_dir():
             raise PathError(f"{named} is a directory, expected a file")
-        _refuse_stdin(shown, named)
+        refuse_protected(shown, named, protect)
         binary = _open_for_writing(shown, named)
     return GuardedText(binary, shown, what)
 
@@ -261,17 +295,9 @@ def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def _refuse_target(
-    target: os.stat_result,
-    named: str,
-    protect: Iterable[tuple[str | os.PathLike[str], str]],
-) -> None:
-    """:class:`PathError` if the existing file ``target`` (``named`` in messages) is
-    protected, a directory or read-only."""
-    for other, description in protect:
-        with contextlib.suppress(OSError):
-            if _same_file(target, os.stat(other)):
-                raise PathError(f"{named} is {description}; it was not written")
+def _refuse_target(target: os.stat_result, named: str) -> None:
+    """:class:`PathError` if the existing file ``target`` (``named`` in messages) is a
+    directory or read-only."""
     if stat.S_ISDIR(target.st_mode):
         raise PathError(f"{named} is a directory, expected a file")
     if stat.S_ISREG(target.st_mode) and not target.st_mode & 0o222:
@@ -283,22 +309,23 @@ def write_user_file(
     write: Callable[[IO[str]], None],
     *,
     what: str,
-    protect: Iterable[tuple[str | os.PathLike[str], str]] = (),
+    protect: Protected = (),
 ) -> None:
     """Write a text file the user named, safely (see the module contract).
 
-    ``protect`` lists (path, description) pairs that must never be written over,
-    e.g. the stats database and its journal files.
+    ``protect`` lists (path, description) pairs that must never be written over, e.g.
+    the stats database being read (see :func:`refuse_protected`).
     """
     shown = printable(os.fspath(path))
     with user_path(path, what, "write"):
+        refuse_protected(path, f"{what} {shown!r}", protect)
         real = os.path.realpath(path)
         try:
             target: os.stat_result | None = os.stat(path)  # follows every link
         except FileNotFoundError:
             target = None
         if target is not None:
-            _refuse_target(target, f"{what} {shown!r}", protect)
+            _refuse_target(target, f"{what} {shown!r}")
         # /dev/stdout and the like name an open file of this process (a pipe, a
         # terminal, a file the shell opened): always written into, never replaced.
         magic = _names_open_file(path)

@@ -3,12 +3,15 @@
 Contract: :func:`write_csv` writes a header row (:data:`CSV_COLUMNS`) and then one row
 per :class:`~defuser.trainer.store.AnswerRow`, oldest first as given; it writes to the
 stream it is handed and never opens a file (the command decides where it goes).
+:func:`count_rows` reads such a file back and counts its answers, so that a backup is
+checked before the answers it holds are deleted.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -60,3 +63,12 @@ def write_csv(rows: list[AnswerRow], stream: IO[str]) -> None:
                 "" if r.loss is None else f"{r.loss:.3f}",
             )
         )
+
+
+def count_rows(lines: Iterable[str]) -> int | None:
+    """How many answers a CSV written by :func:`write_csv` holds, or ``None`` when it
+    does not start with the header row (it is not such a file)."""
+    reader = csv.reader(lines)
+    if tuple(next(reader, ())) != CSV_COLUMNS:
+        return None
+    return sum(1 for _ in reader)

@@ -2,18 +2,28 @@
 
 Contract: each answer is written in its own transaction, so a crash or Ctrl-C loses at
 most the answer in flight and never what was committed; the database runs in WAL mode
-with a busy timeout, so two sessions can write at once. A file that is not a readable
-stats database of this program (corrupt, another program's, from a newer version) is
-reported in one line as :class:`StatsDatabaseError` and never written to. Only
-:meth:`Store.reset` deletes answers, and the CLI asks first.
+with a busy timeout, so two sessions can write at once through one name. A second name
+of the same file (a hard link) is refused while a session holds the first
+(:mod:`defuser.trainer.namelock`): SQLite keeps the write-ahead log beside the name, so
+two names would lose answers. A file that is not a readable stats database of this
+program (corrupt, another program's, from a newer version) is reported in one line as
+:class:`StatsDatabaseError` and never written to; a failure outside the file (a full
+disk, a disk error, a lock held too long) names that cause instead. A database that
+could not be created is removed again, so nothing half-made is left.
 
-Reading (``mittens stats``) opens the file read-only and never writes to it, so it
-works on a file or directory without write permission and leaves an empty or foreign
-file exactly as it was; only a drill creates a database or migrates its schema. A file
-carrying another program's ``application_id``, a non-empty file without ours, a schema
-without the expected columns or a stored value of the wrong type is one
-:class:`StatsDatabaseError`, never a traceback. A stored answer text is cut to
+Reading (``mittens stats``) never writes to the file and leaves nothing beside it:
+while a session writes (its ``-wal`` and ``-shm`` are there) it reads in place, else it
+reads a private copy of the file and its ``-wal`` (:mod:`defuser.trainer.readcopy`), so
+a read-only folder or file is read whole, the log included. Only a drill creates a
+database or migrates its schema. A file carrying another program's ``application_id``,
+a non-empty file without ours, a schema without the expected columns or a stored value
+of the wrong type is one :class:`StatsDatabaseError`, never a traceback. Every stored
+answer is read, also one whose session row is missing. A stored answer text is cut to
 :data:`MAX_GIVEN_CHARS` characters, so one pasted answer cannot grow the file.
+
+Only :meth:`Store.reset` deletes answers, exactly those it is given (the ones read and
+backed up), and the CLI asks first; a session still running writes its row again with
+its next answer, so a reset never stops a drill.
 
 Schema 2 adds each answer's FSRS rating and answer-time target, and the learner's
 settings (desired retention, caps on new skills, daily goal). A schema-1 file is
@@ -22,7 +32,8 @@ migrated in place in one transaction when it is opened: the two columns are adde
 and the settings table is created; no answer is changed or lost.
 
 Where the database lives by default is :mod:`defuser.trainer.location`'s business; the
-CSV export of the stored answers is :mod:`defuser.trainer.export`'s.
+CSV export of the stored answers is :mod:`defuser.trainer.export`'s; which files are
+the database's own is :mod:`defuser.trainer.dbfiles`'.
 """
 
 from __future__ import annotations
@@ -31,14 +42,19 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from defuser.errors import DefuserError
+from defuser.trainer import namelock
+from defuser.trainer.dbfiles import journal_names
+from defuser.trainer.readcopy import KeptChanging, copy_to_read
 
 #: Marks the file as ours (``PRAGMA application_id``): the bytes "MiTn".
 APPLICATION_ID: Final = 0x4D69546E
@@ -90,10 +106,20 @@ _ADDED_COLUMNS: Final[tuple[tuple[str, str], ...]] = (("rating", "INTEGER"), ("t
 class _Busy(Exception):
     """Another connection held the lock while this one prepared the database."""
 
+    def __init__(self, error: sqlite3.OperationalError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     """Whether SQLite gave up on a lock that another connection holds."""
     return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _is_outside(exc: sqlite3.Error) -> bool:
+    """Whether the cause lies outside the file's contents (a full disk, a disk error)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _CAUSES
 
 
 class StatsDatabaseError(DefuserError):
@@ -151,8 +177,42 @@ class AnswerRow:
 
 
 def _fail(path: Path, what: str) -> StatsDatabaseError:
+    """The file is not a stats database this version can use; it was not changed."""
     return StatsDatabaseError(
         f"stats database {str(path)!r} {what}; it was left untouched", untouched=True
+    )
+
+
+#: The words for SQLite's primary result codes whose own message hides the cause.
+_CAUSES: Final[dict[int, str]] = {
+    sqlite3.SQLITE_FULL: "the disk is full",
+    sqlite3.SQLITE_IOERR: "a disk error",
+    sqlite3.SQLITE_READONLY: "it cannot be written here",
+    sqlite3.SQLITE_CANTOPEN: "it cannot be opened",
+    sqlite3.SQLITE_BUSY: f"another session kept it locked for {BUSY_TIMEOUT_MS // 1000} s",
+    sqlite3.SQLITE_LOCKED: "another connection kept it locked",
+}
+
+
+def sqlite_cause(exc: sqlite3.Error) -> str:
+    """What went wrong, in words: a full disk says the disk is full."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    words = _CAUSES.get(code & 0xFF) if isinstance(code, int) else None
+    if words is None:
+        return str(exc)
+    return words if code == sqlite3.SQLITE_FULL else f"{words}: {exc}"
+
+
+def _broken(path: Path, doing: str, exc: sqlite3.Error) -> StatsDatabaseError:
+    """The database cannot be used now for a reason outside it (a full disk, a lock)."""
+    return StatsDatabaseError(f"stats database {str(path)!r} cannot be {doing} "
+                              f"({sqlite_cause(exc)})")
+
+
+def _other_name(path: Path) -> StatsDatabaseError:
+    return StatsDatabaseError(
+        f"stats database {str(path)!r} is open in another session under another name "
+        "(a hard link to the same file); use the same name in both, or wait for it to end"
     )
 
 
@@ -184,17 +244,77 @@ def _make_folder(path: Path, *, make_parents: bool) -> None:
         raise _fail(path, f"cannot be created ({exc.strerror})") from exc
 
 
+def _create(path: Path) -> bool:
+    """Create the empty file ``path``; whether this call created it (not another session)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise StatsDatabaseError(
+            f"stats database {str(path)!r} cannot be created ({exc.strerror or exc})"
+        ) from exc
+    return True
+
+
+def _remove_created(path: Path) -> None:
+    """Remove a database this session created and could not prepare, with its files."""
+    for name in (os.fspath(path), *(journal for journal, _ in journal_names(path))):
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
+def _check_writable(path: Path) -> None:
+    """A drill needs to write the database and the files SQLite keeps beside it."""
+    if not os.access(path, os.W_OK):
+        raise _fail(path, "is read-only; a drill needs to write its answers there")
+    for name, suffix in journal_names(path):
+        if os.path.exists(name) and not os.access(name, os.W_OK):
+            raise StatsDatabaseError(
+                f"stats database {str(path)!r} cannot be written: its {suffix} file "
+                f"{name!r} is read-only; make it writable (a drill needs it), or remove "
+                "it while no session runs if it is the -shm file"
+            )
+
+
+def _hold_name(path: Path) -> namelock.NameLock:
+    try:
+        return namelock.hold(path)
+    except namelock.OtherName:
+        raise _other_name(path) from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Started:
+    """What a session row holds, kept to write it again if a reset removed it."""
+
+    started: float
+    mode: str
+    seed: int | None
+
+
 class Store:
     """An open stats database. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
     def __init__(
-        self, path: Path, connection: sqlite3.Connection, *, empty: bool = False
+        self,
+        path: Path,
+        connection: sqlite3.Connection,
+        *,
+        empty: bool = False,
+        lock: namelock.NameLock | None = None,
+        scratch: str | None = None,
     ) -> None:
         """Wrap an already checked connection; use :meth:`open` instead."""
         self.path = path
         self._db = connection
         #: A read-only open of a file that holds no stats yet (empty, or a new database).
         self._empty = empty
+        #: The mark of the name this writer uses (:mod:`defuser.trainer.namelock`).
+        self._lock = lock
+        #: The private folder a reader's copy lives in, removed on closing.
+        self._scratch = scratch
+        self._sessions: dict[int, _Started] = {}
 
     @classmethod
     def open(
@@ -209,9 +329,10 @@ class Store:
 
         Returns ``None`` when the file does not exist and ``create`` is false. Raises
         :class:`StatsDatabaseError` when the file exists but is not a usable database,
-        or when it is to be created in a folder that does not exist and
-        ``make_parents`` is false (a command passes it for a path the user typed). With
-        ``readonly`` nothing is ever written (see the module contract).
+        when it is open in another session under another name, or when it is to be
+        created in a folder that does not exist and ``make_parents`` is false (a command
+        passes it for a path the user typed). With ``readonly`` nothing is ever written,
+        and nothing is left beside the file (see the module contract).
         """
         path = Path(path)
         exists = _is_database_file(path)
@@ -219,18 +340,33 @@ class Store:
             return None
         if readonly:
             return cls._open_readonly(path)
-        if exists and not os.access(path, os.W_OK):
-            raise _fail(path, "is read-only; a drill needs to write its answers there")
-        if not exists:
+        created = False
+        if exists:
+            _check_writable(path)
+        else:
             _make_folder(path, make_parents=make_parents)
+            created = _create(path)
+        lock = _hold_name(path)
+        try:
+            db = cls._connect(path, created=created)
+        except BaseException:
+            if created and lock.alone():
+                _remove_created(path)
+            lock.close()
+            raise
+        return cls(path, db, lock=lock)
+
+    @classmethod
+    def _connect(cls, path: Path, *, created: bool) -> sqlite3.Connection:
+        """A connection to the existing file ``path``, checked and prepared for writing."""
         # mode=rw never creates a file, so an existing path cannot be replaced.
-        uri = f"{path.absolute().as_uri()}?mode={'rw' if exists else 'rwc'}"
+        uri = f"{path.absolute().as_uri()}?mode=rw"
         try:
             db = sqlite3.connect(
                 uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
             )
         except sqlite3.Error as exc:
-            raise _fail(path, f"cannot be opened ({exc})") from exc
+            raise _broken(path, "created" if created else "opened", exc) from exc
         # Two sessions opening a new file at once can meet SQLITE_BUSY while one of them
         # switches the journal to WAL or writes the schema; SQLite does not always wait
         # on its busy handler there, so the preparation is retried until the busy timeout.
@@ -238,51 +374,67 @@ class Store:
         try:
             while True:
                 try:
-                    cls._check_and_prepare(path, db)
-                    break
+                    cls._check_and_prepare(path, db, created=created)
+                    return db
                 except _Busy as busy:
                     if time.monotonic() >= deadline:
-                        raise _fail(path, f"cannot be used ({busy.__cause__})") from busy
+                        raise _broken(path, "used", busy.error) from busy
                     time.sleep(0.02)
         except BaseException:
             db.close()
             raise
-        return cls(path, db)
 
     @classmethod
     def _open_readonly(cls, path: Path) -> Store:
-        """Open an existing file for reading only; nothing is written, not even a journal.
+        """Open an existing file for reading only: nothing is written, nothing is left.
 
-        A file in a directory that cannot be written has no room for SQLite's shared
-        memory file; it is then read as immutable (nobody can be writing to it there).
+        While a session writes to it (its ``-wal`` and ``-shm`` are there) it is read in
+        place, seeing every committed answer; otherwise, or when that fails (a read-only
+        ``-shm``), a private copy of the file and its ``-wal`` is read.
         """
-        base = path.absolute().as_uri()
-        db: sqlite3.Connection | None = None
-        for options in ("mode=ro", "mode=ro&immutable=1"):
-            if db is not None:
-                db.close()
-            try:
-                db = sqlite3.connect(
-                    f"{base}?{options}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
-                    isolation_level=None,
-                )
-                _, tables = cls._identify(path, db)
-                break
-            except (StatsDatabaseError, sqlite3.Error, _Busy) as exc:
-                if options.endswith("immutable=1"):
-                    if db is not None:
-                        db.close()
-                    if isinstance(exc, StatsDatabaseError):
-                        raise
-                    raise _fail(path, f"cannot be read ({exc.__cause__ or exc})") from exc
-        assert db is not None
         try:
+            namelock.check(path)
+        except namelock.OtherName:
+            raise _other_name(path) from None
+        real = os.path.realpath(path)
+        if os.path.exists(f"{real}-wal") and os.path.exists(f"{real}-shm"):
+            with contextlib.suppress(sqlite3.Error, _Busy):
+                return cls._read(path, path.absolute().as_uri() + "?mode=ro", None)
+        scratch = tempfile.mkdtemp(prefix="mittens-stats-")
+        try:
+            try:
+                copy = copy_to_read(path, Path(scratch))
+            except KeptChanging:
+                raise StatsDatabaseError(
+                    f"stats database {str(path)!r} kept changing while it was read; "
+                    "try again"
+                ) from None
+            except OSError as exc:
+                raise _fail(path, f"cannot be read ({exc.strerror or exc})") from exc
+            try:
+                return cls._read(path, copy.as_uri() + "?mode=rw", scratch)
+            except (sqlite3.Error, _Busy) as exc:
+                error = exc.error if isinstance(exc, _Busy) else exc
+                raise _fail(path, f"cannot be read ({sqlite_cause(error)})") from exc
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+
+    @classmethod
+    def _read(cls, path: Path, uri: str, scratch: str | None) -> Store:
+        """A reader on ``uri`` (the file, or a private copy in ``scratch``)."""
+        db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                             isolation_level=None)
+        try:
+            _, tables = cls._identify(path, db)
             if tables:
                 cls._check_columns(path, db)
+            # A WAL file is read now: a failure to read it is this open's, not later.
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except BaseException:
             db.close()
             raise
-        return cls(path, db, empty=not tables)
+        return cls(path, db, empty=not tables, scratch=scratch)
 
     @staticmethod
     def _identify(path: Path, db: sqlite3.Connection) -> tuple[int, set[str]]:
@@ -294,7 +446,9 @@ class Store:
             version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
-                raise _Busy from exc
+                raise _Busy(exc) from exc
+            if _is_outside(exc):
+                raise _broken(path, "read", exc) from exc
             raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise _fail(path, f"is not a readable SQLite database ({exc})") from exc
@@ -325,7 +479,9 @@ class Store:
                 )
 
     @classmethod
-    def _check_and_prepare(cls, path: Path, db: sqlite3.Connection) -> None:
+    def _check_and_prepare(
+        cls, path: Path, db: sqlite3.Connection, *, created: bool = False
+    ) -> None:
         version, tables = cls._identify(path, db)
         if tables:
             cls._check_columns(path, db)
@@ -340,21 +496,11 @@ class Store:
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
             if not tables or version < SCHEMA_VERSION:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _SCHEMA:
-                        db.execute(statement)
-                    _add_missing_columns(db)
-                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                    db.execute("COMMIT")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
+                _write_schema(db)
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
-                raise _Busy from exc
-            raise _fail(path, f"cannot be used ({exc})") from exc
+                raise _Busy(exc) from exc
+            raise _broken(path, "created" if created else "used", exc) from exc
         except sqlite3.DatabaseError as exc:
             raise _fail(path, f"cannot be used ({exc})") from exc
 
@@ -365,13 +511,13 @@ class Store:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _fail(self.path, f"cannot be written ({exc})") from exc
+            raise _broken(self.path, "written", exc) from exc
         try:
             yield self._db
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
-            raise _fail(self.path, f"cannot be written ({exc})") from exc
+            raise _broken(self.path, "written", exc) from exc
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
@@ -379,21 +525,36 @@ class Store:
         try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise _fail(self.path, f"cannot be written ({exc})") from exc
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise _broken(self.path, "written", exc) from exc
 
     def start_session(self, mode: str, seed: int | None, at: float | None = None) -> int:
         """Record the start of a drill session; returns its id."""
+        started = _Started(time.time() if at is None else at, mode, seed)
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO sessions (started, mode, seed) VALUES (?, ?, ?)",
-                (time.time() if at is None else at, mode, seed),
+                (started.started, mode, seed),
             )
         assert cursor.lastrowid is not None
+        self._sessions[cursor.lastrowid] = started
         return cursor.lastrowid
+
+    def _keep_session(self, db: sqlite3.Connection, session_id: int) -> None:
+        """Write this session's row again if a reset removed it meanwhile (its id is
+        never given to another session: a reset keeps the newest row)."""
+        started = self._sessions.get(session_id)
+        if started is not None:
+            db.execute(
+                "INSERT OR IGNORE INTO sessions (id, started, mode, seed) VALUES (?, ?, ?, ?)",
+                (session_id, started.started, started.mode, started.seed),
+            )
 
     def end_session(self, session_id: int, at: float | None = None) -> None:
         """Record the end of a session (an interrupted one keeps no end time)."""
         with self._transaction() as db:
+            self._keep_session(db, session_id)
             db.execute(
                 "UPDATE sessions SET ended = ? WHERE id = ?",
                 (time.time() if at is None else at, session_id),
@@ -402,6 +563,7 @@ class Store:
     def record(self, session_id: int, answer: AnswerRecord) -> int:
         """Store one answer in its own transaction; returns its id."""
         with self._transaction() as db:
+            self._keep_session(db, session_id)
             cursor = db.execute(
                 "INSERT INTO answers (session_id, at, kind, skill, rule, question, expected,"
                 " given, grade, correct, seconds, loss, rating, target)"
@@ -426,18 +588,34 @@ class Store:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def reset(self) -> int:
-        """Delete every answer and session in one transaction; returns the answers deleted."""
+    def reset(self, backed_up: Sequence[AnswerRow]) -> int:
+        """Delete exactly the answers ``backed_up`` (as :meth:`answers` read them and a
+        backup holds them) in one transaction; returns how many were deleted.
+
+        An answer stored since is kept, and so are running sessions: their rows go with
+        their last answer, and a drill writes its row again with its next answer (the
+        newest session row always stays, so no id is given out twice). When an answer
+        read is no longer there, nothing is deleted (:class:`StatsDatabaseError`).
+        """
         with self._transaction() as db:
-            count = int(db.execute("SELECT count(*) FROM answers").fetchone()[0])
-            db.execute("DELETE FROM answers")
-            db.execute("DELETE FROM sessions")
-        return count
+            cursor = db.executemany("DELETE FROM answers WHERE id = ?",
+                                    ((row.id,) for row in backed_up))
+            if cursor.rowcount != len(backed_up):
+                raise StatsDatabaseError(
+                    f"stats database {str(self.path)!r} changed while the backup was "
+                    "written (another reset?); nothing was deleted"
+                )
+            db.execute(
+                "DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM answers)"
+                " AND id < (SELECT max(id) FROM sessions)"
+            )
+        return len(backed_up)
 
     # ----------------------------------------------------------------- reading
 
     def answers(self) -> list[AnswerRow]:
-        """Every stored answer, oldest first (a value of the wrong type is an error)."""
+        """Every stored answer, oldest first (a value of the wrong type is an error); an
+        answer whose session row is missing has the mode ``''``."""
         if self._empty:
             return []
         try:
@@ -447,10 +625,11 @@ class Store:
                 f"a.{name}" if name in have else "NULL" for name, _ in _ADDED_COLUMNS
             )
             rows = self._db.execute(
-                "SELECT a.id, a.session_id, s.mode, a.at, a.kind, a.skill, a.rule,"
-                " a.question, a.expected, a.given, a.grade, a.correct, a.seconds, a.loss,"
-                f" {added}"
-                " FROM answers a JOIN sessions s ON s.id = a.session_id"
+                "SELECT a.id, a.session_id, coalesce(s.mode, ''), a.at, a.kind, a.skill,"
+                " a.rule, a.question, a.expected, a.given, a.grade, a.correct, a.seconds,"
+                f" a.loss, {added}"
+                # Every answer, also one whose session row is missing (an edited file).
+                " FROM answers a LEFT JOIN sessions s ON s.id = a.session_id"
                 " ORDER BY a.at, a.id"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
@@ -505,14 +684,38 @@ class Store:
             )
 
     def close(self) -> None:
-        """Close the connection (every answer is already committed)."""
-        self._db.close()
+        """Close the connection (every answer is already committed), then let the name
+        go and remove a reader's private copy."""
+        try:
+            self._db.close()
+        finally:
+            if self._lock is not None:
+                self._lock.close()
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
 
     def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _write_schema(db: sqlite3.Connection) -> None:
+    """Create or migrate the tables in one transaction; a failed ROLLBACK never hides
+    the error that stopped it (a full disk)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA:
+            db.execute(statement)
+        _add_missing_columns(db)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
 
 
 def _add_missing_columns(db: sqlite3.Connection) -> None:

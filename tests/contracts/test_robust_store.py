@@ -14,23 +14,19 @@ import os
 import shutil
 import sqlite3
 import stat
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_helpers import Run, run_cli, run_cli_bytes, run_process
+from cli_helpers import (
+    one_line_error,
+    run_cli,
+    run_cli_bytes,
+    run_process,
+    stored_answers,
+)
 
 from defuser.trainer import store as store_module
 from defuser.trainer.store import APPLICATION_ID, MAX_GIVEN_CHARS
-
-
-def one_line_error(result: Run) -> str:
-    """The stderr of a failed run, after checking it is one line and exit 2."""
-    assert "Traceback" not in result.err, result.err
-    assert result.code == 2, result
-    assert len(result.err.strip().splitlines()) == 1, result.err
-    return result.err
 
 
 @pytest.fixture(scope="module")
@@ -52,40 +48,6 @@ def db(db_template: Path, tmp_path: Path) -> Path:
     return path
 
 
-def answer_count(path: Path) -> int:
-    """How many answers ``mittens stats --json`` reports."""
-    done = run_cli_bytes(["stats", "--db", str(path), "--json"]).text
-    assert done.code == 0, done.err
-    return int(json.loads(done.out)["total"]["answers"])
-
-
-#: Root without the capabilities that bypass file modes: permissions then apply to it.
-_NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
-
-
-@pytest.fixture
-def unprivileged() -> Iterator[tuple[list[str], Path]]:
-    """(command prefix for which file modes apply, a directory it may use)."""
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("needs setpriv to drop root's file-mode override")
-        prefix = _NO_OVERRIDE
-        probe = run_process([], prefix=prefix, script="import os; open(os.devnull).close()")
-        if probe.code != 0:
-            pytest.skip("cannot drop root's file-mode override here")
-    work = Path(tempfile.mkdtemp(prefix="mittens-perm-"))
-    work.chmod(0o777)
-    try:
-        yield prefix, work
-    finally:
-        for child in work.rglob("*"):
-            with_mode = child.stat().st_mode
-            child.chmod(with_mode | stat.S_IWUSR | stat.S_IRUSR | stat.S_IXUSR)
-        work.chmod(0o777)
-        shutil.rmtree(work)
-
-
 # ---------------------------------------------------------------- rows 1 and 2: export
 
 
@@ -95,18 +57,18 @@ def test_export_with_reset_writes_the_backup_first(db: Path, tmp_path: Path) -> 
                           "--yes"]).text
     assert done.code == 0, done.err
     assert len(backup.read_text(encoding="utf-8").splitlines()) == 4  # header + 3
-    assert answer_count(db) == 0
+    assert stored_answers(db) == 0
 
 
 def test_export_refuses_the_database_itself(db: Path, tmp_path: Path) -> None:
     before = db.read_bytes()
     one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", str(db)]).text)
     assert db.read_bytes() == before
-    assert answer_count(db) == 3
+    assert stored_answers(db) == 3
     link = tmp_path / "link.csv"
     link.symlink_to(db)
     one_line_error(run_cli_bytes(["stats", "--db", str(db), "--export", str(link)]).text)
-    assert answer_count(db) == 3
+    assert stored_answers(db) == 3
 
 
 def test_export_writes_through_a_symlink_and_keeps_the_mode(db: Path, tmp_path: Path) -> None:

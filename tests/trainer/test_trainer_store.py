@@ -78,7 +78,7 @@ def test_round_trip_and_reset(tmp_path: Path) -> None:
         assert [r.correct for r in rows] == [True, True, False, True, True]
         assert rows[0].mode == "table" and rows[0].seconds == 1.5
         assert integrity(store.path) == "ok"
-        assert store.reset() == 5
+        assert store.reset(store.answers()) == 5
         assert store.answers() == []
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
