@@ -16,11 +16,14 @@ fine. Where the system has no such locks (not Linux), nothing is checked.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import struct
+import sys
 from typing import Final
+
+if sys.platform != "win32":
+    import fcntl
 
 #: The first byte of the range that marks names (far past SQLite's lock bytes at 1 GiB).
 _BASE: Final = 1 << 40
@@ -28,7 +31,7 @@ _BASE: Final = 1 << 40
 _SPAN: Final = 1 << 30
 #: ``struct flock``: type, whence, start, length, pid (padded to its C size).
 _FLOCK: Final = "@hhqqi0q"
-_SUPPORTED: Final = hasattr(fcntl, "F_OFD_SETLK")
+_SUPPORTED: Final = sys.platform != "win32" and hasattr(fcntl, "F_OFD_SETLK")
 
 
 class OtherName(Exception):
