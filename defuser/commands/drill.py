@@ -10,6 +10,7 @@ end-of-session summary then goes to stderr. ``--mode game`` plays whole modules.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -18,9 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.engine.clock import time_text
-from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.streams import input_lines, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
-from defuser.terminal.drill_clock import LiveClock
+from defuser.terminal.drill_clock import TIMED_OUT, ReadResult, TerminalReader
 from defuser.terminal.game_view import end_headline
 from defuser.terminal.params import FiniteFloat, seconds
 from defuser.terminal.style import COLOUR_STYLES
@@ -69,7 +70,8 @@ VERDICT_STYLES = {
 
 
 class DrillIO:
-    """The drill's input and output: prompts and colour only on a terminal."""
+    """The drill's input and output: prompts, colour and the live clock only on a
+    terminal."""
 
     def __init__(self, out: Application, stdin: TextIO | None, *, json_mode: bool) -> None:
         self.out = out
@@ -78,6 +80,14 @@ class DrillIO:
         self.interactive = stdin_is_terminal()
         self._lines = input_lines(stdin)
         self.colour = colour_enabled(sys.stdout) and not json_mode
+        screen = out.err if json_mode else out.out
+        self.reader = TerminalReader(
+            stdin or sys.stdin, screen.file,
+            live=colour_enabled(sys.stderr if json_mode else sys.stdout),
+            width=lambda: screen.width,
+        ) if self.interactive else None
+        #: The drill session's clock: the terminal reader's, on which its deadlines are.
+        self.clock = time.monotonic if self.reader is None else self.reader.clock
 
     def say(self, text: str | Text, style: str = "") -> None:
         """One line of the transcript (stderr in ``--json`` mode, which keeps stdout JSON)."""
@@ -102,20 +112,14 @@ class DrillIO:
         """A diagnostic on stderr."""
         self.out.note(text)
 
-    def read(self) -> str | None:
-        """One answer line, or ``None`` at the end of input."""
-        if self.interactive:
-            term = self.out.err if self.json_mode else self.out.out
-            return prompt_line("> ", term.input)
-        return next(self._lines, None)
-
-    def live_clock(self, session: DrillSession) -> LiveClock | None:
-        """A started live clock showing the session's answer clock, on a terminal that
-        takes colour (``None`` elsewhere, or when the clock does not run)."""
-        if not (self.interactive and self.colour and session.clock_running()):
-            return None
-        screen = self.out.err if self.json_mode else self.out.out
-        return LiveClock(screen.file, session.clock_words, width=screen.width).start()
+    def read(self, session: DrillSession) -> ReadResult:
+        """One line for the session: ``None`` at the end of input, :data:`TIMED_OUT`
+        when the bomb's timer ran out first (on a terminal, whose prompt line shows the
+        running answer clock)."""
+        if self.reader is None:
+            return next(self._lines, None)
+        words = session.clock_words if session.clock_running() else None
+        return self.reader.read("> ", words=words, deadline=session.deadline())
 
     def cards(self, text: str) -> Text:
         """The question text with every card in its colour (on a terminal)."""
@@ -352,9 +356,10 @@ def show_event(event: Event, term: DrillIO) -> None:
             "from here."
         )
     elif isinstance(event, Paused):
-        term.say("  Press Enter for the next question.", style="dim")
+        term.say(f"  Press Enter for the next {event.what}.", style="dim")
     elif isinstance(event, BombTimerRanOut):
-        term.say("  The bomb's timer ran out before the click.")
+        late = f"; {event.late!r} came too late and was not played" if event.late else ""
+        term.say(f"  The bomb's timer ran out before the click{late}.")
     elif isinstance(event, GameEnded):
         show_game_end(event, term)
     elif isinstance(event, Ended):
@@ -371,13 +376,12 @@ def run(session: DrillSession, term: DrillIO, path: Path) -> None:
             else:
                 show_event(event, term)
         while session.asking:
-            clock = term.live_clock(session)
-            try:
-                line = term.read()
-            finally:
-                if clock is not None:
-                    clock.stop()
-            for event in session.stop() if line is None else session.answer(line):
+            line = term.read(session)
+            if line is TIMED_OUT:
+                events = session.tick()
+            else:
+                events = session.stop() if line is None else session.answer(line)
+            for event in events:
                 show_event(event, term)
     except KeyboardInterrupt:
         # Only the question on screen is lost; the application ends the run (exit 130).
@@ -544,5 +548,6 @@ def drill(
     store = Store.open(path, make_parents=db is None)
     assert store is not None
     with store:
-        session = open_session(store, mode, options, interactive=term.interactive)
+        session = open_session(store, mode, options, interactive=term.interactive,
+                               clock=term.clock)
         run(session, term, path)

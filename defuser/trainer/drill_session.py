@@ -10,17 +10,23 @@ typed events to show, in order. The time comes from the injected ``clock`` (mono
 seconds), never from a global, and :meth:`~DrillSession.to_json` is the state as JSON,
 so a terminal and a web page drive the very same object.
 
-The answer time runs from the question to the line that is graded as the answer,
-whatever is typed in between: help and lines that cannot be read neither stop nor
-restart it, and it starts when the learner is ready: on a terminal, after a miss, the
+The answer time runs from the moment the question is shown (:class:`Asked`) to the
+first line that is an answer, whatever is typed in between: help, blank lines and lines
+that cannot be read never stop, restart or set it back. A question is shown when the
+learner is ready: on a terminal (``interactive``), after a miss or a game's end, the
 session pauses (:class:`Paused`) until the next line, so reading the feedback is not
-charged to the next question. On a terminal (``interactive``) help and blank lines
-are not answers and an unreadable line is asked again. From a pipe an unreadable
-line is graded as such, which keeps the answers in step with the questions; in a
-game it is skipped instead, since a click that cannot be read cannot be played.
-``quit`` ends the session early, as the end of input does; every answer is stored
-(by :class:`~defuser.trainer.session.Drill`) before its :class:`Graded` event is
-returned.
+charged to the next question. On a terminal help and blank lines are not answers and an
+unreadable line is asked again (even past the time limit). From a pipe an unreadable
+line is graded as such, which keeps the answers in step with the questions; in a game it
+is skipped instead, since a click that cannot be read cannot be played.
+
+In a game the bomb timer runs in real time on the same clock, but only while a click is
+asked (:class:`~defuser.trainer.game.ShownClock`). It explodes on its own: the front end
+reads with :meth:`~DrillSession.deadline` as its time-out and calls
+:meth:`~DrillSession.tick` when it passes; a line that comes after the deadline is
+neither graded nor stored (:class:`BombTimerRanOut` names it). ``quit`` ends the session
+early, as the end of input does; every answer is stored (by
+:class:`~defuser.trainer.session.Drill`) before its :class:`Graded` event is returned.
 """
 
 from __future__ import annotations
@@ -115,18 +121,15 @@ def clock_text(
     *,
     limit: float | None = None,
     bomb_left: float | None = None,
-    bomb_rate: float = 1.0,
 ) -> str:
     """What the answer clock shows after ``elapsed`` seconds.
 
     ``target`` is the skill's answer-time target; ``limit`` the time limit (a
-    countdown to it); ``bomb_left`` the bomb timer's seconds left when the answer began,
-    running ``bomb_rate`` times as fast as the clock (faster after strikes).
+    countdown to it); ``bomb_left`` the bomb timer's seconds left now.
     """
     parts = []
     if bomb_left is not None:
-        left = max(bomb_left - elapsed * bomb_rate, 0.0)
-        parts.append(f"bomb {time_text(int(left) * 1000)}")
+        parts.append(f"bomb {time_text(int(max(bomb_left, 0.0)) * 1000)}")
     if limit is not None:
         parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")
     if elapsed > target:
@@ -200,8 +203,11 @@ class Rejected:
 
 @dataclass(frozen=True, slots=True)
 class Paused:
-    """After a miss on a terminal the next question waits for the learner: any line
-    (Enter) shows it and starts its answer clock; ``quit`` stops."""
+    """After a miss (or a game's end) on a terminal, what comes next (``what``: a
+    ``question``, a game's next ``click``, the next ``game``) waits for the learner: any
+    line (Enter) shows it and starts its answer clock; ``quit`` stops."""
+
+    what: str = "question"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +266,10 @@ class Graded:
 
 @dataclass(frozen=True, slots=True)
 class BombTimerRanOut:
-    """The bomb's timer ran out before the click was played."""
+    """The bomb's timer ran out before a click was played; ``late`` is the line that
+    came after it (not graded, not stored), ``None`` when it ran out on its own."""
+
+    late: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,8 +389,6 @@ class DrillSession:
         self.ended = False
         #: When the answer clock started (on ``clock``): when the question was asked.
         self.started = 0.0
-        #: The bomb timer's seconds left and its rate when the question was asked.
-        self._bomb: tuple[float | None, float] = (None, 1.0)
 
     @property
     def asking(self) -> bool:
@@ -403,9 +410,23 @@ class DrillSession:
 
     def clock_words(self) -> str:
         """What the answer clock shows now (:func:`clock_text`)."""
-        bomb_left, bomb_rate = self._bomb
+        bomb_left = None if self.game is None else self.game.time_left
         return clock_text(self.elapsed(), self.target(), limit=self.drill.time_limit,
-                          bomb_left=bomb_left, bomb_rate=bomb_rate)
+                          bomb_left=bomb_left)
+
+    def deadline(self) -> float | None:
+        """When, on the session's clock, the bomb timer runs out if no click comes
+        first: the front end calls :meth:`tick` then (``None``: no bomb timer, or no
+        click is being asked)."""
+        if self.game is None or self.question is None:
+            return None
+        return self.game.deadline()
+
+    def tick(self) -> list[Event]:
+        """The bomb explodes on its own when its timer has run out while a click was
+        asked: the timer's end, the game's end, then what follows (the next game, a
+        pause or the session's end). Nothing when it has not run out."""
+        return self._ran_out(self.clock(), None)
 
     def plan(self) -> str:
         """The session's plan in words, for its header."""
@@ -435,6 +456,10 @@ class DrillSession:
         if question is None:
             raise SessionMisuse("an answer came with no question asked")
         word = line.strip().lower()
+        now = self.clock()
+        late = self._ran_out(now, None if word in QUIT_WORDS | HELP_WORDS else line.strip() or None)
+        if late:
+            return late + (self.stop() if word in QUIT_WORDS and not self.ended else [])
         if word in QUIT_WORDS:
             return self.stop()
         if self.interactive and word in HELP_WORDS:
@@ -442,19 +467,38 @@ class DrillSession:
         if self.interactive and not word:
             return []
         events: list[Event] = [LineTaken(line.strip())]
-        seconds = self.clock() - self.started
+        seconds = now - self.started
         result = grade(question, line, seconds, time_limit=self.drill.time_limit)
-        # A click that cannot be read cannot be played, however long it took.
-        unreadable = result.verdict is Verdict.UNREADABLE or (
-            self.games and result.reading is None
-        )
-        if unreadable and (self.interactive or self.games):
+        # A line that cannot be read is no answer, however long it took (past a time
+        # limit its verdict says "too slow"); a click that cannot be read cannot be played.
+        if result.reading is None and (self.interactive or self.games):
             return [*events, Rejected(result.detail, again=self.interactive)]
         events += self._record(question, result)
-        if self.interactive and not result.correct and self._more():
+        missed = not result.correct or (self.game is not None and self.game.over)
+        return events + self._then(missed)
+
+    def _then(self, pause: bool) -> list[Event]:
+        """After feedback: on a terminal, wait for the learner when ``pause`` (after a
+        miss, or a game's end) and more follows; else the next question or the end."""
+        if self.interactive and pause and self._more():
             self.waiting = True
-            return [*events, Paused()]
-        return events + self._next()
+            game = self.game
+            what = "question" if game is None else "game" if game.over else "click"
+            return [Paused(what)]
+        return self._next()
+
+    def _ran_out(self, now: float, late: str | None) -> list[Event]:
+        """The events of a bomb whose timer ran out by ``now`` while its click was asked
+        (``late``: the line that came after that), or none."""
+        game = self.game
+        if game is None or self.question is None:
+            return []
+        game.clock.pause(now)
+        if not game.ran_out():
+            game.clock.run(now)
+            return []
+        self.question = None
+        return [BombTimerRanOut(late), self._game_ended(game), *self._then(True)]
 
     def _go_on(self, line: str) -> list[Event]:
         """The learner is ready after a pause: the next question (or quit)."""
@@ -471,12 +515,17 @@ class DrillSession:
         return self.goal.more(self.number, self._since())
 
     def stop(self) -> list[Event]:
-        """End early (quit, or the end of input): a game in play ends as stopped; the
-        session is marked ended in the store."""
+        """End early (quit, or the end of input): a game in play ends as stopped (or
+        exploded, when its timer ran out first); the session is marked ended in the
+        store."""
         self.waiting = False
         events: list[Event] = []
-        if self.game is not None and not self.game.over:
-            events.append(self._game_ended(self.game))
+        game = self.game
+        if game is not None and not game.over:
+            game.clock.pause()
+            if self.question is not None and game.ran_out():
+                events.append(BombTimerRanOut())
+            events.append(self._game_ended(game))
         return events + self._finish()
 
     def interrupt(self) -> list[Event]:
@@ -496,6 +545,8 @@ class DrillSession:
     def _ask(self, asked: Asked) -> list[Event]:
         self.question = asked.question
         self.started = self.clock()
+        if self.game is not None:
+            self.game.clock.run(self.started)
         return [asked]
 
     def _next(self) -> list[Event]:
@@ -520,7 +571,6 @@ class DrillSession:
                 game.edge_words(), game.seed, game.expected_at_start,
             ))
         question = game.question()
-        self._bomb = (game.time_left, game.timer_rate())
         return events + self._ask(Asked(
             question, f"[click {game.clicks + 1}]", hint=game.clicks == 0,
             strikes=game.walk.module.strikes, strike_limit=game.strike_limit,
@@ -531,22 +581,20 @@ class DrillSession:
         from defuser.trainer.game import Game
 
         self.game_index += 1
-        self.game = Game.new(self.drill.rng, timer=self.bomb_timer)
+        self.game = Game.new(self.drill.rng, timer=self.bomb_timer, clock=self.clock)
         return self.game
 
     def _record(self, question: Question, result: Grade) -> list[Event]:
-        """Store a graded answer; in a game, run the bomb timer and play the click."""
+        """Store a graded answer; in a game, stop the bomb timer and play the click."""
         self.question = None
+        game = self.game
+        if game is not None:
+            game.clock.pause(self.started + result.seconds)
         self.drill.record(question, result)
         answered = self.drill.answered[-1]
-        game = self.game
         if game is None:
             self.number += 1
             return [Graded(answered, self.number)]
-        if game.spend(result.seconds):
-            self.number += 1
-            return [Graded(answered, self.number, self.game_index), BombTimerRanOut(),
-                    self._game_ended(game)]
         outcome = game.play(result)
         self.number += 1
         module = game.walk.module

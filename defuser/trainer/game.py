@@ -7,15 +7,22 @@ simulator, strikes included. The game ends at the solve, when the strikes reach 
 limit (the bomb explodes), when the bomb timer runs out, or when the caller stops.
 
 The game is a :class:`~defuser.engine.game.GameSession` that clicks through the walk (so
-the belief follows every click); its clock is the answer time the caller spends, not
-the wall clock: the bomb timer runs only while the player answers.
+the belief follows every click). Its clock (:class:`ShownClock`) runs in real time on the
+drill's injected clock, but only while a click is being asked: the bomb timer runs down
+while the player thinks and explodes on its own when it runs out (the drill session
+asks the game session by its ``deadline()``), and it stands still while the player reads
+the feedback. :meth:`Game.state` is JSON and :meth:`Game.from_state` rebuilds the same
+game by replaying its clicks, each at the game-clock time it was made.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from defuser.engine.actions import Action, StrikeKind
 from defuser.engine.game import STRIKE_LIMIT, Clicked, GameEnd, GameSession, timer_rate
@@ -26,16 +33,37 @@ from defuser.strategy.values import recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
+from edgework import Batteries, Edgework, SerialNumber
 
 
-class AnswerClock:
-    """The game's clock: the seconds of answer time spent so far."""
+class ShownClock:
+    """The game's clock: the seconds its clicks have been asked, on the drill's clock
+    (``base``). It runs from :meth:`run` to :meth:`pause`."""
 
-    def __init__(self) -> None:
-        self.now = 0.0
+    def __init__(self, base: Callable[[], float], spent: float = 0.0) -> None:
+        self.base = base
+        #: Seconds counted before the present run, and when that run began on ``base``
+        #: (``None`` while paused).
+        self.spent = spent
+        self.since: float | None = None
 
     def __call__(self) -> float:
-        return self.now
+        if self.since is None:
+            return self.spent
+        return self.spent + max(self.base() - self.since, 0.0)
+
+    def run(self, at: float) -> None:
+        """Start counting from ``at`` (a time on the drill's clock), unless running."""
+        if self.since is None:
+            self.since = at
+
+    def pause(self, at: float | None = None) -> None:
+        """Stop counting at ``at`` (a time on the drill's clock; now when not given);
+        the seconds so far are kept."""
+        if self.since is not None:
+            end = self.base() if at is None else at
+            self.spent += max(end - self.since, 0.0)
+            self.since = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +88,12 @@ class Game:
     walk: Walk
     seed: int
     session: GameSession
-    clock: AnswerClock
+    clock: ShownClock
     total_loss: float = 0.0
     verdicts: Counter[str] = field(default_factory=Counter)
     expected_at_start: float = 0.0
+    #: Every click played, with the game-clock time it was made at.
+    played: list[tuple[str, float]] = field(default_factory=list)
 
     @classmethod
     def new(
@@ -72,20 +102,35 @@ class Game:
         *,
         strike_limit: int = STRIKE_LIMIT,
         timer: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> Game:
         """A game on random vanilla edgework; its module seed comes from ``rng``;
-        ``timer`` sets a bomb timer in seconds."""
+        ``timer`` sets a bomb timer in seconds; ``clock`` is the drill's clock."""
         edgework = random_edgework(rng)
-        seed = rng.randrange(1 << 30)
-        walk = Walk.start(edgework, seed)
-        clock = AnswerClock()
-        session = GameSession(
-            walk.module, clicker=walk, strike_limit=strike_limit, clock=clock, time_limit=timer
-        )
-        game = cls(walk, seed, session, clock)
+        game = cls.start(edgework, rng.randrange(1 << 30), strike_limit=strike_limit,
+                         timer=timer, clock=clock)
         start = recommend(game.walk.observation).expected_clicks
         game.expected_at_start = start if start is not None else 0.0
         return game
+
+    @classmethod
+    def start(
+        cls,
+        edgework: Edgework,
+        seed: int,
+        *,
+        strike_limit: int = STRIKE_LIMIT,
+        timer: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Game:
+        """A game on ``edgework`` whose module is seeded with ``seed``, its clock paused
+        until the first click is asked."""
+        walk = Walk.start(edgework, seed)
+        shown = ShownClock(clock)
+        session = GameSession(
+            walk.module, clicker=walk, strike_limit=strike_limit, clock=shown, time_limit=timer
+        )
+        return cls(walk, seed, session, shown)
 
     @property
     def time_left(self) -> float | None:
@@ -96,13 +141,20 @@ class Game:
         """How fast the bomb timer runs: a quarter faster per strike, as on a real bomb."""
         return timer_rate(self.walk.module.strikes)
 
-    def spend(self, seconds: float) -> bool:
-        """Run the bomb timer for an answer that took ``seconds``; when it runs out the
-        bomb explodes (before the click). Returns whether it ran out."""
+    def ran_out(self) -> bool:
+        """Whether the bomb timer has run out (the bomb then explodes, if it had not
+        yet: the game session's ``tick``)."""
         if not self.over:
-            self.clock.now += seconds
             self.session.tick()
         return self.timed_out
+
+    def deadline(self) -> float | None:
+        """When the bomb timer runs out, on the drill's clock, while the clock runs
+        (``None``: no timer, the game is over, or the clock is paused)."""
+        at = self.session.deadline()
+        if at is None or self.clock.since is None:
+            return None
+        return self.clock.base() + (at - self.clock())
 
     @property
     def end(self) -> GameEnd | None:
@@ -176,6 +228,7 @@ class Game:
         assert grade.reading is not None
         clicked = self.session.click(Action.parse(grade.reading))[0]
         assert isinstance(clicked, Clicked), "a game over takes no click"
+        self.played.append((grade.reading, self.clock()))
         result = clicked.result
         self.verdicts[grade.verdict.value] += 1
         if grade.loss is not None:
@@ -227,3 +280,40 @@ class Game:
             total_loss=self.total_loss,
             verdicts=dict(self.verdicts),
         )
+
+    def state(self) -> dict[str, Any]:
+        """The game as JSON: its edge, module seed, bomb, clock and every click played."""
+        edge = self.walk.edgework
+        assert edge.serial is not None and edge.batteries is not None
+        return {
+            "serial": edge.serial.text,
+            "batteries": str(edge.batteries),
+            "seed": self.seed,
+            "strike_limit": self.strike_limit,
+            "timer": self.session.time_limit,
+            "clock": {"spent": self.clock.spent, "since": self.clock.since},
+            "played": [[action, at] for action, at in self.played],
+            "total_loss": self.total_loss,
+            "verdicts": dict(self.verdicts),
+            "expected_at_start": self.expected_at_start,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], clock: Callable[[], float]) -> Game:
+        """The game :meth:`state` describes, on the drill's ``clock`` (the same clock,
+        or one with the same time base): every click replayed at its game-clock time."""
+        edgework = Edgework(SerialNumber.parse(state["serial"]),
+                            Batteries.parse(state["batteries"]))
+        game = cls.start(edgework, int(state["seed"]), strike_limit=int(state["strike_limit"]),
+                         timer=state["timer"], clock=clock)
+        for action, at in state["played"]:
+            game.clock.spent = float(at)
+            game.session.click(Action.parse(action))
+            game.played.append((action, float(at)))
+        game.clock.spent = float(state["clock"]["spent"])
+        game.ran_out()
+        game.clock.since = state["clock"]["since"]
+        game.total_loss = float(state["total_loss"])
+        game.verdicts = Counter(state["verdicts"])
+        game.expected_at_start = float(state["expected_at_start"])
+        return game

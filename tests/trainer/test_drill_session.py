@@ -12,8 +12,11 @@ import pytest
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import (
     Asked,
+    BombTimerRanOut,
     DrillSession,
     Ended,
+    GameEnded,
+    GameStarted,
     Goal,
     Graded,
     HelpShown,
@@ -95,6 +98,20 @@ def test_a_time_limit_cannot_be_dodged_by_an_unreadable_line() -> None:
     now[0] = 11.0
     (result,) = graded(session.answer("B"))
     assert result.answered.grade.verdict.value == "too slow"
+    assert result.answered.grade.seconds == pytest.approx(11.0)
+
+
+def test_an_unreadable_line_past_the_time_limit_is_still_no_answer() -> None:
+    # Found with the terminal test: past --time-limit an unreadable line was graded
+    # "too slow" and stored, instead of being asked again.
+    now = [0.0]
+    session = session_of(now, count=1, time_limit=5)
+    session.start()
+    now[0] = 9.5
+    events = session.answer("Z")
+    assert isinstance(events[-1], Rejected) and session.drill.answered == []
+    now[0] = 11.0
+    (result,) = graded(session.answer("B"))
     assert result.answered.grade.seconds == pytest.approx(11.0)
 
 
@@ -191,3 +208,101 @@ def test_help_does_not_set_the_bomb_timer_back() -> None:
     (result,) = graded(session.answer(asked.question.expected))
     assert result.answered.grade.seconds == pytest.approx(14.0)
     assert session.game is not None and session.game.time_left == pytest.approx(6.0)
+
+
+def game_session(now: list[float], *, timer: float | None = 20.0, games: int = 1,
+                 interactive: bool = True) -> tuple[DrillSession, Asked]:
+    """A game drill with a bomb timer on the clock ``now[0]``, storing nothing; its first
+    question."""
+    drill = Drill("game", store=None, seed=4)
+    session = DrillSession(drill, Goal(games, None, 0, 0), interactive=interactive,
+                           bomb_timer=timer, clock=lambda: now[0])
+    asked = next(e for e in session.start() if isinstance(e, Asked))
+    return session, asked
+
+
+def test_the_bomb_explodes_on_its_own_at_its_deadline() -> None:
+    now = [50.0]
+    session, _ = game_session(now)
+    assert session.deadline() == pytest.approx(70.0)
+    now[0] = 69.9
+    assert session.tick() == []
+    now[0] = 70.0
+    events = session.tick()
+    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, Ended]
+    ran_out, ended = events[0], events[1]
+    assert isinstance(ran_out, BombTimerRanOut) and ran_out.late is None
+    assert isinstance(ended, GameEnded) and ended.timed_out and ended.summary.clicks == 0
+    assert not session.asking and session.deadline() is None
+    assert session.drill.answered == []
+
+
+def test_a_click_after_the_bomb_ran_out_is_neither_graded_nor_stored() -> None:
+    # Issue 23: a click typed after the bomb's timer ran out was graded (a blunder, loss
+    # 11) and stored, and the summary said "0 clicks ... no clicks" beside "mean loss 11".
+    now = [0.0]
+    session, asked = game_session(now, timer=10.0)
+    now[0] = 2.0
+    first = graded(session.answer(asked.question.expected))
+    assert first and first[0].click is not None
+    # The next click is asked; 30 s pass and only then a line comes.
+    now[0] = 40.0
+    events = session.answer("discard")
+    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, Ended]
+    ran_out, ended, end = events
+    assert isinstance(ran_out, BombTimerRanOut) and ran_out.late == "discard"
+    assert isinstance(ended, GameEnded) and ended.timed_out
+    summary = ended.summary
+    assert summary.clicks == 1 and len(session.drill.answered) == 1
+    assert summary.total_loss == pytest.approx(sum(
+        a.grade.loss or 0.0 for a in session.drill.answered))
+    assert isinstance(end, Ended) and end.answered == 1
+    (tally,) = end.tallies
+    assert tally.answers == summary.clicks and tally.mean_loss == pytest.approx(
+        summary.total_loss / summary.clicks)
+
+
+def test_help_and_unreadable_clicks_run_the_bomb_down_to_its_end() -> None:
+    now = [0.0]
+    session, _ = game_session(now, timer=10.0)
+    now[0] = 4.0
+    assert [type(e) for e in session.answer("?")] == [HelpShown]
+    now[0] = 8.0
+    assert isinstance(session.answer("Defsue")[-1], Rejected)
+    assert session.deadline() == pytest.approx(10.0)
+    now[0] = 12.0
+    events = session.answer("?")
+    assert isinstance(events[0], BombTimerRanOut) and events[0].late is None
+    assert session.drill.answered == []
+
+
+def test_the_bomb_stands_still_while_the_feedback_is_read() -> None:
+    now = [0.0]
+    session, asked = game_session(now, timer=60.0)
+    wrong = next(str(o.action) for o in asked.question.options if o.strike_risk == 1.0)
+    now[0] = 5.0
+    events = session.answer(wrong)
+    assert isinstance(events[-1], Paused) and events[-1].what == "click"
+    assert session.game is not None and session.deadline() is None
+    left = session.game.time_left
+    assert left == pytest.approx(55.0)
+    now[0] = 500.0  # a long read of why
+    assert session.tick() == [] and session.game.time_left == pytest.approx(left)
+    asked = next(e for e in session.answer("") if isinstance(e, Asked))
+    assert asked.bomb_left == pytest.approx(55.0)
+    rate = session.game.timer_rate()
+    assert rate > 1.0  # the strike sped the timer up
+    assert session.deadline() == pytest.approx(500.0 + 55.0 / rate)
+    now[0] = 502.0
+    (result,) = graded(session.answer(asked.question.expected))
+    assert result.answered.grade.seconds == pytest.approx(2.0)
+    assert session.game.time_left == pytest.approx(55.0 - 2.0 * rate)
+
+
+def test_a_piped_game_never_pauses_and_a_late_line_is_reported() -> None:
+    now = [0.0]
+    session, asked = game_session(now, timer=5.0, games=2, interactive=False)
+    now[0] = 6.0
+    events = session.answer(asked.question.expected)
+    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, GameStarted, Asked]
+    assert session.drill.answered == []

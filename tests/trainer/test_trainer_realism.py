@@ -36,18 +36,32 @@ def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
 
 
 def test_the_bomb_timer_runs_faster_after_a_strike_and_explodes() -> None:
-    game = Game.new(random.Random(3), timer=10.0)
-    assert game.time_left == 10.0 and not game.spend(4.0)
+    now = [100.0]
+    game = Game.new(random.Random(3), timer=10.0, clock=lambda: now[0])
+    now[0] = 150.0  # the clock is paused until a click is asked
+    assert game.time_left == 10.0 and game.deadline() is None
+    game.clock.run(now[0])
+    assert game.deadline() == pytest.approx(160.0)
+    now[0] = 154.0
+    assert not game.ran_out() and game.time_left == pytest.approx(6.0)
+    game.clock.pause()
+    now[0] = 200.0  # feedback is read with the clock paused
     assert game.time_left == pytest.approx(6.0)
     question = game.question()
     risky = next(o.action for o in question.options if o.strike_risk == 1.0)
     game.session.click(risky)
     assert game.walk.module.strikes == 1
     assert game.timer_rate() == 1 + RATE_PER_STRIKE
-    assert not game.spend(4.0)  # 4 s at 1.25x: 5 s of bomb time
-    assert game.time_left == pytest.approx(1.0)
-    assert game.spend(1.0) and game.timed_out and game.over and game.exploded
-    assert not Game.new(random.Random(3)).spend(1e9)  # no timer, no explosion
+    game.clock.run(now[0])
+    assert game.deadline() == pytest.approx(200.0 + 6.0 / 1.25)
+    now[0] = 204.0  # 4 s at 1.25x: 5 s of bomb time
+    assert not game.ran_out() and game.time_left == pytest.approx(1.0)
+    now[0] = 205.0
+    assert game.ran_out() and game.timed_out and game.over and game.exploded
+    calm = Game.new(random.Random(3), clock=lambda: now[0])
+    calm.clock.run(now[0])
+    now[0] = 1e9
+    assert not calm.ran_out() and calm.deadline() is None  # no timer, no explosion
 
 
 def test_bomb_timer_needs_game_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
