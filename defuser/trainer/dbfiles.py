@@ -6,8 +6,10 @@ named after the main file's *resolved* path (symbolic links followed). This modu
 looks: :func:`protected_reason` says why a path must never be written by a program that
 writes text files (it is a SQLite database or one of its files, by content, by identity
 with a given database, or by a journal name that belongs to an existing database, even
-one that does not exist yet). It never opens a file for writing and reads at most the
-first :data:`HEADER_BYTES` bytes of a regular file. Standard library only.
+one that does not exist yet); :func:`stranded_logs` finds the write-ahead logs that
+another name of the same file (a hard link in its folder) still holds. It never opens a
+file for writing and reads at most the first :data:`HEADER_BYTES` bytes of a regular
+file. Standard library only.
 """
 
 from __future__ import annotations
@@ -117,3 +119,31 @@ def protected_reason(
         base, suffix = journal
         return f"is the {suffix} file of the SQLite database {base!r}"
     return None
+
+
+#: The size of a write-ahead log's header: a log no larger holds no answers.
+WAL_HEADER_BYTES: Final = 32
+
+
+def stranded_logs(database: str | os.PathLike[str]) -> list[str]:
+    """The ``-wal`` files holding data beside other names of ``database``'s file in its
+    folder (hard links): what a session killed while using that name left, which only
+    that name can read back (SQLite names the log after the name)."""
+    try:
+        own = os.stat(database)
+        if own.st_nlink < 2:
+            return []
+        real = os.path.realpath(database)
+        found = []
+        with os.scandir(os.path.dirname(real)) as entries:
+            for entry in entries:
+                if entry.path == real or entry.inode() != own.st_ino:
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                wal = entry.path + "-wal"
+                if os.path.exists(wal) and os.path.getsize(wal) > WAL_HEADER_BYTES:
+                    found.append(wal)
+        return sorted(found)
+    except OSError:
+        return []

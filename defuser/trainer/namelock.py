@@ -98,7 +98,7 @@ def hold(path: str | os.PathLike[str]) -> NameLock:
         return NameLock(None)
     mine = _byte(name)
     try:
-        fcntl.fcntl(fd, fcntl.F_OFD_SETLKW,
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK,
                     struct.pack(_FLOCK, fcntl.F_RDLCK, os.SEEK_SET, mine, 1, 0))
         # Marked first, then looked: of two sessions starting at once, the later one to
         # look sees the other's mark.

@@ -52,8 +52,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from defuser.errors import DefuserError
+from defuser.streams import os_reason
 from defuser.trainer import namelock
-from defuser.trainer.dbfiles import journal_names
+from defuser.trainer.dbfiles import journal_names, stranded_logs
 from defuser.trainer.readcopy import KeptChanging, copy_to_read
 
 #: Marks the file as ours (``PRAGMA application_id``): the bytes "MiTn".
@@ -241,7 +242,9 @@ def _make_folder(path: Path, *, make_parents: bool) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _fail(path, f"cannot be created ({exc.strerror})") from exc
+        raise StatsDatabaseError(
+            f"stats database {str(path)!r} cannot be created ({os_reason(exc)})"
+        ) from exc
 
 
 def _create(path: Path) -> bool:
@@ -252,7 +255,7 @@ def _create(path: Path) -> bool:
         return False
     except OSError as exc:
         raise StatsDatabaseError(
-            f"stats database {str(path)!r} cannot be created ({exc.strerror or exc})"
+            f"stats database {str(path)!r} cannot be created ({os_reason(exc)})"
         ) from exc
     return True
 
@@ -282,6 +285,18 @@ def _hold_name(path: Path) -> namelock.NameLock:
         return namelock.hold(path)
     except namelock.OtherName:
         raise _other_name(path) from None
+
+
+def _check_stranded(path: Path) -> None:
+    """Refuse a file whose answers wait in the log of another of its names."""
+    logs = stranded_logs(path)
+    if logs:
+        other = logs[0].removesuffix("-wal")
+        raise StatsDatabaseError(
+            f"stats database {str(path)!r} has answers waiting in {logs[0]!r}, the log of "
+            f"another name of the same file (a hard link); a drill through {other!r} "
+            "moves them into the file when it ends (stats --db with that name reads them)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +358,7 @@ class Store:
         created = False
         if exists:
             _check_writable(path)
+            _check_stranded(path)
         else:
             _make_folder(path, make_parents=make_parents)
             created = _create(path)
@@ -396,6 +412,7 @@ class Store:
             namelock.check(path)
         except namelock.OtherName:
             raise _other_name(path) from None
+        _check_stranded(path)
         real = os.path.realpath(path)
         if os.path.exists(f"{real}-wal") and os.path.exists(f"{real}-shm"):
             with contextlib.suppress(sqlite3.Error, _Busy):
@@ -410,12 +427,17 @@ class Store:
                     "try again"
                 ) from None
             except OSError as exc:
-                raise _fail(path, f"cannot be read ({exc.strerror or exc})") from exc
+                raise StatsDatabaseError(
+                    f"stats database {str(path)!r} cannot be read: copying it to "
+                    f"{exc.filename or scratch!r} failed ({os_reason(exc)})"
+                ) from exc
             try:
                 return cls._read(path, copy.as_uri() + "?mode=rw", scratch)
             except (sqlite3.Error, _Busy) as exc:
                 error = exc.error if isinstance(exc, _Busy) else exc
-                raise _fail(path, f"cannot be read ({sqlite_cause(error)})") from exc
+                if _is_outside(error):
+                    raise _broken(path, "read", error) from exc
+                raise _fail(path, f"cannot be read ({error})") from exc
         except BaseException:
             shutil.rmtree(scratch, ignore_errors=True)
             raise

@@ -8,6 +8,7 @@ A full disk is SQLite's own error code, raised where SQLite would raise it.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -289,3 +290,56 @@ def test_creating_a_database_on_a_full_disk_leaves_nothing(
     assert "the disk is full" in err
     assert "cannot rollback" not in err and "untouched" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("folder_exists", [True, False])
+def test_a_full_disk_when_the_file_or_its_folder_is_made_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder_exists: bool
+) -> None:
+    home = tmp_path / "data"
+    if folder_exists:
+        (home / "exploding-mittens").mkdir(parents=True)
+    real_open, real_mkdir = os.open, os.mkdir
+
+    def no_room(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, "No space left on device", str(args[0]))
+
+    def open_full(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & os.O_EXCL:
+            no_room(path)
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_full)
+    monkeypatch.setattr(os, "mkdir", no_room if not folder_exists else real_mkdir)
+    done = run_cli_bytes(["drill", "--seed", "1", "--count", "1"], b"A\n",
+                         env={"XDG_DATA_HOME": str(home)}).text
+    err = one_line_error(done)
+    assert "cannot be created (the disk is full)" in err
+    assert "untouched" not in err and "move it away" not in err
+
+
+def test_answers_left_in_another_names_log_are_never_overwritten(
+    db: Path, tmp_path: Path
+) -> None:
+    # A drill killed while using the name hard.db left its answers in hard.db-wal; a
+    # session through s.db would not see them, and its writes would be undone when
+    # that log is replayed.
+    hard = tmp_path / "hard.db"
+    os.link(db, hard)
+    tests = Path(__file__).parents[1]
+    killed = run_process([str(hard)], script=(
+        "import os, sys; from pathlib import Path; from store_helpers import answer, "
+        "open_store\nstore = open_store(Path(sys.argv[1]))\n"
+        "store._db.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "session = store.start_session('table', 1)\n"
+        "for n in range(4): store.record(session, answer(50 + n))\nos._exit(0)"
+    ), env={"PYTHONPATH": os.pathsep.join((str(tests.parent), str(tests)))}).text
+    assert killed.code == 0, killed.err
+    assert Path(f"{hard}-wal").stat().st_size > 32
+    with pytest.raises(StatsDatabaseError, match="hard.db-wal"):
+        Store.open(db)
+    assert "hard.db-wal" in one_line_error(run_cli_bytes(["stats", "--db", str(db)]))
+    assert stored_answers(hard) == 7
+    done = run_cli_bytes(["drill", "--seed", "1", "--count", "1", "--db", str(hard)], b"A\n")
+    assert done.code == 0, done.err
+    assert stored_answers(db) == 8
