@@ -336,7 +336,7 @@ def test_answers_left_in_another_names_log_are_never_overwritten(
     ), env={"PYTHONPATH": os.pathsep.join((str(tests.parent), str(tests)))}).text
     assert killed.code == 0, killed.err
     assert Path(f"{hard}-wal").stat().st_size > 32
-    with pytest.raises(StatsDatabaseError, match="hard.db-wal"):
+    with pytest.raises(StatsDatabaseError, match=r"hard\.db-wal"):
         Store.open(db)
     assert "hard.db-wal" in one_line_error(run_cli_bytes(["stats", "--db", str(db)]))
     assert stored_answers(hard) == 7
