@@ -295,7 +295,7 @@ def _check_stranded(path: Path) -> None:
         raise StatsDatabaseError(
             f"stats database {str(path)!r} has answers waiting in {logs[0]!r}, the log of "
             f"another name of the same file (a hard link); a drill through {other!r} "
-            "moves them into the file when it ends (stats --db with that name reads them)"
+            "moves them into the file when it ends (reading through that name shows them)"
         )
 
 
