@@ -7,8 +7,11 @@ line the learner types to :meth:`~DrillSession.answer` while
 :attr:`~DrillSession.asking`, and calls :meth:`~DrillSession.stop` at the end of input
 (or :meth:`~DrillSession.interrupt` when the learner breaks off); each call returns the
 typed events to show, in order. The time comes from the injected ``clock`` (monotonic
-seconds), never from a global, and :meth:`~DrillSession.to_json` is the state as JSON,
-so a terminal and a web page drive the very same object.
+seconds), never from a global. :meth:`~DrillSession.state` is the whole session as JSON
+and :meth:`~DrillSession.from_state` rebuilds it (mid-question, paused or mid-game,
+on the same store and clock), so a terminal and a web page, which keeps the state
+between two requests, drive the very same object; :meth:`~DrillSession.to_json` is
+what a page shows of it now.
 
 The answer time runs from the moment the question is shown (:class:`Asked`) to the
 first line that is an answer, whatever is typed in between: help, blank lines and lines
@@ -47,6 +50,7 @@ from defuser.trainer.model import Answered, Grade, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
+from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import Store
 
 if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
@@ -300,6 +304,10 @@ Event = (
     Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded | Paused
     | BombTimerRanOut | GameEnded | Ended
 )
+
+
+#: The version of :meth:`DrillSession.state`'s shape.
+STATE_VERSION: Final = 1
 
 
 class SessionMisuse(DefuserError):
@@ -622,6 +630,74 @@ class DrillSession:
                       len(answered), interrupted=False, daily=daily)]
 
     # ------------------------------------------------------------------- state
+
+    def state(self) -> dict[str, Any]:
+        """Everything the session is, as JSON: :meth:`from_state` rebuilds the same
+        session from it (mid-question, mid-game, paused or ended). Its times are on the
+        session's clock, so the rebuilt session needs the same clock (or one with the
+        same time base: wall-clock time for a session kept across processes)."""
+        question = self.question
+        return {
+            "version": STATE_VERSION,
+            "drill": self.drill.state(),
+            "goal": {"count": self.goal.count, "seconds": self.goal.seconds,
+                     "daily": self.goal.daily, "before": self.goal.before},
+            "interactive": self.interactive,
+            "bomb_timer": self.bomb_timer,
+            "begun": self.begun,
+            "number": self.number,
+            "game_index": self.game_index,
+            "game": None if self.game is None else self.game.state(),
+            "question": None if question is None else question_state(question),
+            "started": self.started,
+            "waiting": self.waiting,
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_state(
+        cls,
+        state: dict[str, Any],
+        store: Store | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> DrillSession:
+        """The session :meth:`state` describes, storing into ``store`` (the database
+        the session began on). Raises :class:`StateError` for a state this version did
+        not write or that lacks what it needs."""
+        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+            raise StateError(f"drill state is not version {STATE_VERSION} of a drill "
+                             "session's state")
+        try:
+            return cls._rebuilt(state, store, clock, wall)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"drill state is incomplete or malformed ({exc!r})") from exc
+
+    @classmethod
+    def _rebuilt(
+        cls,
+        state: dict[str, Any],
+        store: Store | None,
+        clock: Callable[[], float],
+        wall: Callable[[], float],
+    ) -> DrillSession:
+        drill = Drill.from_state(state["drill"], store, clock=wall)
+        session = cls(drill, Goal(**state["goal"]), interactive=bool(state["interactive"]),
+                      bomb_timer=state["bomb_timer"], clock=clock)
+        session.begun = float(state["begun"])
+        session.number = int(state["number"])
+        session.game_index = int(state["game_index"])
+        if state["game"] is not None:
+            from defuser.trainer.game import Game
+
+            session.game = Game.from_state(state["game"], clock)
+        question = state["question"]
+        session.question = None if question is None else question_from_state(question)
+        session.started = float(state["started"])
+        session.waiting = bool(state["waiting"])
+        session.ended = bool(state["ended"])
+        return session
 
     def to_json(self) -> dict[str, Any]:
         """The session's state as JSON: mode, progress, the question asked, the clock."""

@@ -16,18 +16,19 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from fsrs import Rating
 
 from defuser.errors import DefuserError
-from defuser.trainer.focus import focus_on
+from defuser.trainer.focus import Focus, focus_on
 from defuser.trainer.kinds import generate, spec_of
 from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question
 from defuser.trainer.report import Tally, build_scheduler, percentile
 from defuser.trainer.scheduler import Scheduler, rating_for
-from defuser.trainer.settings import Settings
-from defuser.trainer.skills import Skill
+from defuser.trainer.settings import Settings, load_settings
+from defuser.trainer.skills import Skill, parse_skill
+from defuser.trainer.states import answered_from_state, answered_state
 from defuser.trainer.store import AnswerRecord, AnswerRow, Store
 
 #: Makes a question for a skill (the registry's generator, or a test's stand-in).
@@ -69,13 +70,16 @@ class Drill:
         tables: Sequence[str] = (),
         rules: Sequence[str] = (),
         weakest: int | None = None,
+        focus: Focus | None = None,
+        session_id: int | None = None,
     ) -> None:
         """Start a session; ``history`` primes the scheduler (whose choices a seed
         overrides); ``settings`` are the learner's (retention, new-skill caps);
         ``kinds`` narrows the mode's kinds; ``maker`` makes the questions; ``tables``,
-        ``rules`` and ``weakest`` focus the drill (:mod:`defuser.trainer.focus`).
-        Raises :class:`FocusError` before anything is stored when the focus leaves
-        nothing to ask."""
+        ``rules`` and ``weakest`` focus the drill (:mod:`defuser.trainer.focus`), or
+        ``focus`` as it was resolved before; ``session_id`` continues a stored session
+        instead of starting one. Raises :class:`FocusError` before anything is stored
+        when the focus leaves nothing to ask."""
         self.mode = mode
         self.maker = maker
         self.seed = seed
@@ -85,7 +89,7 @@ class Drill:
         self.store = store
         self.settings = settings or Settings()
         self.scheduler: Scheduler = build_scheduler(history, self.settings)
-        self.focus = focus_on(
+        self.focus = focus if focus is not None else focus_on(
             self.scheduler, tables=tables, rules=rules, weakest=weakest, now=clock()
         )
         if not self.focus.empty:
@@ -101,7 +105,11 @@ class Drill:
                    if weakest is not None and not self.focus.weakest else "")
             )
         self.answered: list[Answered] = []
-        self.session_id = store.start_session(mode, seed, clock()) if store else None
+        #: The scheduler's question count when each answer was given.
+        self.steps: list[int] = []
+        if session_id is None and store is not None:
+            session_id = store.start_session(mode, seed, clock())
+        self.session_id = session_id
 
     def _focused(self, kind: Kind) -> list[Skill]:
         """The skills of ``kind`` in the focus."""
@@ -150,11 +158,21 @@ class Drill:
                     target=target,
                 ),
             )
-        self.scheduler.review(
-            question.skill, result.correct, result.seconds, at, rating=rating, in_session=True
-        )
-        self.answered.append(Answered(question, result, at, rating=int(rating), target=target))
+        self._learn(Answered(question, result, at, rating=int(rating), target=target))
         return rating
+
+    def _learn(self, answered: Answered) -> None:
+        """Let the scheduler learn from an answer of this session, and keep it: what
+        :meth:`record` does after storing, and :meth:`from_state` again for each answer
+        of a rebuilt drill."""
+        grade = answered.grade
+        rating = None if answered.rating is None else Rating(answered.rating)
+        self.scheduler.review(
+            answered.question.skill, grade.correct, grade.seconds, answered.at, rating=rating,
+            in_session=True,
+        )
+        self.answered.append(answered)
+        self.steps.append(self.scheduler.step)
 
     def finish(self) -> None:
         """Mark the session as ended in the store."""
@@ -164,6 +182,61 @@ class Drill:
     def summary(self) -> list[Tally]:
         """Accuracy and answer times (median, 90th percentile) per kind of this session."""
         return session_summary(self.answered)
+
+    def state(self) -> dict[str, Any]:
+        """The drill as JSON: its options, resolved focus, stored session, random
+        source, and this session's answers (the schedule is rebuilt from them and the
+        store's other answers)."""
+        weakest = self.focus.weakest
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "mode": self.mode,
+            "seed": self.seed,
+            "time_limit": self.time_limit,
+            "settings": self.settings.items(),
+            "tables": list(self.focus.tables),
+            "rules": list(self.focus.rules),
+            "weakest": None if weakest is None else sorted(s.key for s in weakest),
+            "kinds": [k.value for k in self.kinds],
+            "session": self.session_id,
+            "rng": [version, list(internal), gauss],
+            "step": self.scheduler.step,
+            "answered": [answered_state(a) for a in self.answered],
+            "steps": list(self.steps),
+        }
+
+    @classmethod
+    def from_state(
+        cls,
+        state: dict[str, Any],
+        store: Store | None,
+        *,
+        clock: Callable[[], float] = time.time,
+        maker: Generator = generate,
+    ) -> Drill:
+        """The drill :meth:`state` describes, on ``store``: the schedule primed with
+        the store's answers of other sessions, then this session's answers replayed
+        as they were learnt; the random source where it was."""
+        session_id = state["session"]
+        history = [] if store is None else [
+            r for r in store.answers() if r.session_id != session_id
+        ]
+        weakest = state["weakest"]
+        focus = Focus(tuple(state["tables"]), tuple(state["rules"]), None if weakest is None
+                      else frozenset(filter(None, map(parse_skill, weakest))))
+        drill = cls(
+            state["mode"], store=store, seed=state["seed"], time_limit=state["time_limit"],
+            history=history, clock=clock, kinds=[Kind(k) for k in state["kinds"]],
+            maker=maker, settings=load_settings(state["settings"]), focus=focus,
+            session_id=session_id,
+        )
+        for answered, step in zip(state["answered"], state["steps"], strict=True):
+            drill.scheduler.step = int(step)
+            drill._learn(answered_from_state(answered))
+        drill.scheduler.step = int(state["step"])
+        version, internal, gauss = state["rng"]
+        drill.rng.setstate((version, tuple(internal), gauss))
+        return drill
 
 
 def session_summary(answered: Sequence[Answered]) -> list[Tally]:
