@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -47,6 +48,10 @@ class Transcription:
     card_cells: dict[tuple[str, Shape, Colour], str] = field(default_factory=dict)
     table_e_cells: dict[tuple[str, int], str] = field(default_factory=dict)
     rule_texts: dict[str, str] = field(default_factory=dict)
+    #: A whole manual (a manual page), not a subset: a Table F rule it lacks differs too.
+    complete: bool = False
+    #: What the reader found wrong besides the cells (a heading naming no row or column).
+    differences: list[Difference] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,29 +437,33 @@ def read_transcription(text: str, source: str) -> Transcription:
 def compare(found: Transcription, language: str = "en") -> list[Difference]:
     """Every cell of ``found`` that differs from the canonical tables, plus missing cells.
 
-    Card types and rule letters that differ fail the comparison. A Table F condition
+    Card types and rule letters that differ fail the comparison; a declared translation
+    may name the card types in its own words (each type's word is the one most of its
+    cells hold, :func:`card_words`). Headings the reader could not place
+    (``found.differences``) come first; a whole manual (``found.complete``) lacking a
+    Table F rule differs too. A Table F condition
     worded differently is compared by meaning when ``language`` is English (the
     default): the same meaning in other words is listed with ``fails=False``, another
     meaning, or words that cannot be read as a condition, fail. A declared translation
     (any other ``language``) rewords every condition on purpose, so its wording is only
     listed, with ``fails=False``.
     """
-    diffs: list[Difference] = []
+    diffs: list[Difference] = list(found.differences)
+    words = {} if is_english(language) else card_words(found)
     for t in TABLE_LETTERS:
         for s in Shape:
             for c in Colour:
-                want = CARD_TABLES[t][Card.of(s, c)].value
+                kind = CARD_TABLES[t][Card.of(s, c)]
                 where = f"Table {t}, {s.name.lower()} {c.name.lower()}"
                 got = found.card_cells.get((t, s, c))
                 if got is None:
-                    diffs.append(Difference(where, want, "(missing)"))
+                    diffs.append(Difference(where, kind.value, "(missing)"))
                     continue
-                try:
-                    same = CardType.parse(got).value == want
-                except ValueError:
-                    same = False
-                if not same:
-                    diffs.append(Difference(where, want, got))
+                meant = _card_type(got, words)
+                if meant is not kind:
+                    why = "" if meant is None or _word(got) not in words \
+                        else f"the word this translation uses for {meant.value}"
+                    diffs.append(Difference(where, kind.value, got, why=why))
     for kind in TABLE_E_ROWS:
         for d, want in enumerate(TABLE_E[kind]):
             where = f"Table E, {kind.value} row, digit {d}"
@@ -471,6 +480,9 @@ def compare(found: Transcription, language: str = "en") -> list[Difference]:
         if d > 9:
             diffs.append(Difference(f"Table E, {row} row, digit {d}", "(no such column)",
                                     found.table_e_cells[(row, d)]))
+    if found.complete:
+        diffs += [Difference(f"Table F, rule {letter}", RULE_TEXTS[letter], "(missing)")
+                  for letter in RULE_LETTERS if letter not in found.rule_texts]
     for letter, text in sorted(found.rule_texts.items()):
         canonical = RULE_TEXTS.get(letter)
         if canonical is None:
@@ -478,6 +490,37 @@ def compare(found: Transcription, language: str = "en") -> list[Difference]:
         elif " ".join(text.split()) != canonical:
             diffs.append(_condition_difference(letter, canonical, text, language))
     return diffs
+
+
+def _word(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def card_words(found: Transcription) -> dict[str, CardType]:
+    """A translation's word for each card type, learnt from its Tables A-D: the word that
+    more than half of a type's cells hold (so one wrong cell never changes it), each word
+    for one type only."""
+    seen: dict[CardType, Counter[str]] = {}
+    for (t, s, c), text in found.card_cells.items():
+        if t in CARD_TABLES:
+            seen.setdefault(CARD_TABLES[t][Card.of(s, c)], Counter())[_word(text)] += 1
+    words: dict[str, CardType] = {}
+    for kind, counts in seen.items():
+        word, count = counts.most_common(1)[0]
+        if 2 * count > counts.total() and word not in words:
+            words[word] = kind
+    return words
+
+
+def _card_type(text: str, words: dict[str, CardType]) -> CardType | None:
+    """The card type ``text`` names: a translation's word, else an English name."""
+    meant = words.get(_word(text))
+    if meant is not None:
+        return meant
+    try:
+        return CardType.parse(text)
+    except ValueError:
+        return None
 
 
 def _condition_difference(letter: str, canonical: str, text: str, language: str) -> Difference:

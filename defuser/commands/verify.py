@@ -1,4 +1,9 @@
-"""``mittens verify``: check the built-in tables, or a transcription against them."""
+"""``mittens verify``: check the built-in tables, or a transcription against them.
+
+A transcription is the JSON or CSV that ``mittens tables`` writes
+(:func:`defuser.apps.table_io.read_transcription`) or the module's manual page in the
+community repository's HTML layout (:func:`defuser.apps.manual_html.read_manual_page`,
+chosen when the file starts with markup); both are compared the same way."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from dataclasses import replace
 
 import click
 
+from defuser.apps.manual_html import looks_like_html, read_manual_page
 from defuser.apps.table_checks import run_checks
 from defuser.apps.table_io import (
     MAX_TRANSCRIPTION_BYTES,
@@ -30,18 +36,20 @@ from defuser.terminal.safeio import read_stdin, read_user_bytes
     default="en",
     show_default=True,
     metavar="LANG",
-    help="The language of FILE's Table F conditions; any other than English (e.g. fr) "
-    "allows them to be reworded.",
+    help="The language of FILE (its Table F conditions; a manual page's headings and card "
+    "types); any other than English (e.g. fr) allows them to be reworded.",
 )
 def verify(file: str | None, json_mode: bool, language: str) -> None:
-    """Check the tables' invariants, or compare FILE (JSON or CSV) with the real tables.
+    """Check the tables' invariants, or compare FILE (JSON, CSV or HTML) with the real tables.
 
-    FILE is what 'mittens tables --format json|csv' writes, possibly edited: a player's
-    own transcription or translation. Every differing cell is listed; the exit code is 1
-    if a card type or rule letter differs, or if a Table F condition says something else
-    (English conditions are compared by meaning: colour, shape, the discard top, the
-    Exploding Mitten). A translation declares its language with --language, and then its
-    reworded conditions are only noted.
+    FILE is what 'mittens tables --format json|csv' writes, possibly edited (a player's
+    own transcription or translation), or the module's manual page as the community's
+    repository of manuals publishes it ('Exploding Mittens.html', or a translation of it).
+    Every differing cell is listed; the exit code is 1 if a card type or rule letter
+    differs, or if a Table F condition says something else (English conditions are
+    compared by meaning: colour, shape, the discard top, the Exploding Mitten). A
+    translation declares its language with --language: its reworded conditions are then
+    only noted, and its card types may be in its own words.
     """
     out = Application.current(json_mode=json_mode)
     if file is None:
@@ -50,7 +58,11 @@ def verify(file: str | None, json_mode: bool, language: str) -> None:
     text, source = read_text(file)
     if not language.strip():
         raise click.BadParameter("expected a language such as en or fr", param_hint="'--language'")
-    diffs = [_hinted(d) for d in compare(read_transcription(text, source), language)]
+    if looks_like_html(text):
+        found = read_manual_page(text, source, language)
+    else:
+        found = read_transcription(text, source)
+    diffs = [_hinted(d) for d in compare(found, language)]
     failing = [d for d in diffs if d.fails]
     if json_mode:
         out.json({
