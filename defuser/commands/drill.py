@@ -503,8 +503,8 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
     type=seconds(0, minimum_open=True),
     default=None,
     metavar="SECONDS",
-    help="--mode game: the bomb's timer; your answer times run it down, a quarter "
-    "faster per strike, and at 0 the bomb explodes.",
+    help="--mode game: the bomb's timer; it runs while a click is asked (not while you "
+    "read the feedback), a quarter faster per strike, and at 0 the bomb explodes.",
 )
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per question.")
 def drill(

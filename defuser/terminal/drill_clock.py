@@ -226,7 +226,7 @@ class TerminalReader:
     ) -> ReadResult:
         """A line read key by key, echoed with the clock beside it."""
         decoder = codecs.getincrementaldecoder(_encoding(self.stdin))("replace")
-        with _cbreak(fd):
+        with _cbreak(fd), self._left_clean(line):
             while True:
                 self._draw(line, words())
                 if self._due(deadline):
@@ -244,6 +244,17 @@ class TerminalReader:
                     self.out.write("\n")
                     self.out.flush()
                     return done
+
+    @contextlib.contextmanager
+    def _left_clean(self, line: PromptLine) -> Iterator[None]:
+        """On Ctrl-C, the line is left as typed, without the clock, and ended."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            self._draw(line, "")
+            self.out.write("\n")
+            self.out.flush()
+            raise
 
     def _draw(self, line: PromptLine, clock: str) -> None:
         drawn = line.render(self.width(), clock)

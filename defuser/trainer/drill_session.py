@@ -241,8 +241,8 @@ class Click:
 @dataclass(frozen=True, slots=True)
 class Graded:
     """An answer graded and stored: the ``number``-th of the session. In a game,
-    ``game`` is the game's number and ``click`` what the click did (``None`` when
-    the bomb's timer ran out before it)."""
+    ``game`` is the game's number and ``click`` what the click did (a click is graded
+    only when it is played)."""
 
     answered: Answered
     number: int

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -230,3 +231,24 @@ def test_the_bomb_explodes_on_its_own_and_a_late_click_is_not_graded(
     assert "0 clicks (the optimal policy averages" in run.out and "no clicks." in run.out
     assert "mean loss" not in run.out and "No questions answered." in run.out
     assert rows == []
+
+
+def test_ctrl_c_leaves_the_typed_line_without_the_clock(
+    pty_pair: tuple[int, IO[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    master, stdin = pty_pair
+    screen, now = Screen(), [0.0]
+    os.write(master, b"pla")
+    term = reader(stdin, screen, now, live=True)
+    calls = []
+
+    def interrupted(*args: object) -> tuple[list[int], list[int], list[int]]:
+        calls.append(args)
+        if len(calls) > 1:  # Ctrl-C while waiting for the next key
+            raise KeyboardInterrupt
+        return [stdin.fileno()], [], []
+
+    monkeypatch.setattr(select, "select", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        term.read("> ", words=lambda: "1.0 s / 4.0 s")
+    assert screen.frames[-1] == "> pla\n"
