@@ -700,7 +700,9 @@ class DrillSession:
         return session
 
     def to_json(self) -> dict[str, Any]:
-        """The session's state as JSON: mode, progress, the question asked, the clock."""
+        """What a page shows of the session now, as JSON: mode, progress, the question
+        asked, the answer clock and the bomb's time left (``None`` without a bomb
+        timer)."""
         question = self.question
         return {
             "mode": self.drill.mode,
@@ -720,5 +722,6 @@ class DrillSession:
                 "elapsed": round(self.elapsed(), 3),
                 "target": None if question is None else round(self.target(), 3),
                 "limit": self.drill.time_limit,
+                "bomb_left": None if self.game is None else self.game.time_left,
             },
         }

@@ -145,7 +145,8 @@ def test_the_state_is_json() -> None:
     now[0] = 0.25
     state = json.loads(json.dumps(session.to_json()))
     assert state["question"]["skill"] == "table:B" and state["number"] == 0
-    assert state["clock"] == {"running": True, "elapsed": 0.25, "target": 4.0, "limit": None}
+    assert state["clock"] == {"running": True, "elapsed": 0.25, "target": 4.0, "limit": None,
+                              "bomb_left": None}
     events = session.interrupt()
     assert isinstance(events[0], Ended) and events[0].interrupted
     assert session.to_json()["ended"] is True
@@ -286,6 +287,7 @@ def test_the_bomb_stands_still_while_the_feedback_is_read() -> None:
     assert session.game is not None and session.deadline() is None
     left = session.game.time_left
     assert left == pytest.approx(55.0)
+    assert session.to_json()["clock"]["bomb_left"] == pytest.approx(55.0)
     now[0] = 500.0  # a long read of why
     assert session.tick() == [] and session.game.time_left == pytest.approx(left)
     asked = next(e for e in session.answer("") if isinstance(e, Asked))
