@@ -10,15 +10,21 @@ lines in, replies out; :meth:`LiveSession.state` is its state as JSON and
 (:mod:`defuser.commands.live`) and a web page can drive it alike.
 
 Commands, one per line, case-insensitive, cards as codes (``GS``) or words
-(``green square``):
+(``green square``); every line is first read through
+:func:`defuser.apps.live_words.expand`, so the short forms of ``mittens play`` and the web
+board (``p2``, ``d RC``, ``dr GS``, ``!7 p2``) mean the same here:
 
-* ``serial AB3CD4``, ``batteries 3`` (or ``3B 2H``), ``edgework "<TP string>"``: set the
-  edgework; a change starts a new module;
+* ``serial AB3CD4`` (``serial AB3OD4 lenient`` for a modded bomb's serial), ``batteries 3``
+  (or ``3B 2H``), ``edgework "<TP string>"``: set the edgework; a correction keeps the
+  module: its reported lines are replayed on the new edgework (those that no longer fit
+  are dropped, and ``undo`` brings everything back);
 * ``start <discard> <hand cards...>``: the opening state (discard top, then 1-3 cards);
   it also starts a new module on the same bomb;
 * ``drew GS``, ``discarded RC`` (the card that landed on the pile), ``played 2``,
   ``strike draw``, ``strike discard``, ``strike play 2``, ``solved``;
-* ``undo``, ``state``, ``help``, ``quit``.
+* ``twitch 7``: the module's Twitch Plays code, so that the advice is the whole chat
+  command (``!7 play 3``); a chat command typed as a report (``!7 p3``) sets it too;
+* ``undo`` (it says what it took back), ``state``, ``help``, ``quit``.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
+from defuser.apps.live_words import expand, twitch_code
 from defuser.engine.actions import (
     Action,
     ActionKind,
@@ -44,6 +51,7 @@ from defuser.strategy.belief import Observation
 from defuser.strategy.solutions import prepare_in_background
 from defuser.strategy.values import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
+from edgework.errors import InvalidSerialError
 
 #: How many changes ``undo`` can take back, one after another (older ones are forgotten).
 UNDO_DEPTH: Final = 100
@@ -51,19 +59,28 @@ UNDO_DEPTH: Final = 100
 #: How a defuser gives the opening state in a session.
 _START_SYNTAX: Final = "start <discard> <hand cards>"
 
+#: What can be typed once the module is solved.
+AFTER_SOLVE: Final = (
+    f"Next: '{_START_SYNTAX}' for another module on this bomb, 'undo' if that was not "
+    "the solve, or 'quit'."
+)
+
 HELP: Final = """\
 Commands (one per line, any case; cards as codes like GS or words like 'green square'):
-  serial AB3CD4             set the serial number (a change starts a new module)
+  serial AB3CD4             set the serial number (a correction keeps the module)
   batteries 3               set the batteries (or '3B 2H'); N = batteries mod 5 + 9
   edgework "<TP string>"    set both from Twitch Plays edgework, e.g. "3B 2H // AB3CD4"
+  serial AB3OD4 lenient     a modded bomb's serial (any 6 letters and digits)
   start RC BH GS YT         the opening state: discard top, then the 1-3 hand cards
-  drew GS                   a draw put GS in the hand
-  discarded RC              a discard put RC on the pile
-  played 2                  slot 2 was played (it is the new discard top)
-  strike draw | strike discard | strike play 2
+  drew GS    (dr GS)        a draw put GS in the hand
+  discarded RC  (d RC)      a discard put RC on the pile
+  played 2   (p2, 2)        slot 2 was played (it is the new discard top)
+  strike draw | strike discard | strike play 2   (strike dr, strike d, strike p2)
                             that click struck (nothing moved)
   solved                    the Defuse solved the module
+  twitch 7                  the module's Twitch Plays code: advice as '!7 play 3'
   undo                      take back the last line that changed something (up to 100)
+                            (Tab completes commands and cards; Ctrl-C clears the line)
   state                     show where things stand
   help                      this text
   quit                      leave"""
@@ -84,6 +101,16 @@ class SessionReply:
     quit: bool = False
     #: The error behind ``ok=False``, for a front end to word (see :func:`error_hint`).
     cause: Exception | None = None
+    #: The module's Twitch Plays code (``7``), when known: the advice is then a chat command.
+    twitch: str | None = None
+
+    @property
+    def chat_command(self) -> str | None:
+        """The advice as a Twitch Plays chat command (``!7 play 3``), when the code is known."""
+        action = self.recommendation.action
+        if self.twitch is None or action is None:
+            return None
+        return f"!{self.twitch} {action}"
 
     def to_json(self) -> dict[str, Any]:
         """The protocol object: exactly the documented keys."""
@@ -140,10 +167,11 @@ class SessionReply:
             return out or [rec.reason]
         assert obs is not None and rec.expected_clicks is not None
         clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
-        first = f"{rec.action}: {rec.why or rec.reason}"
+        command = self.chat_command or str(rec.action)
+        first = f"{command}: {rec.why or rec.reason}"
         if rec.action.slot is not None:
             card = obs.hand[rec.action.slot - 1]
-            first = f"{rec.action} ({card.code}): {rec.why}"
+            first = f"{command} ({card.code}): {rec.why}"
         second = f"  cycle: {obs.belief.describe()}; about {clicks} clicks to the solve"
         return [first, second] if not out else [out[0], first]
 
@@ -154,18 +182,23 @@ def error_hint(exc: Exception) -> str:
     (from :attr:`SessionReply.cause`) adds this too."""
     if isinstance(exc, NoOpeningStateError):
         return f" ({_START_SYNTAX})"
+    if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
+        return " (for a modded bomb's serial, give it alone: 'serial <serial> lenient')"
     return ""
 
 
 class _Saved(NamedTuple):
     """A session state to go back to: the edgework, the module, and its lines (the list
-    object then and its length, as later changes only append to it or replace it)."""
+    object then and its length, as later changes only append to it or replace it), and
+    the line whose change it undoes (filled in once the line has changed something)."""
 
     serial: SerialNumber | None
     batteries: Batteries | None
     observation: Observation | None
     lines: list[str]
     length: int
+    twitch: str | None
+    line: str = ""
 
 
 def _clicks(x: float | None) -> float | None:
@@ -186,6 +219,8 @@ class LiveSession:
     ) -> None:
         """A session on this edgework (either may come later, by a line)."""
         self.lenient = lenient_serial
+        #: The module's Twitch Plays code (``7``, or letters with letter codes), if known.
+        self.twitch: str | None = None
         self.serial = serial
         self.batteries = batteries
         self.observation: Observation | None = self._fresh()
@@ -205,6 +240,7 @@ class LiveSession:
             "batteries": None if self.batteries is None else str(self.batteries),
             "lenient_serial": self.lenient,
             "module": list(self.module_lines),
+            "twitch": self.twitch,
         }
 
     @classmethod
@@ -221,6 +257,8 @@ class LiveSession:
             reply = session.handle(line)
             if not reply.ok:
                 raise InvalidCommandError(f"the saved line {line!r} does not apply: {reply.error}")
+        twitch = state.get("twitch")
+        session.twitch = None if twitch is None else twitch_code(str(twitch))
         session._undo.clear()
         return session
 
@@ -278,14 +316,16 @@ class LiveSession:
     def handle(self, line: str) -> SessionReply:
         """Answer one input line; bad or contradictory input changes nothing."""
         saved = _Saved(self.serial, self.batteries, self.observation, self.module_lines,
-                       len(self.module_lines))
+                       len(self.module_lines), self.twitch)
+        text = expand(line)
         try:
-            note, help_text, quit_, changed = self._apply(line)
+            note, help_text, quit_, changed = self._apply(text)
+            self._chat_prefix(line, changed)
         except (DefuserError, EdgeworkError) as exc:
             self._restore(saved)
             return SessionReply(
                 False, str(exc) + error_hint(exc), self.observation, self.recommendation(),
-                cause=exc,
+                cause=exc, twitch=self.twitch,
             )
         except Exception as exc:  # pragma: no cover - the session must never crash
             self._restore(saved)
@@ -294,13 +334,21 @@ class LiveSession:
                 self.recommendation(),
             )
         if changed:
-            self._undo.append(saved)
+            self._undo.append(saved._replace(line=" ".join(text.split())))
         try:
             rec = self.recommendation()
         except (DefuserError, EdgeworkError) as exc:  # pragma: no cover - defensive
             failed = Recommendation(None, None, str(exc))
             return SessionReply(False, str(exc), self.observation, failed)
-        return SessionReply(True, None, self.observation, rec, note, help_text, quit_)
+        return SessionReply(
+            True, None, self.observation, rec, note, help_text, quit_, twitch=self.twitch
+        )
+
+    def _chat_prefix(self, line: str, changed: bool) -> None:
+        """A report typed as a chat command (``!7 p3``) names the module's code."""
+        code = twitch_code(line.split()[0]) if changed and line.strip().startswith("!") else None
+        if code is not None:
+            self.twitch = code
 
     def _apply(self, line: str) -> tuple[str, str, bool, bool]:
         """Apply a line: (note, help text, quit?, changed?)."""
@@ -324,14 +372,11 @@ class LiveSession:
         if verb == "state":
             return self._state_note(), "", False, False
         if verb == "undo":
-            if not self._undo:
-                raise InvalidCommandError("there is nothing to undo")
-            self._restore(self._undo.pop())
-            return "undone", "", False, False
+            return self._undo_last(rest)
+        if verb == "twitch":
+            return self._set_twitch(rest)
         if verb == "serial":
-            serial = SerialNumber.parse(_need(rest, "serial", "a serial number like AB3CD4"),
-                                        strict=not self.lenient)
-            return self._set_edge(serial, self.batteries)
+            return self._set_edge(self._serial(rest), self.batteries)
         if verb == "batteries":
             batteries = Batteries.parse(_need(rest, "batteries", "a count like 3 or '3B 2H'"))
             return self._set_edge(self.serial, batteries)
@@ -356,21 +401,79 @@ class LiveSession:
         self.observation = obs.apply(_EVENT_VERBS[verb](obs, verb, rest))
         self.module_lines.append(text)
         if self.observation.solved:
-            return f"Solved in {self.observation.clicks} clicks.", "", False, True
+            return f"Solved in {self.observation.clicks} clicks. {AFTER_SOLVE}", "", False, True
         return "", "", False, True
+
+    def _serial(self, rest: str) -> SerialNumber:
+        """``serial AB3CD4``, or ``serial AB3OD4 lenient`` (the session reads leniently
+        from then on, as with the command line's lenient option)."""
+        words = _need(rest, "serial", "a serial number like AB3CD4").split()
+        if len(words) == 2 and words[1].lower() == "lenient":
+            serial = SerialNumber.parse(words[0], strict=False)
+            self.lenient = True
+            return serial
+        try:
+            return SerialNumber.parse(rest, strict=not self.lenient)
+        except InvalidSerialError as exc:
+            if not exc.vanilla_only:
+                raise
+            raise InvalidSerialError(
+                f"{exc}; for a modded bomb's serial, type 'serial {rest} lenient'"
+            ) from None
+
+    def _set_twitch(self, rest: str) -> tuple[str, str, bool, bool]:
+        if rest.lower() in ("off", "none", "-"):
+            self.twitch = None
+            return "no Twitch Plays code: the advice is the bare command", "", False, True
+        code = twitch_code(_need(rest, "twitch", "the module's Twitch Plays code, like 7"))
+        if code is None:
+            raise InvalidCommandError(
+                f"twitch {rest!r} is not a Twitch Plays module code, expected a number or "
+                "letters like 7 or EM (or 'twitch off')"
+            )
+        self.twitch = code
+        return f"Twitch Plays module {code}: the advice is its chat command", "", False, True
+
+    def _undo_last(self, rest: str) -> tuple[str, str, bool, bool]:
+        if rest:
+            raise InvalidCommandError(f"undo {rest!r}: undo takes nothing after it")
+        if not self._undo:
+            raise InvalidCommandError("there is nothing to undo")
+        saved = self._undo.pop()
+        self._restore(saved)
+        where = self._state_note() if self.observation is not None else self.edge_note()
+        return f"undid '{saved.line}'; now {where}", "", False, False
 
     def _set_edge(
         self, serial: SerialNumber | None, batteries: Batteries | None
     ) -> tuple[str, str, bool, bool]:
-        # Re-sending the same edgework keeps the game; any other serial or battery count
-        # (even one with the same N) is another bomb, so a new module, as the docs say.
+        # Re-sending the same edgework keeps the game. Another serial or battery count is
+        # most often a correction: the module's lines are replayed on it (``start`` begins
+        # a new module when it really is another bomb).
         same = (serial, _count(batteries)) == (self.serial, _count(self.batteries))
         self.serial, self.batteries = serial, batteries
         if same and self.observation is not None:
             return f"{self.edge_note()} (unchanged)", "", False, False
+        lines, self.module_lines = self.module_lines, []
         self.observation = self._fresh()
-        self.module_lines = []
-        return f"{self.edge_note()}; new module", "", False, True
+        if not lines or self.observation is None:
+            return f"{self.edge_note()}; new module", "", False, True
+        return f"{self.edge_note()}; {self._replay(lines)}", "", False, True
+
+    def _replay(self, lines: list[str]) -> str:
+        """Apply the module's reported lines again on the new edgework, up to the first
+        that no longer fits; say how it went."""
+        for index, line in enumerate(lines):
+            try:
+                self._apply(line)
+            except (DefuserError, EdgeworkError) as exc:
+                dropped = len(lines) - index
+                return (
+                    f"replayed {_plural(index, 'reported line')}; '{line}' no longer fits "
+                    f"({exc}), so it and the {_plural(dropped - 1, 'line')} after it were "
+                    "dropped ('undo' brings them back)"
+                )
+        return f"the module's {_plural(len(lines), 'reported line')} replayed on it"
 
     def _start(self, rest: str) -> tuple[str, str, bool, bool]:
         cards = parse_hand(_need(rest, "start", "the discard top then 1-3 hand cards"))
@@ -394,6 +497,7 @@ class LiveSession:
         self.serial, self.batteries, self.observation = (
             saved.serial, saved.batteries, saved.observation
         )
+        self.twitch = saved.twitch
         del saved.lines[saved.length :]
         self.module_lines = saved.lines
 
@@ -427,7 +531,8 @@ def _solved(obs: Observation, verb: str, rest: str) -> Event:
 
 
 def _struck(obs: Observation, verb: str, rest: str) -> Event:
-    words = rest.split()
+    words = _need(rest, verb, "the click that struck: 'strike draw', 'strike discard' or "
+                  "'strike play <1-3>'").split()
     kind = _CLICK_WORDS.get(words[0].lower()) if words else None
     if kind is ActionKind.PLAY and len(words) >= 2:
         return Struck(Action.play(_slot(obs, " ".join(words[1:]))))

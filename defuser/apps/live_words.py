@@ -8,6 +8,8 @@ readers of ``mittens play`` and ``mittens drill`` accept, turned into reports: `
 ``disc RC`` are ``discarded RC``; ``dr GS`` is ``drew GS``; ``strike d``, ``strike dr`` and
 ``strike p2`` name the click that struck; a Twitch Plays prefix (``!7``) is dropped.
 :func:`report_line` is the other way round: the line that reports an event a module showed.
+:func:`twitch_code` reads a Twitch Plays module code (``7``, ``!7``, ``EM``), and
+:func:`completions` lists what can follow the words typed so far (Tab completion).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from typing import Final
 
 from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
+from edgework import ALL_CARDS
 
 _PLAYED: Final = re.compile(r"(?:played|play|p|slot)?\s*([1-3])")
 _CARD_VERBS: Final[dict[str, str]] = {
@@ -68,3 +71,48 @@ def report_line(event: Event) -> str:
         return "solved"
     assert isinstance(event, Struck)
     return f"strike {event.action}"
+
+
+#: A Twitch Plays module code: the number on the module's banner, or two letters when
+#: the streamer turned letter codes on.
+_TWITCH_CODE: Final = re.compile(r"!?\s*([0-9]{1,3}|[A-Za-z][A-Za-z0-9]{1,2})")
+
+#: The verbs of a live session, for completion (short forms are not offered).
+VERBS: Final = (
+    "start", "drew", "discarded", "played", "strike", "solved", "undo", "state",
+    "serial", "batteries", "edgework", "twitch", "help", "quit",
+)
+_CARD_CODES: Final = tuple(sorted(card.code for card in ALL_CARDS))
+#: What may follow each verb: card codes, click names or slots.
+_FOLLOWERS: Final[dict[str, tuple[str, ...]]] = {
+    **dict.fromkeys(("start", "drew", "draw", "dr", "discarded", "discard", "d", "dis",
+                     "disc"), _CARD_CODES),
+    **dict.fromkeys(("strike", "struck"), ("draw", "discard", "play")),
+    **dict.fromkeys(("played", "play", "p", "solved"), ("1", "2", "3")),
+}
+
+
+def twitch_code(text: str) -> str | None:
+    """The Twitch Plays module code ``text`` names (``7``, ``!7``, ``em`` as ``EM``), or
+    ``None`` when it is not one."""
+    found = _TWITCH_CODE.fullmatch(text.strip())
+    if found is None or found.group(1) in ("0", "00", "000"):
+        return None
+    return found.group(1).upper()
+
+
+def completions(before: str, word: str) -> list[str]:
+    """What completes ``word``, the word being typed, after the text ``before`` it on the
+    line: a verb first, then the card codes, click names or slots that verb takes (after
+    ``strike play``, the slots). Case-insensitive; codes and verbs come back as written."""
+    words = before.split()
+    if not words:
+        options: tuple[str, ...] = VERBS
+    elif words[0].lower() in ("strike", "struck") and len(words) == 2:
+        options = ("1", "2", "3") if words[1].lower() in ("play", "p") else ()
+    else:
+        options = _FOLLOWERS.get(words[0].lower(), ())
+        if words[0].lower() not in ("start",) and len(words) > 1:
+            options = ()
+    key = word.lower()
+    return [option for option in options if option.lower().startswith(key)]

@@ -21,9 +21,9 @@ import click
 
 from defuser.apps.live_session import LiveSession, SessionReply
 from defuser.strategy.cache import cache_dir
-from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.streams import input_lines, stdin_is_terminal
 from defuser.terminal.app import Application
-from defuser.terminal.live_view import screen_reply, worded
+from defuser.terminal.live_view import TypedLines, install_completion, screen_reply, worded
 from defuser.terminal.params import edgework_options, resolve_edgework
 from edgework import Batteries
 
@@ -31,7 +31,8 @@ HISTORY_FILE = "live-history"
 
 
 def _terminal_lines(out: Application) -> Iterator[str]:
-    """Lines typed at a terminal, with readline editing and a saved history."""
+    """Lines typed at a terminal: readline editing, Tab completion and a saved history
+    where readline exists (not on Windows: plain lines there); Ctrl-C clears a line."""
     history: Path | None = None
     readline = None
     with contextlib.suppress(ImportError):
@@ -43,13 +44,14 @@ def _terminal_lines(out: Application) -> Iterator[str]:
         with contextlib.suppress(OSError):
             readline.read_history_file(history)
         readline.set_history_length(1000)
+        install_completion(readline)
+    lines = TypedLines(
+        input, lambda text: out.print(f"\n{text}"),
+        pending=readline.get_line_buffer if readline is not None else lambda: "",
+    )
     try:
-        while True:
-            line = prompt_line("> ")
-            if line is None:
-                out.print("")
-                return
-            yield line
+        yield from lines
+        out.print("")
     finally:
         if readline is not None and history is not None:
             with contextlib.suppress(OSError):

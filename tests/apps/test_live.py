@@ -289,17 +289,103 @@ def test_non_ascii_input_never_crashes_an_ascii_stdout() -> None:
     assert replies[4]["state"] == replies[2]["state"]
 
 
-def test_another_battery_count_with_the_same_n_starts_a_new_module(
+def test_another_battery_count_keeps_the_module_and_undo_brings_the_old_one_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """3 and 8 batteries both give N = 12, but they are different bombs."""
-    stdin = "start RC BH GS YT\nbatteries 8\nstate\nbatteries 8\n"
+    """3 and 8 batteries both give N = 12: a correction replays every reported line (the
+    module is where it was), and undo restores the old count with the same lines."""
+    stdin = "start RC BH GS YT\nbatteries 8\nstate\nbatteries 8\nundo\nstate\n"
     run = run_cli(["live", "--serial", "AB3CD4", "--batteries", "3", "--json"], monkeypatch, stdin)
     replies = [json.loads(line) for line in run.out.splitlines()]
     assert replies[0]["recommendation"]["action"] == "play"
-    assert replies[1]["state"]["discard"] is None
-    assert replies[1]["recommendation"]["action"] == "none"
+    assert replies[1]["state"] == replies[0]["state"] == {"discard": "RC",
+                                                          "hand": ["BH", "GS", "YT"]}
+    assert replies[1]["recommendation"] == replies[0]["recommendation"]
     assert replies[3]["ok"] is True
+    assert replies[4]["state"] == replies[0]["state"]
+
+
+def test_a_battery_correction_replays_every_reported_event_and_undo_restores() -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    for line in ("start YC YT GT GC", "p3", "d BT", "disc RS", "strike draw"):
+        assert session.handle(line).ok, line
+    before = session.state()
+    reply = session.handle("batteries 4")
+    assert reply.ok and "5 reported lines replayed" in reply.note
+    assert session.state()["module"] == before["module"]
+    assert session.state()["batteries"] == "4B"
+    assert session.observation is not None and session.observation.belief.interval == 13
+    assert session.observation.strikes == 1 and session.observation.clicks == 4
+    undone = session.handle("undo")
+    assert undone.note.startswith("undid 'batteries 4'; now discard RS")
+    assert session.state() == before
+    assert session.handle("undo").note.startswith("undid 'strike draw'")
+
+
+def test_a_correction_drops_only_the_lines_that_no_longer_fit() -> None:
+    """On Table D (serial XZ3CD4) YT and GT are legal on GC, so the reported discard no
+    longer fits: it and the lines after it are dropped, the lines before it kept."""
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    for line in ("start YC YT GT GC", "played 3", "discarded BT", "discarded RH"):
+        assert session.handle(line).ok, line
+    kept = session.state()
+    reply = session.handle("serial XZ3CD4")
+    assert reply.ok, reply.error
+    assert "replayed 2 reported lines; 'discarded BT' no longer fits" in reply.note
+    assert "the 1 line after it were dropped ('undo' brings them back)" in reply.note
+    assert session.state()["module"] == ["start YC YT GT GC", "played 3"]
+    assert session.handle("undo").ok and session.state() == kept
+
+
+def test_short_forms_are_read_as_play_and_the_board_read_them() -> None:
+    """One parser for every front end: p3, played3, 3, d BT, disc BT, dr GS, strike dr."""
+    longhand = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    short = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    pairs = [
+        ("start YC YT GT GC", "start YC YT GT GC"), ("played 3", "p3"),
+        ("discarded BT", "disc BT"), ("discarded RS", "d RS"), ("played 1", "played1"),
+        ("discarded YT", "dis YT"), ("strike draw", "strike dr"), ("undo", "undo"),
+        ("discarded yellow heart", "d yellow heart"), ("played 1", "1"),
+    ]
+    for long_line, short_line in pairs:
+        a, b = longhand.handle(long_line), short.handle(short_line)
+        assert a.ok and b.ok, (long_line, a.error, short_line, b.error)
+        assert a.to_json() == b.to_json()
+    assert longhand.state() == short.state()
+    assert short.handle("!7 dr YT").ok and short.twitch == "7"
+
+
+def test_undo_strike_and_solve_say_what_can_be_typed() -> None:
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    strike = session.handle("strike")
+    assert not strike.ok and strike.error is not None
+    assert strike.error.startswith("strike needs the click that struck: 'strike draw'")
+    assert "''" not in strike.error
+    assert session.handle("undo").error == "there is nothing to undo"
+    assert session.handle("start YC YT GT GC").ok
+    assert session.handle("undo").note == "undid 'start YC YT GT GC'; now serial AB3CD4: " \
+        "Table B, last digit 4; 3 batteries: N=12"
+    for line in _followed_game(3):
+        last = session.handle(line)
+    assert last.note.startswith("Solved in 21 clicks. Next: 'start <discard> <hand cards>'")
+    assert "'undo'" in last.note and "'quit'" in last.note
+
+
+def test_the_twitch_code_makes_the_advice_a_chat_command() -> None:
+    from defuser.terminal.live_view import screen_reply
+
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    session.handle("start YC YT GT GC")
+    assert session.handle("twitch 7").note.startswith("Twitch Plays module 7")
+    reply = session.handle("state")
+    assert reply.chat_command == "!7 play 3"
+    assert reply.lines()[1].startswith("!7 play 3 (GC): ")
+    assert any("!7 play 3" in str(getattr(item, "plain", "")) for item in screen_reply(reply))
+    assert session.handle("twitch em").ok and session.handle("state").chat_command == "!EM play 3"
+    assert not session.handle("twitch 7-").ok
+    assert LiveSession.from_state(session.state()).twitch == "EM"
+    assert session.handle("twitch off").ok and session.handle("state").chat_command is None
+    assert session.handle("undo").ok and session.twitch == "EM"
 
 
 def test_a_later_cycle_is_prepared_once_per_rule_set_after_the_first_answer(
@@ -334,9 +420,9 @@ def test_the_session_state_is_json_and_rebuilds_the_very_same_session() -> None:
     assert again.state() == state
     assert again.handle("state").to_json() == session.handle("state").to_json()
     assert again.handle("state").note == session.handle("state").note
-    # A change of edgework is a new module: no line of the old one is kept.
-    session.handle("serial KZ5LG7")
-    assert session.state()["module"] == []
+    # A change of edgework is a correction: the module's lines are replayed on it.
+    session.handle("batteries 4")
+    assert session.state()["module"] == state["module"]
     session.handle("undo")
     assert session.state() == state
 
@@ -348,8 +434,11 @@ def test_an_error_carries_its_cause_and_the_front_end_words_it() -> None:
     assert not reply.ok and reply.cause is not None
     assert reply.error is not None and "--lenient-serial" not in reply.error
     shown = worded(reply).error
-    assert shown is not None and shown.startswith(reply.error)
-    assert shown.endswith("(use --lenient-serial for modded bombs)")
+    # Typed in the session: the session's own way, not the command line's option.
+    assert shown == reply.error and shown.endswith("type 'serial A1B2C3 lenient'")
+    lenient = LiveSession()
+    assert lenient.handle("serial A1B2C3 lenient").ok and lenient.lenient
+    assert lenient.serial is not None and lenient.serial.text == "A1B2C3"
     start = LiveSession(SerialNumber.parse("AB3CD4"), Batteries.parse("3")).handle("drew GS")
     assert start.error == worded(start).error and start.error is not None
     assert start.error.endswith("(start <discard> <hand cards>)")
