@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -213,9 +213,18 @@ class Follower:
     instance's visible state. :meth:`state` is its state as JSON.
     """
 
-    def __init__(self, *, serial: SerialNumber | None = None, batteries: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        serial: SerialNumber | None = None,
+        batteries: int | None = None,
+        twitch: Mapping[int, str] | None = None,
+    ) -> None:
         self.fallback_serial = serial
         self.fallback_batteries = batteries
+        #: Each module's Twitch Plays code by its number in the log (the log never says
+        #: which code Twitch Plays gave a module, so it comes from outside).
+        self.twitch: dict[int, str] = dict(twitch or {})
         self.session = 1
         self.line = 0
         self.reader = LogReader()
@@ -425,7 +434,7 @@ class Follower:
         else:
             obs = module.views[chosen]
             rec = recommend(obs)
-            reply = SessionReply(True, None, obs, rec)
+            reply = SessionReply(True, None, obs, rec, twitch=self.twitch.get(module.module_id))
         module.advised = rec
         certain = len({(o.rules.table, o.rules.last_digit, o.interval)
                        for o in module.views.values()}) <= 1

@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from defuser.apps.live_session import LiveSession, SessionReply
+from defuser.apps.live_words import twitch_code
 from defuser.strategy.cache import cache_dir
 from defuser.streams import input_lines, stdin_is_terminal
 from defuser.terminal.app import Application
@@ -72,6 +73,15 @@ def _terminal_lines(out: Application) -> Iterator[str]:
     "screen, with the last events below.",
 )
 @click.option(
+    "--twitch",
+    "twitch_codes",
+    multiple=True,
+    metavar="CODE",
+    help="The module's Twitch Plays code (7, or its letters): every answer is then the "
+    "whole chat command, '!7 play 3'. With --follow, one N=CODE per module (the log's "
+    "module #N; the log does not say which code Twitch Plays gave it).",
+)
+@click.option(
     "--follow",
     "follow_path",
     is_flag=False,
@@ -89,6 +99,7 @@ def live(
     json_mode: bool,
     follow_path: str | None,
     full_screen: bool,
+    twitch_codes: tuple[str, ...],
 ) -> None:
     """Follow a module as the defuser reports it and say the best safe move each time.
 
@@ -111,10 +122,46 @@ def live(
         # session, whose first answer should come at process-start cost, never needs.
         from defuser.terminal.follow_view import follow_log
 
-        follow_log(follow_path, edge, json_mode=json_mode, full_screen=full_screen)
+        follow_log(follow_path, edge, json_mode=json_mode, full_screen=full_screen,
+                   twitch=_followed_codes(twitch_codes))
         return
     session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
+    session.twitch = _typed_code(twitch_codes)
     answer_lines(session, Application.current(json_mode=json_mode), json_mode=json_mode)
+
+
+def _code(text: str, shown: str) -> str:
+    code = twitch_code(text)
+    if code is None:
+        raise click.BadParameter(
+            f"{shown!r} is not a Twitch Plays module code, expected a number or letters "
+            "like 7 or EM", param_hint="'--twitch'",
+        )
+    return code
+
+
+def _typed_code(values: tuple[str, ...]) -> str | None:
+    """``--twitch CODE`` for a typed session (once at most)."""
+    if len(values) > 1:
+        raise click.BadParameter(
+            f"{len(values)} codes given, expected one for a typed session (several, as "
+            "N=CODE, only with --follow)", param_hint="'--twitch'",
+        )
+    return _code(values[0], values[0]) if values else None
+
+
+def _followed_codes(values: tuple[str, ...]) -> dict[int, str]:
+    """``--twitch N=CODE``, once per module, for ``--follow``."""
+    codes: dict[int, str] = {}
+    for value in values:
+        number, sign, code = value.partition("=")
+        if not sign or not number.strip().lstrip("#").isdigit():
+            raise click.BadParameter(
+                f"{value!r} names no module, expected N=CODE with --follow (the log's module "
+                "#N and its Twitch Plays code, like 1=7)", param_hint="'--twitch'",
+            )
+        codes[int(number.strip().lstrip("#"))] = _code(code, value)
+    return codes
 
 
 def answer_lines(session: LiveSession, out: Application, *, json_mode: bool) -> None:

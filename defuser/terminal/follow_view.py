@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -105,13 +106,16 @@ class FollowBoard:
 
 
 def run_follow(
-    path: Path, fallback: Edgework, out: Application, *, json_mode: bool, full_screen: bool = False
+    path: Path, fallback: Edgework, out: Application, *, json_mode: bool, full_screen: bool = False,
+    twitch: Mapping[int, str] | None = None,
 ) -> None:
-    """Follow the game's log at ``path`` hands-free until interrupted."""
+    """Follow the game's log at ``path`` hands-free until interrupted (``twitch``: each
+    module's Twitch Plays code by its number in the log)."""
     drawn = sys.stdout.isatty() and not json_mode
     follower = Follower(
         serial=fallback.serial,
         batteries=fallback.batteries.count if fallback.batteries is not None else None,
+        twitch=twitch,
     )
     if drawn and full_screen:
         board = FollowBoard(path)
@@ -145,7 +149,10 @@ def run_follow(
     follow(path, emit, follower=follower)
 
 
-def follow_log(follow_path: str, edge: Edgework, *, json_mode: bool, full_screen: bool) -> None:
+def follow_log(
+    follow_path: str, edge: Edgework, *, json_mode: bool, full_screen: bool,
+    twitch: Mapping[int, str] | None = None,
+) -> None:
     """Follow the log named by ``--follow`` (empty: the game's usual place) until interrupted."""
     path = Path(follow_path) if follow_path else Path(default_log_path())
     if path.is_dir():
@@ -154,4 +161,4 @@ def follow_log(follow_path: str, edge: Edgework, *, json_mode: bool, full_screen
             param_hint="'--follow'",
         )
     run_follow(path, edge, Application.current(json_mode=json_mode), json_mode=json_mode,
-               full_screen=full_screen)
+               full_screen=full_screen, twitch=twitch)
