@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
+from collections.abc import Callable
 from time import monotonic
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import click
 from rich.text import Text
@@ -91,6 +93,10 @@ def hardware_error(exc: HardwareError) -> click.ClickException:
     return click.ClickException(error_words(exc))
 
 
+#: Seconds between a demo's presses when a person watches (``--pace`` changes it).
+DEMO_PACE: Final = 0.6
+
+
 class PropGame:
     """One game on the prop, rendered: link notices, the trace file, the log file, the
     game session's events and what the prop shows."""
@@ -103,8 +109,14 @@ class PropGame:
         json_mode: bool,
         log_file: IO[str] | None,
         trace_file: IO[str] | None,
+        pace: float = 0.0,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.out = out
+        #: Seconds to wait after each press is shown (a demo's visible pace), and how
+        #: (``time.sleep`` as it is when the game starts, unless another is given).
+        self.pace = pace
+        self.sleep = time.sleep if sleep is None else sleep
         self.colour = colour
         self.json_mode = json_mode
         self.log = LogAppender(log_file)
@@ -212,6 +224,8 @@ class PropGame:
                 return Stop.SCRIPT_ENDED
             for event in events:
                 self.show_event(event, device, bridge)
+            if press is not None and self.pace and session.end is None:
+                self.sleep(self.pace)
         return session.end
 
     def show_start(self, device: Device, edge: Edgework, seed: int) -> None:
@@ -335,6 +349,12 @@ def list_ports(out: Application, json_mode: bool) -> None:
 @click.option("--port", type=PORT, help="Port or URL: /dev/ttyACM0, COM3, socket://h:p, ...")
 @click.option("--list", "list_only", is_flag=True, help="List candidate ports and exit.")
 @click.option("--demo", is_flag=True, help="Play on a simulated prop that presses by itself.")
+@click.option(
+    "--pace",
+    type=seconds(0.0),
+    help="With --demo: seconds between its presses (default "
+    f"{DEMO_PACE} on a terminal, none when the output is piped or JSON).",
+)
 @edgework_options(if_missing="random if omitted")
 @game_options()
 @click.option(
@@ -369,6 +389,7 @@ def prop(
     port: str | None,
     list_only: bool,
     demo: bool,
+    pace: float | None,
     serial: str | None,
     batteries: Batteries | None,
     edgework: str | None,
@@ -398,8 +419,7 @@ def prop(
     if list_only:
         list_ports(out, json_mode)
         return
-    if demo and port is not None:
-        raise click.UsageError("give --port or --demo, not both")
+    pace = demo_pace(demo, port, pace, out)
     check_time_limit(time_limit)
     given = resolve_edgework(
         serial, batteries, edgework, lenient=lenient_serial, need_serial=False
@@ -419,8 +439,25 @@ def prop(
         reconnect_timeout=reconnect_timeout,
     )
     files = (log_path, trace_path)
-    if play_on_port(out, port, timing, module, edge, seed, files, strike_limit, time_limit):
+    if play_on_port(
+        out, port, timing, module, edge, seed, files, strike_limit, time_limit, pace=pace
+    ):
         out.interrupted()  # Ctrl-C: the summary is printed
+
+
+def demo_pace(demo: bool, port: str | None, pace: float | None, out: Application) -> float:
+    """The seconds between a demo's presses: as given, else :data:`DEMO_PACE` when a
+    person watches (a terminal, not JSON), else none; none without ``--demo``, which
+    goes with ``--pace`` and not with ``--port``."""
+    if demo and port is not None:
+        raise click.UsageError("give --port or --demo, not both")
+    if pace is not None and not demo:
+        raise click.UsageError("--pace works with --demo")
+    if not demo:
+        return 0.0
+    if pace is not None:
+        return pace
+    return DEMO_PACE if sys.stdout.isatty() and not out.json_mode else 0.0
 
 
 def check_time_limit(time_limit: float | None) -> None:
@@ -442,9 +479,12 @@ def play_on_port(
     paths: tuple[str | None, str | None],
     strike_limit: int,
     time_limit: float | None,
+    *,
+    pace: float = 0.0,
 ) -> bool:
     """Open the log and trace files (``paths``), set up the game session on the prop at
-    ``port`` and play it; return whether Ctrl-C stopped it."""
+    ``port`` and play it (``pace``: seconds after each press); return whether Ctrl-C
+    stopped it."""
     log_path, trace_path = paths
     files: list[IO[str]] = []
     try:
@@ -454,6 +494,7 @@ def play_on_port(
             json_mode=out.json_mode,
             log_file=_open_for_writing(log_path, "log file", files),
             trace_file=_open_for_writing(trace_path, "trace file", files, log_path),
+            pace=pace,
         )
         device = Device(
             port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace

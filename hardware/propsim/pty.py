@@ -2,7 +2,9 @@
 
 :class:`PtyTwin` puts a :class:`~hardware.propsim.twin.PropSim` behind a pty (with an
 optional stable symlink) and pumps bytes both ways; :func:`serve` runs one, reading
-presses and faults as words on stdin (see :data:`PTY_HELP`).
+presses and faults as words on stdin (see :data:`PTY_HELP`), and echoes on stderr each
+press typed and, once the host's commands for it have arrived, what the display shows
+after every change (:meth:`PtyTwin.news`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class PtyTwin:
         self.master = -1
         self.slave = -1
         self.path = ""
+        #: The display and the number of sounds last echoed (see :meth:`news`).
+        self._echoed = (sim.display.render(), len(sim.display.sounds))
 
     def plug(self) -> str:
         """Create a new pty (a new device name) and point the symlink at it."""
@@ -52,6 +56,18 @@ class PtyTwin:
             if fd >= 0:
                 os.close(fd)
         self.master = self.slave = -1
+
+    def news(self) -> list[str]:
+        """What changed on the display since the last call, as lines to echo: each new
+        sound, then the whole display when it looks different."""
+        display = self.sim.display
+        shown, heard = self._echoed
+        lines = [f"sound {cue.value}" for cue in display.sounds[heard:]]
+        now = display.render()
+        if now != shown:
+            lines.append(f"display: {now}")
+        self._echoed = (now, len(display.sounds))
+        return lines
 
     def pump(self, data: bytes | None = None) -> None:
         """Feed bytes from the host (if any) and write out what the prop sends."""
@@ -88,6 +104,11 @@ def serve(twin: PtyTwin, *, read_stdin: bool = True) -> int:
             if word:
                 typed(twin, word)
         twin.pump()
+        if not readable:
+            # A quiet moment: the host has finished the burst of commands a press brings,
+            # so the display is echoed once per change, not once per command.
+            for line in twin.news():
+                print(line, file=sys.stderr, flush=True)
 
 
 def typed(twin: PtyTwin, word: str) -> None:
@@ -101,7 +122,8 @@ def typed(twin: PtyTwin, word: str) -> None:
     elif word == "show":
         print(sim.display.render(), file=sys.stderr, flush=True)
     elif word in BUTTON_WORDS:
-        sim.press(BUTTON_WORDS[word])
+        press = sim.press(BUTTON_WORDS[word])
+        print(f"pressed {press.button.value} (event {press.seq})", file=sys.stderr, flush=True)
     elif word == "reset":
         sim.restart()
     elif word == "corrupt":
