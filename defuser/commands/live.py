@@ -106,7 +106,9 @@ def live(
     Type what happened, one line at a time ('start RC BH GS YT', 'drew GS',
     'discarded RC', 'played 2', 'strike draw', 'solved', 'undo', 'help'); every
     answer is the optimal next click (fewest expected clicks, never a strike), why,
-    and where the mitten cycle stands.
+    and where the mitten cycle stands. Short forms work as in play ('p2', 'd RC',
+    'dr GS'); at a terminal Tab completes, and Ctrl-C clears the line (a second one
+    on an empty line ends the session).
 
     With --follow nobody types: the game's own log is read as it is written, each
     bomb's edgework is taken from it, and every Exploding Mittens module gets its
