@@ -6,7 +6,8 @@ Contract: :func:`expand` turns a line as an expert types it at speed into the li
 readers of ``mittens play`` and ``mittens drill`` accept, turned into reports: ``p2``,
 ``play2``, ``played2`` and a bare ``2`` are ``played 2``; ``d RC``, ``dis RC`` and
 ``disc RC`` are ``discarded RC``; ``dr GS`` is ``drew GS``; ``strike d``, ``strike dr`` and
-``strike p2`` name the click that struck; a Twitch Plays prefix (``!7``) is dropped.
+``strike p2`` name the click that struck; a Twitch Plays prefix (``!7``, or a letter
+code like ``!EM``) is dropped.
 :func:`report_line` is the other way round: the line that reports an event a module showed.
 :func:`twitch_code` reads a Twitch Plays module code (``7``, ``!7``, ``EM``), and
 :func:`completions` lists what can follow the words typed so far (Tab completion).
@@ -20,6 +21,8 @@ from typing import Final
 from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
 from edgework import ALL_CARDS
 
+#: A Twitch Plays chat command's module code before the command: ``!7 ``, ``!EM ``.
+_CHAT_PREFIX: Final = re.compile(r"^!\s*(?:[0-9]{1,3}|[A-Za-z][A-Za-z0-9]{1,2})\s+")
 _PLAYED: Final = re.compile(r"(?:played|play|p|slot)?\s*([1-3])")
 _CARD_VERBS: Final[dict[str, str]] = {
     "d": "discarded", "dis": "discarded", "disc": "discarded",
@@ -34,7 +37,7 @@ _STRUCK_CLICKS: Final[dict[str, str]] = {
 def expand(line: str) -> str:
     """The live session's line for ``line`` (see the module docstring)."""
     text = " ".join(line.split())
-    text = re.sub(r"^!\s*\d+\s+", "", text)
+    text = _CHAT_PREFIX.sub("", text)
     if not text:
         return text
     played = _PLAYED.fullmatch(text.lower())

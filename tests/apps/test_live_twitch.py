@@ -55,6 +55,18 @@ def test_twitch_codes(text: str, code: str | None) -> None:
     assert twitch_code(text) == code
 
 
+def test_a_chat_command_with_a_letter_code_is_read_and_names_the_module() -> None:
+    from defuser.apps.live_session import LiveSession
+    from defuser.apps.live_words import expand
+    from edgework import Batteries, SerialNumber
+
+    assert expand("!EM p3") == "played 3" and expand("!7 disc BT") == "discarded BT"
+    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
+    assert session.handle("start YC YT GT GC").ok
+    assert session.handle("!em p3").ok and session.twitch == "EM"
+    assert session.handle("state").chat_command == "!EM discard"
+
+
 def test_the_follower_gives_each_module_its_own_chat_command() -> None:
     log = game_log([BombSpec("AB3CD4", [2, 1], {
         1: simulated_messages("AB3CD4", [2, 1], seed=4, module_id=1),
