@@ -30,6 +30,7 @@ from defuser.trainer.drill_session import (
     DEFAULT_GAMES,
     Asked,
     BombTimerRanOut,
+    CaughtUp,
     DrillOptions,
     DrillSession,
     Ended,
@@ -357,6 +358,10 @@ def show_event(event: Event, term: DrillIO) -> None:
         )
     elif isinstance(event, Paused):
         term.say(f"  Press Enter for the next {event.what}.", style="dim")
+    elif isinstance(event, CaughtUp):
+        hint = (" 'mittens drill --practice' practises more without changing the schedule."
+                if event.why.startswith("caught up") else "")
+        term.note(f"{event.why[0].upper()}{event.why[1:]}.{hint}")
     elif isinstance(event, BombTimerRanOut):
         late = f"; {event.late!r} came too late and was not played" if event.late else ""
         term.say(f"  The bomb's timer ran out before the click{late}.")
@@ -399,6 +404,8 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
         f"Drill: {event.plan}; answers are stored in {path}. "
         "Type 'help' for the notation, 'quit' to stop."
     )
+    if event.outlook:
+        term.note(f"Today: {event.outlook}.")
     if event.daily is not None:
         term.note(event.daily)
 
@@ -506,6 +513,19 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
     help="--mode game: the bomb's timer; it runs while a click is asked (not while you "
     "read the feedback), a quarter faster per strike, and at 0 the bomb explodes.",
 )
+@click.option(
+    "--practice",
+    is_flag=True,
+    help="Extra practice of your weak spots once caught up; kept out of the schedule.",
+)
+@click.option(
+    "--day-start",
+    type=click.IntRange(0, 23),
+    default=None,
+    metavar="HOUR",
+    help="The hour (local time) your day starts at, for what is due today (default 4; "
+    "saved).",
+)
 @click.option("--json", "json_mode", is_flag=True, help="One JSON object per question.")
 def drill(
     mode: str,
@@ -522,6 +542,8 @@ def drill(
     minutes: float | None,
     daily_goal: int | None,
     bomb_timer: float | None,
+    practice: bool,
+    day_start: int | None,
     json_mode: bool,
 ) -> None:
     """Drill the lookups and decisions, timed and graded; answers are stored for stats.
@@ -538,9 +560,10 @@ def drill(
         )
     options = DrillOptions(
         count=count, minutes=minutes, seed=seed, time_limit=time_limit, tables=tables,
-        rules=rules, weakest=weakest, bomb_timer=bomb_timer,
+        rules=rules, weakest=weakest, bomb_timer=bomb_timer, practice=practice,
         settings={"retention": retention, "new_per_session": new_per_session,
-                  "new_per_day": new_per_day, "daily_goal": daily_goal},
+                  "new_per_day": new_per_day, "daily_goal": daily_goal,
+                  "day_start": day_start},
     )
     term = DrillIO(Application.current(json_mode=json_mode), sys.stdin, json_mode=json_mode)
     path = db if db is not None else default_db_path()

@@ -57,12 +57,15 @@ def heat_style(accuracy: float | None) -> str:
 
 
 def cell_text(cell: Cell, colour: bool) -> Text:
-    """Two lines: accuracy and median time; the time marked ``!`` when slower than the
-    cell's current target."""
-    if cell.accuracy is None or cell.median_seconds is None:
+    """Two lines: the share right of the answers that used the cell, and the median
+    time of its own questions (``-`` when it was only used by other questions), marked
+    ``!`` when slower than the cell's current target."""
+    if cell.accuracy is None:
         return Text(f"{NEVER}\n ", justify="center")
-    slow = cell.target is not None and cell.median_seconds > cell.target
-    time_words = f"{cell.median_seconds:.1f}s{'!' if slow else ''}"
+    slow = (cell.target is not None and cell.median_seconds is not None
+            and cell.median_seconds > cell.target)
+    time_words = "-" if cell.median_seconds is None else (
+        f"{cell.median_seconds:.1f}s{'!' if slow else ''}")
     text = Text(f"{cell.accuracy:.0%}\n{time_words}", justify="center")
     if colour:
         text.stylize(heat_style(cell.accuracy))
@@ -94,8 +97,10 @@ def heatmaps_view(heatmaps: Sequence[Heatmap], colour: bool) -> RenderableType:
     small = [heatmap_table(h, colour) for h in heatmaps if h.table != "E"]
     large = [heatmap_table(h, colour) for h in heatmaps if h.table == "E"]
     legend = Text(
-        "Each cell: share right, then median answer time ('!' when slower than the "
-        f"cell's target); {NEVER} = never asked."
+        "Each cell: the share right of every answer that used it (its own questions, "
+        "and rule, legal and decide questions through their discard pile), then the "
+        "median time of its own questions ('!' when slower than its target, - when it "
+        f"had none); {NEVER} = never used."
     )
     if colour:
         legend.append("  ")
@@ -128,28 +133,28 @@ def _skills(count: int) -> str:
 
 
 def retention_words(retention: Retention) -> str:
-    """Predicted and measured recall in one line."""
+    """Predicted and measured recall in words."""
     desired = f"desired {retention.desired:.0%}"
-    if not retention.skills:
-        return f"Retention: nothing seen yet ({desired})."
-    learning = retention.learning
+    if retention.predicted is None and not retention.reviewed_today:
+        return f"Retention: nothing reviewed yet ({desired})."
     if retention.predicted is None:
         text = (
-            f"Retention: the {_skills(learning)} seen {'is' if learning == 1 else 'are'} "
-            f"still in {'its' if learning == 1 else 'their'} learning steps ({desired}); "
-            "recall is predicted once a skill has passed them"
+            f"Retention: {_skills(retention.reviewed_today)} reviewed today, none before "
+            f"({desired}); recall is predicted from tomorrow"
         )
     else:
         text = (
-            f"Retention: predicted recall now {retention.predicted:.0%} averaged over "
-            f"{_skills(retention.skills - learning)} past learning ({desired})"
+            f"Retention: predicted recall now {retention.predicted:.0%} over the "
+            f"{_skills(retention.skills)} last reviewed before today ({desired})"
         )
-        if learning:
-            text += f", {learning} still learning"
+        if retention.reviewed_today:
+            text += f"; {retention.reviewed_today} reviewed today"
+    if retention.in_a_week is not None:
+        text += f"; in a week without practice {retention.in_a_week:.0%}"
     if retention.measured is not None:
         text += (
             f"; measured {retention.measured:.0%} right on {retention.reviews} "
-            f"review{'s' if retention.reviews != 1 else ''} a day or more after the last"
+            f"answer{'s' if retention.reviews != 1 else ''} a day or more after the last"
         )
     return text + "."
 
@@ -288,15 +293,16 @@ def render(report: StatsReport, console: Console, colour: bool, now: float) -> N
     console.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
     head("Recent sessions")
     console.print(tally_table("session", report.recent_sessions))
-    head("Weakest skills (asked first when you drill without --seed)")
+    head("Weakest skills (missed or slow; extra practice, drill --practice, asks them most)")
     if report.weakest:
         for n, weak in enumerate(report.weakest, start=1):
-            console.print(Text(printable(f"{n:2d}. {weak.label} [{weak.skill}]: {weak.record}")))
+            console.print(Text(printable(f"{n:2d}. {weak.label}: {weak.record}")))
     else:
         console.print("none yet")
-    console.print(f"\nSkills due for review now: {report.due}")
+    console.print(f"\nDue today: {_skills(report.due)} (missed last time, or their review "
+                  "falls on this day)")
     if report.forecast:
-        head("Due in the coming days")
+        head("Due in the coming days (a day starts at the day-start hour)")
         console.print(forecast_table(report.forecast, colour, lambda n: _weekday(now, n)))
 
 

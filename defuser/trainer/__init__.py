@@ -14,8 +14,11 @@ exact belief about the deck (:mod:`defuser.strategy.belief`) and the optimal zer
   :mod:`~defuser.trainer.grading`: the typed answers and their readers, each kind's
   judge, and grading within the time limit;
 - :mod:`~defuser.trainer.skills`: the typed skills and their stored keys;
-- :mod:`~defuser.trainer.scheduler` and :mod:`~defuser.trainer.settings`: FSRS spaced
-  repetition per skill and the learner's settings;
+- :mod:`~defuser.trainer.scheduler`, :mod:`~defuser.trainer.ratings`,
+  :mod:`~defuser.trainer.teaching` and :mod:`~defuser.trainer.settings`: FSRS spaced
+  repetition per skill by the learner's day, how an answer is rated, the order new
+  skills are taught in, and the learner's settings;
+- :mod:`~defuser.trainer.simulate`: a simulated learner that checks the scheduler;
 - :mod:`~defuser.trainer.store`, :mod:`~defuser.trainer.location`,
   :mod:`~defuser.trainer.export` and :mod:`~defuser.trainer.report`: the SQLite answer
   log, where it lives by default, its CSV export and its statistics;

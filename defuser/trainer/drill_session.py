@@ -148,11 +148,13 @@ def clock_text(
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """The session began: what it plans (``10 questions, mode table, ...``) and the
-    daily goal's progress (``None`` without a goal)."""
+    """The session began: what it plans (``10 questions, mode table, ...``), the daily
+    goal's progress (``None`` without a goal) and, for a scheduled drill, what it can
+    ask (``12 due, 5 new``; empty for a seeded drill, a game or extra practice)."""
 
     plan: str
     daily: str | None
+    outlook: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +214,14 @@ class Paused:
     line (Enter) shows it and starts its answer clock; ``quit`` stops."""
 
     what: str = "question"
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """Nothing is left to ask: no skill due and no new skill allowed (``why`` says
+    which caps hold), or, in extra practice, nothing seen yet."""
+
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +312,7 @@ class Ended:
 
 Event = (
     Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded | Paused
-    | BombTimerRanOut | GameEnded | Ended
+    | CaughtUp | BombTimerRanOut | GameEnded | Ended
 )
 
 
@@ -338,11 +348,11 @@ def open_session(
     drill = Drill(
         mode, store=store, seed=options.seed, time_limit=options.time_limit,
         history=history, settings=settings, tables=options.tables, rules=options.rules,
-        weakest=options.weakest, clock=wall,
+        weakest=options.weakest, clock=wall, practice=options.practice,
     )
     goal = Goal.of(
         options.count, options.minutes, games=mode == "game", daily=settings.daily_goal,
-        before=answers_today((r.at for r in history), wall()),
+        before=answers_today((r.at for r in history), wall(), settings.day_start),
     )
     return DrillSession(drill, goal, interactive=interactive, bomb_timer=options.bomb_timer,
                         clock=clock)
@@ -351,7 +361,8 @@ def open_session(
 @dataclass(frozen=True, slots=True)
 class DrillOptions:
     """What a learner chose for a session (``None``: the default or the saved setting).
-    ``settings`` holds the saved settings to change (retention, caps, daily goal)."""
+    ``settings`` holds the saved settings to change (retention, caps, daily goal, day
+    start); ``practice`` asks for extra practice, kept out of the schedule."""
 
     count: int | None = None
     minutes: float | None = None
@@ -361,6 +372,7 @@ class DrillOptions:
     rules: tuple[str, ...] = ()
     weakest: int | None = None
     bomb_timer: float | None = None
+    practice: bool = False
     settings: dict[str, float | int | None] = field(default_factory=dict)
 
 
@@ -442,6 +454,8 @@ class DrillSession:
         what = self.goal.plan_words("game" if self.games else "question")
         if not self.games:
             what += f", mode {drill.mode}"
+        if drill.practice:
+            what += ", extra practice (kept out of the schedule)"
         if not drill.focus.empty:
             what += f", only {drill.focus.words()}"
         if drill.time_limit is not None:
@@ -453,7 +467,10 @@ class DrillSession:
     def start(self) -> list[Event]:
         """Begin: the plan, then the first question (or the end, if there is none)."""
         daily = self.goal.daily_words(0) if self.goal.daily else None
-        return [Started(self.plan(), daily), *self._next()]
+        drill = self.drill
+        scheduled = not (self.games or drill.practice or drill.seed is not None)
+        outlook = drill.outlook().words() if scheduled else ""
+        return [Started(self.plan(), daily, outlook), *self._next()]
 
     def answer(self, line: str) -> list[Event]:
         """One line typed while :attr:`asking`: an answer, help, a blank line or quit
@@ -564,6 +581,8 @@ class DrillSession:
         if not self.goal.more(self.number, self._since()):
             return self._finish()
         question = self.drill.next_question()
+        if question is None:
+            return [CaughtUp(self.drill.caught_up_words()), *self._finish()]
         head = f"[{self.goal.progress(self.number + 1, self._since())}] {question.kind.value}:"
         return self._ask(Asked(question, head))
 

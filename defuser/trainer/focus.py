@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from defuser.trainer.scheduler import Scheduler, local_day
+from defuser.trainer.scheduler import DEFAULT_DAY_START, Scheduler, learner_day
 from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, Skill, TableSkill
 from edgework import TABLE_E
 
@@ -80,7 +80,10 @@ def focus_on(
     return Focus(area.tables, area.rules, frozenset(chosen))
 
 
-def answers_today(times: Iterable[float], now: float) -> int:
-    """How many of the answer times fall on the learner's day of ``now``."""
-    today = local_day(now)
-    return sum(1 for at in times if local_day(at) == today)
+def answers_today(
+    times: Iterable[float], now: float, day_start: int = DEFAULT_DAY_START
+) -> int:
+    """How many of the answer times fall on the learner's day of ``now`` (the day
+    starting at ``day_start`` o'clock)."""
+    today = learner_day(now, day_start)
+    return sum(1 for at in times if learner_day(at, day_start) == today)

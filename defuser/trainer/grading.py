@@ -4,7 +4,7 @@ Contract: :func:`grade` asks the question kind's judge (:mod:`defuser.trainer.ki
 :mod:`defuser.trainer.judges`) and turns its :class:`~defuser.trainer.judges.Judgement`
 into a :class:`~defuser.trainer.model.Grade`. An unreadable answer is graded
 ``unreadable``; an answer slower than the time limit is graded ``too slow`` whatever
-it says.
+it says (``late_right`` when it was right otherwise).
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ def grade(
     else:
         verdict, reading = judgement.verdict, judgement.reading
         detail, loss = judgement.detail, judgement.loss
+    late_right = False
     if time_limit is not None and seconds > time_limit:
+        late_right = verdict.correct
         was = f"the answer was {verdict.value}" if reading is not None else "no answer"
         detail = f"{seconds:.1f} s is over the {time_limit:g} s limit ({was})"
         verdict = Verdict.SLOW
@@ -45,4 +47,5 @@ def grade(
         seconds=seconds,
         loss=loss,
         detail=detail,
+        late_right=late_right,
     )

@@ -142,6 +142,8 @@ class Grade:
     ``given`` is the answer as typed; ``reading`` how the parser read it (``None`` when
     it could not). ``loss`` is the expected-click loss of a ``decide`` answer against
     the best action (``None`` when the answer risks a strike or is not a decide).
+    ``late_right`` marks a ``too slow`` answer that was right otherwise (the scheduler
+    rates it Hard: remembered, but slowly).
     """
 
     verdict: Verdict
@@ -152,6 +154,7 @@ class Grade:
     seconds: float
     loss: float | None = None
     detail: str = ""
+    late_right: bool = False
 
     @property
     def correct(self) -> bool:
@@ -166,8 +169,9 @@ class Answered:
     question: Question
     grade: Grade
     at: float = field(default=0.0)
-    #: The FSRS rating (1 Again, 2 Hard, 3 Good, 4 Easy) and the answer-time target
-    #: it was rated against.
+    #: The FSRS rating (1 Again, 2 Hard, 3 Good, 4 Easy; ``None`` when the answer was
+    #: no review: a later answer of the skill that day, or extra practice) and the
+    #: answer-time target it was measured against.
     rating: int | None = None
     target: float | None = None
 

@@ -13,6 +13,7 @@ and how many skills fall due on each of the next days.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,12 +23,23 @@ from fsrs import Rating
 
 from defuser.trainer.export import iso_time
 from defuser.trainer.kinds import all_skills
-from defuser.trainer.model import KINDS
+from defuser.trainer.model import KINDS, Verdict
+from defuser.trainer.ratings import Outcome, stored_reading
 from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import CellSkill, RuleSkill, Skill
+from defuser.trainer.skills import CellSkill, RuleSkill, Skill, parse_skill
 from defuser.trainer.store import AnswerRow
-from edgework import RULE_LETTERS, TABLE_E_ROWS, TABLE_LETTERS, Card, Colour, Shape
+from edgework import (
+    RULE_LETTERS,
+    TABLE_E_ROWS,
+    TABLE_LETTERS,
+    Card,
+    Colour,
+    EdgeworkError,
+    SerialNumber,
+    Shape,
+    card_type,
+)
 
 SPARK_BARS: Final = "▁▂▃▄▅▆▇█"
 
@@ -156,16 +168,19 @@ class WeakSkill:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One table cell's record: answers, right answers, median time, current target."""
+    """One table cell's record: the answers that used the cell and how many were
+    right; how many were the cell's own questions, their median time and the cell's
+    current target."""
 
     answers: int = 0
     right: int = 0
     median_seconds: float | None = None
     target: float | None = None
+    asked: int = 0
 
     @property
     def accuracy(self) -> float | None:
-        """Share of right answers, or ``None`` when never asked."""
+        """Share of right answers, or ``None`` when never used."""
         return self.right / self.answers if self.answers else None
 
     def to_json(self) -> dict[str, Any]:
@@ -173,7 +188,8 @@ class Cell:
         return {
             "answers": self.answers,
             "right": self.right,
-            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
+            "accuracy": _rounded(self.accuracy),
+            "asked": self.asked,
             "median_seconds": None if self.median_seconds is None
             else round(self.median_seconds, 3),
             "target_seconds": None if self.target is None else round(self.target, 3),
@@ -218,21 +234,23 @@ class SpeedTrend:
 
 @dataclass(frozen=True, slots=True)
 class Retention:
-    """What the memory model says about recall."""
+    """What the memory model says about recall, and what the answers show.
+
+    ``predicted`` is the mean predicted chance of recall now over the ``skills``
+    reviewed before today (``None``: none was); the ``reviewed_today`` skills are left
+    out, since the model predicts full recall on the day of a review. ``in_a_week`` is
+    the mean predicted recall a week from now, without practice, over every skill
+    reviewed. ``reviews`` counts the answers given a day or more after the skill's
+    previous answer, ``recalled`` how many of them were right (the measured retention).
+    """
 
     desired: float
-    #: Mean predicted chance of recall now over the skills seen that are past their
-    #: learning steps (``None``: none is). Right after an answer the model predicts
-    #: recall near 100% for any skill, so skills still being learned (new, or wrong
-    #: last time) would only flatter the mean.
     predicted: float | None
     skills: int
-    #: Answers given a day or more after the skill's previous answer, and how many of
-    #: them were right (the measured retention).
     reviews: int
     recalled: int
-    #: Skills seen that are still in their learning steps (left out of ``predicted``).
-    learning: int = 0
+    reviewed_today: int = 0
+    in_a_week: float | None = None
 
     @property
     def measured(self) -> float | None:
@@ -243,33 +261,66 @@ class Retention:
         """The retention as a JSON object."""
         return {
             "desired": self.desired,
-            "predicted": None if self.predicted is None else round(self.predicted, 4),
+            "predicted": _rounded(self.predicted),
             "skills": self.skills,
-            "learning": self.learning,
+            "reviewed_today": self.reviewed_today,
+            "in_a_week": _rounded(self.in_a_week),
             "reviews": self.reviews,
             "recalled": self.recalled,
-            "measured": None if self.measured is None else round(self.measured, 4),
+            "measured": _rounded(self.measured),
         }
 
 
-def _cell(rows: Sequence[AnswerRow], target: float | None) -> Cell:
-    if not rows:
-        return Cell(target=target)
+def _rounded(share: float | None) -> float | None:
+    return None if share is None else round(share, 4)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def lookups_of(row: AnswerRow) -> set[Skill]:
+    """The table cells an answer used: an ``identify`` or ``rule`` question's own
+    cell; for a question with a serial number and a discard pile (``rule``, ``legal``,
+    ``decide``), the discard's Table A-D cell and the Table E cell it leads to."""
+    used: set[Skill] = set()
+    own = parse_skill(row.skill)
+    if isinstance(own, CellSkill | RuleSkill):
+        used.add(own)
+    try:
+        facts = json.loads(row.question)
+        serial = SerialNumber.parse(facts["serial"], strict=False)
+        discard = Card.parse(facts["discard"])
+    except (ValueError, TypeError, KeyError, EdgeworkError):
+        return used  # no discard pile (or not a question this version wrote)
+    table = serial.table
+    used.add(CellSkill(table, discard))
+    used.add(RuleSkill(card_type(table, discard), serial.last_digit))
+    return used
+
+
+def _cell(used: Sequence[AnswerRow], own: Sequence[AnswerRow], target: float) -> Cell:
     return Cell(
-        len(rows),
-        sum(r.correct for r in rows),
-        percentile([r.seconds for r in rows], 50),
+        len(used),
+        sum(r.correct for r in used),
+        percentile([r.seconds for r in own], 50),
         target,
+        len(own),
     )
 
 
 def heatmaps(rows: Sequence[AnswerRow], scheduler: Scheduler) -> list[Heatmap]:
     """Tables A-D (rows: shapes, columns: colours) and Table E (rows: the card type on
-    the pile, columns: the serial's last digit), one cell per skill."""
-    by_skill = _group(rows, lambda r: r.skill)
+    the pile, columns: the serial's last digit): per cell, every answer that used it
+    (:func:`lookups_of`) and the times of its own questions."""
+    used: dict[Skill, list[AnswerRow]] = {}
+    own = _group(rows, lambda r: r.skill)
+    for row in rows:
+        for skill in lookups_of(row):
+            used.setdefault(skill, []).append(row)
 
     def cell(skill: Skill) -> Cell:
-        return _cell(by_skill.get(skill.key, []), scheduler.target(skill))
+        return _cell(used.get(skill, []), own.get(skill.key, []), scheduler.target(skill))
 
     maps = [
         Heatmap(
@@ -314,24 +365,29 @@ def speed_trends(rows: Sequence[AnswerRow]) -> list[SpeedTrend]:
 
 
 def retention(rows: Sequence[AnswerRow], scheduler: Scheduler, now: float) -> Retention:
-    """Predicted recall now (FSRS) and measured recall after a day or more."""
-    seen = [s for s in scheduler.skills.values() if s.seen]
-    recalls = [scheduler.recall(s, now) or 0.0 for s in seen if not s.learning]
+    """Predicted recall now and in a week (FSRS), and measured recall after a day or
+    more."""
+    today = scheduler.day_of(now)
+    reviewed = [s for s in scheduler.skills.values() if s.reviews]
+    before = [s for s in reviewed if s.review_day != today]
+    now_recall = [scheduler.recall(s, now) or 0.0 for s in before]
+    week_recall = [scheduler.recall(s, now + 7 * DAY) or 0.0 for s in reviewed]
     last: dict[str, float] = {}
     reviews = recalled = 0
     for row in rows:
-        before = last.get(row.skill)
-        if before is not None and row.at - before >= DAY:
+        previous = last.get(row.skill)
+        if previous is not None and row.at - previous >= DAY:
             reviews += 1
             recalled += row.correct
         last[row.skill] = row.at
     return Retention(
         scheduler.retention,
-        sum(recalls) / len(recalls) if recalls else None,
-        len(seen),
+        _mean(now_recall),
+        len(before),
         reviews,
         recalled,
-        len(seen) - len(recalls),
+        reviewed_today=len(reviewed) - len(before),
+        in_a_week=_mean(week_recall),
     )
 
 
@@ -393,12 +449,31 @@ RECENT_SESSIONS: Final = 10
 FORECAST_DAYS: Final = 7
 
 
+#: How an extra-practice session's mode is stored: ``rule practice``.
+PRACTICE_SUFFIX: Final = " practice"
+
+
+def practice_mode(mode: str) -> str:
+    """The stored mode of an extra-practice session of ``mode`` (its answers stay out
+    of the schedule)."""
+    return mode + PRACTICE_SUFFIX
+
+
+def is_practice(mode: str) -> bool:
+    """Whether a stored session mode is extra practice."""
+    return mode.endswith(PRACTICE_SUFFIX)
+
+
 def build_scheduler(
     rows: Iterable[AnswerRow],
     settings: Settings | None = None,
     allowed: Callable[[Skill], bool] | None = None,
 ) -> Scheduler:
-    """A scheduler with every stored answer replayed, as a new session starts with."""
+    """A scheduler with every stored answer replayed, as a new session starts with.
+
+    The answers of extra-practice sessions are kept for the record but are no reviews;
+    a ``too slow`` answer stored before ratings were is replayed as not right.
+    """
     chosen = settings or Settings()
     scheduler = Scheduler(
         all_skills(),
@@ -406,11 +481,18 @@ def build_scheduler(
         new_per_session=chosen.new_per_session,
         new_per_day=chosen.new_per_day,
         allowed=allowed,
+        day_start=chosen.day_start,
     )
-    scheduler.replay(
-        (r.skill, r.correct, r.seconds, r.at, None if r.rating is None else Rating(r.rating))
-        for r in rows
-    )
+    for row in rows:
+        skill = parse_skill(row.skill)
+        if skill is None:
+            continue  # a newer version's skill
+        outcome = Outcome(
+            correct=row.correct, seconds=row.seconds, at=row.at,
+            reading=stored_reading(row.question), best=row.grade != Verdict.GOOD.value,
+        )
+        rating = None if row.rating is None else Rating(row.rating)
+        scheduler.review(skill, outcome, rating=rating, practice=is_practice(row.mode))
     return scheduler
 
 
@@ -443,7 +525,7 @@ def build_report(
         )
         for s in scheduler.weakest(weakest, now)
     ]
-    due = sum(1 for s in scheduler.skills.values() if scheduler.is_due(s, now))
+    forecast = scheduler.forecast(now, FORECAST_DAYS)
     days = {dt.datetime.fromtimestamp(r.at).date() for r in rows}
     return StatsReport(
         database=database,
@@ -458,9 +540,9 @@ def build_report(
         recent_sessions=recent,
         streaks=streaks(rows),
         weakest=weak,
-        due=due,
+        due=forecast[0],
         heatmaps=heatmaps(rows, scheduler),
         speed_trends=speed_trends(rows),
         retention=retention(rows, scheduler, now),
-        forecast=scheduler.forecast(now, FORECAST_DAYS),
+        forecast=forecast,
     )

@@ -1,113 +1,114 @@
-"""Spaced repetition per skill with FSRS, with a reason for every choice.
+"""Spaced repetition per skill with FSRS, by the learner's day, with a reason for every
+choice.
 
-Each skill is one card of the FSRS memory model (the maintained ``fsrs`` package): the
-model keeps the skill's stability and difficulty and schedules the next review when the
-predicted chance of recall falls to the desired retention (:data:`DEFAULT_RETENTION`
-unless the learner sets another). Every answer is one review, rated by
-:func:`rating_for`: a wrong answer is *Again*; a right answer slower than the skill's
-target time is *Hard*; a right answer is *Good*; a right answer within
-:data:`FAST_SHARE` of the target is *Easy*. The target starts at the kind's default
-(:data:`DEFAULT_TARGETS`) and follows the learner's own times: once a skill has
-:data:`TARGET_MIN_ANSWERS` right answers, its target is :data:`TARGET_SLACK` times the
-median of its last :data:`TARGET_WINDOW` right answers, never above the default and
-never below :data:`TARGET_FLOOR` (so the target tightens as the learner gets faster).
+Contract: each skill is one card of the FSRS memory model (the maintained ``fsrs``
+package), whose options are set here on purpose (:func:`memory_model`): the desired
+retention (:data:`DEFAULT_RETENTION` unless the learner sets another), no fuzz (the
+schedule is rebuilt from the answer log every time, so it must come out the same), a
+longest interval of :data:`MAXIMUM_INTERVAL` days, and no learning steps of minutes
+(a miss comes back in the same session through :data:`RETRY_GAP`, not through FSRS).
+
+Reviews go by the learner's day, which starts at ``day_start`` o'clock local time
+(:data:`DEFAULT_DAY_START`): the first answer of a skill on a learner's day is its
+review, rated by :func:`~defuser.trainer.ratings.rating_for` and given to FSRS at the
+start of that day, so FSRS counts whole days between reviews; every later answer of the
+skill that day, and every answer of an extra-practice session, is kept for the record
+(accuracy, times, "wrong last time") but is no review, so repetition cannot compound.
+A skill is due on the learner's day its review falls on, and stays due until reviewed.
 
 The state is rebuilt by replaying the stored answers in order (:meth:`Scheduler.review`),
-so the answer log is the single source of truth; an answer stored with its rating is
-replayed with that rating, an older one (schema 1) gets the rating the same rule gives.
-Choosing (:meth:`Scheduler.choose_in`) looks, in order, for: a skill answered wrong
-(oldest first; in a session it waits :data:`RETRY_GAP` other questions), a skill whose
-review is due (lowest predicted recall first), a new skill (in the teaching order, a
-table's rows together, within the caps on new skills per session and per day), and
-otherwise the weakest skills. In ``mixed`` mode the kind is drawn first, weighted by
-recent mistakes and due skills. Every choice comes with a one-line reason.
+so the answer log is the single source of truth: the day's first answer of a skill is
+replayed with its stored rating (one stored before ratings were, gets the rating the
+rule gives), capped at Good when it was the skill's first review; later answers that
+day are not reviews, whatever rating was stored with them.
+
+Choosing (:meth:`Scheduler.choose`) looks, in order, for: a skill answered wrong (oldest
+first; in a session it waits :data:`RETRY_GAP` other questions), a due skill (lowest
+predicted recall first; every :data:`NEW_SHARE` of a session's questions is kept for a
+new skill), a new skill (in :func:`~defuser.trainer.teaching.teaching_order`, within the
+caps on new skills per session and per day), and otherwise nothing: the learner is
+caught up. Extra practice (``practice``) asks the weakest skills instead. Every choice
+comes with a one-line reason.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
-import statistics
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from fsrs import Card, Rating, State
+from fsrs import Card, Rating
 from fsrs import Scheduler as MemoryModel
 
-from defuser.trainer.kinds import KIND_SPECS
 from defuser.trainer.model import Kind
-from defuser.trainer.skills import Skill, parse_skill
+from defuser.trainer.ratings import (
+    DEFAULT_TARGETS,
+    Outcome,
+    proven,
+    rating_for,
+    skill_target,
+)
+from defuser.trainer.skills import Skill
+from defuser.trainer.teaching import teaching_order
 
 #: The predicted chance of recall at which a review falls due, unless set otherwise.
 DEFAULT_RETENTION: Final = 0.9
 #: The range a learner may set the desired retention in.
 RETENTION_RANGE: Final = (0.7, 0.99)
+#: The longest interval between two reviews (days): even a skill the model deems safe
+#: comes back twice a year, so a table learnt by rote is checked now and then.
+MAXIMUM_INTERVAL: Final = 180
+#: The hour (local time) a learner's day starts at, unless set otherwise: a session
+#: after midnight still counts to the evening before, as in Anki.
+DEFAULT_DAY_START: Final = 4
 
-#: Default answer-time targets per kind (seconds): what a fluent expert manages.
-DEFAULT_TARGETS: Final[Mapping[Kind, float]] = {
-    kind: spec.target_seconds for kind, spec in KIND_SPECS.items()
-}
-#: A right answer within this share of the target is rated Easy.
-FAST_SHARE: Final = 0.6
-#: An adapted target is this many times the median of the recent right answers.
-TARGET_SLACK: Final = 1.25
-#: Right answers the adapted target looks back on.
-TARGET_WINDOW: Final = 5
-#: Right answers a skill needs before its target adapts.
-TARGET_MIN_ANSWERS: Final = 3
-#: No target is tighter than this (seconds): reading the question takes time too.
-TARGET_FLOOR: Final = 1.0
-
-#: New skills introduced per session and per (local) day, unless set otherwise.
+#: New skills introduced per session and per learner's day, unless set otherwise.
 DEFAULT_NEW_PER_SESSION: Final = 10
 DEFAULT_NEW_PER_DAY: Final = 30
+#: The share of a session's questions kept for new skills while reviews are due
+#: (every fifth question).
+NEW_SHARE: Final = 0.2
 
 #: A missed skill waits for this many other questions before it is asked again.
 RETRY_GAP: Final = 3
 
-#: Answers per kind that the ``mixed`` weighting looks back on.
-RECENT_WINDOW: Final = 20
-
 DAY: Final = 86_400.0
 
 
-def rating_for(correct: bool, seconds: float, target: float) -> Rating:
-    """The FSRS rating of one answer: Again, Hard (slow), Good or Easy (fast)."""
-    if not correct:
-        return Rating.Again
-    if seconds > target:
-        return Rating.Hard
-    if seconds <= FAST_SHARE * target:
-        return Rating.Easy
-    return Rating.Good
+def memory_model(retention: float) -> MemoryModel:
+    """The FSRS scheduler with this project's options (see the module's contract)."""
+    return MemoryModel(
+        desired_retention=retention,
+        learning_steps=(),
+        relearning_steps=(),
+        maximum_interval=MAXIMUM_INTERVAL,
+        enable_fuzzing=False,
+    )
 
 
-def interval_words(seconds: float) -> str:
-    """A time span in words: ``1 min``, ``10 min``, ``1 h``, ``3 days``."""
-    if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
-    if seconds < DAY - 1800:
-        return f"{seconds / 3600:.0f} h"
-    days = seconds / DAY
-    return f"{days:.0f} day{'s' if round(days) != 1 else ''}"
+def learner_day(at: float, day_start: int = DEFAULT_DAY_START) -> dt.date:
+    """The learner's day of a timestamp: the local date, the day starting at
+    ``day_start`` o'clock."""
+    return (dt.datetime.fromtimestamp(at) - dt.timedelta(hours=day_start)).date()
 
 
-def due_words(due_at: float, now: float) -> str:
-    """``due now`` or ``due in 10 min``."""
-    if due_at - now < 60:
-        return "due now"
-    return f"due in {interval_words(due_at - now)}"
+def day_begins(day: dt.date, day_start: int = DEFAULT_DAY_START) -> float:
+    """The timestamp a learner's day begins at."""
+    return dt.datetime.combine(day, dt.time(day_start)).timestamp()
+
+
+def days_words(days: int) -> str:
+    """``due today``, ``due tomorrow`` or ``due in 3 days``."""
+    if days <= 0:
+        return "due today"
+    return "due tomorrow" if days == 1 else f"due in {days} days"
 
 
 def _utc(at: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(at, dt.UTC)
-
-
-def local_day(at: float) -> dt.date:
-    """The learner's calendar day of a timestamp (local time)."""
-    return dt.datetime.fromtimestamp(at).date()
 
 
 @dataclass(slots=True)
@@ -121,6 +122,11 @@ class SkillState:
     right: int = 0
     lapses: int = 0
     slow: int = 0
+    #: FSRS reviews (the day's first answers), the learner's day of the last one and
+    #: whether it was right.
+    reviews: int = 0
+    review_day: dt.date | None = None
+    last_review_right: bool = False
     first_at: float | None = None
     last_at: float | None = None
     last_right: bool = False
@@ -130,6 +136,7 @@ class SkillState:
     first_step: int | None = None
     last_step: int | None = None
     seconds: list[float] = field(default_factory=list)
+    #: Right answers' times net of their questions' reading allowance.
     right_seconds: list[float] = field(default_factory=list)
 
     @property
@@ -138,22 +145,13 @@ class SkillState:
         return self.skill.kind
 
     @property
-    def default_target(self) -> float:
-        """The kind's default answer-time target."""
-        return DEFAULT_TARGETS[self.kind]
-
-    @property
     def target(self) -> float:
-        """The answer-time target now: the default, adapted to the learner's own times."""
-        if len(self.right_seconds) < TARGET_MIN_ANSWERS:
-            return self.default_target
-        recent = self.right_seconds[-TARGET_WINDOW:]
-        adapted = TARGET_SLACK * statistics.median(recent)
-        return max(TARGET_FLOOR, min(self.default_target, adapted))
+        """The skill's own answer-time target now (a question adds its reading time)."""
+        return skill_target(self.kind, self.right_seconds)
 
     @property
     def due_at(self) -> float:
-        """When the next review is due (wall-clock seconds)."""
+        """When the next review is due (the start of its learner's day)."""
         return self.card.due.timestamp()
 
     @property
@@ -168,13 +166,29 @@ class SkillState:
 
     @property
     def missed(self) -> bool:
-        """Whether the last answer was wrong."""
+        """Whether the last answer (extra practice aside) was wrong."""
         return self.seen > 0 and not self.last_right
 
-    @property
-    def learning(self) -> bool:
-        """Whether FSRS still has the skill in its short learning steps."""
-        return self.card.state in (State.Learning, State.Relearning)
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A chosen skill and why it was chosen."""
+
+    skill: Skill
+    kind: Kind
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What a session can ask: skills due now and new skills it may introduce."""
+
+    due: int
+    new: int
+
+    def words(self) -> str:
+        """``12 due, 5 new``."""
+        return f"{self.due} due, {self.new} new"
 
 
 class Scheduler:
@@ -188,93 +202,123 @@ class Scheduler:
         new_per_session: int | None = DEFAULT_NEW_PER_SESSION,
         new_per_day: int | None = DEFAULT_NEW_PER_DAY,
         allowed: Callable[[Skill], bool] | None = None,
+        day_start: int = DEFAULT_DAY_START,
     ) -> None:
-        """``skills`` lists every skill of every kind, in teaching order.
+        """``skills`` lists every skill of every kind.
 
         ``retention`` is the desired chance of recall at a review; ``new_per_session``
         and ``new_per_day`` cap new skills (``None`` for no cap); ``allowed`` limits
-        the skills that are chosen (a focus), without changing what is recorded.
+        the skills that are chosen (a focus), without changing what is recorded;
+        ``day_start`` is the hour the learner's day starts.
         """
         self.retention = retention
-        self.model = MemoryModel(desired_retention=retention, enable_fuzzing=False)
+        self.model = memory_model(retention)
         self.new_per_session = new_per_session
         self.new_per_day = new_per_day
         self.allowed = allowed
+        self.day_start = day_start
+        self.rank = {skill: n for n, skill in enumerate(teaching_order())}
         self.skills: dict[Skill, SkillState] = {}
         self.by_kind: dict[Kind, list[Skill]] = {}
         for kind, listed in skills.items():
-            self.by_kind[kind] = list(listed)
+            self.by_kind[kind] = sorted(listed, key=lambda s: self.rank.get(s, len(self.rank)))
             for skill in listed:
                 self._add(skill)
-        self.recent: dict[Kind, deque[bool]] = {
-            k: deque(maxlen=RECENT_WINDOW) for k in skills
-        }
         self.step = 0
 
     def _add(self, skill: Skill) -> SkillState:
-        order = len(self.skills)
-        state = SkillState(skill, Card(card_id=order + 1), order=order)
+        order = self.rank.get(skill, len(self.rank) + len(self.skills))
+        state = SkillState(skill, Card(card_id=len(self.skills) + 1), order=order)
         self.skills[skill] = state
         return state
 
+    def day_of(self, at: float) -> dt.date:
+        """The learner's day of ``at``."""
+        return learner_day(at, self.day_start)
+
     # ----------------------------------------------------------------- reviewing
 
-    def target(self, skill: Skill) -> float:
-        """The answer-time target of ``skill`` now (seconds)."""
+    def target(self, skill: Skill, reading: float = 0.0) -> float:
+        """The answer-time target of a question on ``skill`` (seconds), ``reading``
+        seconds of it for reading the question."""
         state = self.skills.get(skill)
-        return DEFAULT_TARGETS[skill.kind] if state is None else state.target
+        own = DEFAULT_TARGETS[skill.kind] if state is None else state.target
+        return own + reading
+
+    def is_review(self, skill: Skill, at: float, *, practice: bool = False) -> bool:
+        """Whether an answer on ``skill`` at ``at`` would be its review of the day."""
+        state = self.skills.get(skill)
+        if practice:
+            return False
+        return state is None or state.review_day is None or self.day_of(at) > state.review_day
+
+    def rate(self, skill: Skill, outcome: Outcome, *, practice: bool = False) -> Rating | None:
+        """The rating an answer gets, or ``None`` when it is no review (not the day's
+        first answer of the skill, or extra practice)."""
+        if not self.is_review(skill, outcome.at, practice=practice):
+            return None
+        state = self.skills.get(skill)
+        target = self.target(skill, outcome.reading)
+        if state is None:
+            return rating_for(outcome, target, first=True, known=False)
+        known = proven(state.right, state.last_review_right)
+        return rating_for(outcome, target, first=state.reviews == 0, known=known)
 
     def review(
         self,
         skill: Skill,
-        correct: bool,
-        seconds: float,
-        at: float,
+        outcome: Outcome,
         *,
         rating: Rating | None = None,
         in_session: bool = False,
-    ) -> Rating:
-        """Record one answer as an FSRS review; returns the rating used.
+        practice: bool = False,
+    ) -> Rating | None:
+        """Record one answer; when it is the skill's review of the day, review its FSRS
+        card too. Returns the rating used (``None``: no review).
 
-        ``rating`` is the stored rating (``None``: derive it from the answer and the
-        target of the time). A skill outside the scheduler's set is kept for the
-        record but never chosen. ``in_session`` marks answers of the running session,
-        whose retry gap and new-skill cap count questions.
+        ``rating`` is the stored rating (``None``: derive it); a first review is never
+        above Good. A skill outside the scheduler's set is kept for the record but never
+        chosen. ``in_session`` marks answers of the running session, whose retry gap and
+        new-skill cap count questions.
         """
-        state = self.skills.get(skill)
-        if state is None:
-            state = self._add(skill)
-        if rating is None:
-            rating = rating_for(correct, seconds, state.target)
+        state = self.skills.get(skill) or self._add(skill)
+        used: Rating | None = None
+        if self.is_review(skill, outcome.at, practice=practice):
+            used = rating if rating is not None else self.rate(skill, outcome)
+            assert used is not None
+            if state.reviews == 0:
+                used = min(used, Rating.Good)
+            day = self.day_of(outcome.at)
+            state.card, _ = self.model.review_card(
+                state.card, used, review_datetime=_utc(day_begins(day, self.day_start))
+            )
+            state.reviews += 1
+            state.review_day = day
+            state.last_review_right = used is not Rating.Again
+            state.last_rating = used
+        self._note(state, outcome, used, in_session)
+        if not practice:  # extra practice never makes a skill "wrong last time"
+            state.last_right = outcome.correct
+        return used
+
+    def _note(
+        self, state: SkillState, outcome: Outcome, used: Rating | None, in_session: bool
+    ) -> None:
+        """Keep an answer in the skill's record (its counts, times and last answer)."""
         if state.seen == 0:
-            state.first_at = at
+            state.first_at = outcome.at
             state.first_step = self.step if in_session else None
-        review_at = _utc(max(at, state.last_at or at))
-        state.card, _ = self.model.review_card(state.card, rating, review_datetime=review_at)
         state.seen += 1
-        state.last_at = at
-        state.last_rating = rating
-        state.seconds.append(seconds)
+        state.last_at = outcome.at
+        state.seconds.append(outcome.seconds)
         state.last_step = self.step if in_session else None
-        state.last_right = correct
-        if state.kind in self.recent:
-            self.recent[state.kind].append(correct)
-        if correct:
+        if outcome.correct:
             state.right += 1
-            state.right_seconds.append(seconds)
-            if rating is Rating.Hard:
+            state.right_seconds.append(outcome.net_seconds)
+            if used is Rating.Hard:
                 state.slow += 1
         else:
             state.lapses += 1
-        return rating
-
-    def replay(self, answers: Iterable[tuple[str, bool, float, float, Rating | None]]) -> None:
-        """Review stored answers ``(skill key, correct, seconds, at, rating)`` in order;
-        a key this version does not know (a newer version's skill) is skipped."""
-        for key, correct, seconds, at, rating in answers:
-            skill = parse_skill(key)
-            if skill is not None:
-                self.review(skill, correct, seconds, at, rating=rating)
 
     def advance(self) -> None:
         """Count one question asked in this session (for the retry gap)."""
@@ -283,10 +327,22 @@ class Scheduler:
     # ----------------------------------------------------------------- the model
 
     def recall(self, state: SkillState, now: float) -> float | None:
-        """The predicted chance of recalling ``state`` now (``None`` if never seen)."""
-        if not state.seen:
+        """The predicted chance of recalling ``state`` now, by whole learner days since
+        its last review (``None`` if never reviewed)."""
+        if not state.reviews:
             return None
         return float(self.model.get_card_retrievability(state.card, _utc(max(now, 0.0))))
+
+    def days_until_due(self, state: SkillState, now: float) -> int:
+        """Learner days from ``now`` to the skill's due day (0 or less: due)."""
+        return (self.day_of(state.due_at) - self.day_of(now)).days
+
+    def is_due(self, state: SkillState, now: float) -> bool:
+        """Whether a seen skill waits for the learner today: missed last time, or its
+        review falls on this learner's day or before."""
+        if not state.seen:
+            return False
+        return state.missed or (state.reviews > 0 and self.days_until_due(state, now) <= 0)
 
     def weakness(self, state: SkillState, now: float) -> float:
         """A score for ranking weak skills: higher is weaker.
@@ -311,115 +367,28 @@ class Scheduler:
         text = f"{state.right}/{state.seen} right"
         if state.lapses:
             text += f", {state.lapses} miss{'es' if state.lapses != 1 else ''}"
-        if state.seen:
-            recall = self.recall(state, now)
-            if state.learning:  # the model's recall is near 100% just after any answer
-                text += ", still learning"
-            elif recall is not None:
-                text += f", recall {recall:.0%}"
-            text += f", target {state.target:.1f} s"
-            if state.missed:
-                text += ", wrong last time"
-            else:
-                text += f", {due_words(state.due_at, now)}"
-        return text
+        if not state.seen:
+            return text
+        recall = self.recall(state, now)
+        if recall is not None and state.review_day != self.day_of(now):
+            text += f", recall {recall:.0%}"
+        text += f", target {state.target:.1f} s"
+        if state.missed:
+            return text + ", wrong last time"
+        return text + f", {days_words(self.days_until_due(state, now))}"
 
-    def is_due(self, state: SkillState, now: float) -> bool:
-        """Whether a seen skill waits for review now (missed, or its review is due)."""
-        return state.seen > 0 and (state.missed or state.due_at <= now)
-
-    # ----------------------------------------------------------------- choosing
-
-    def _waited(self, state: SkillState) -> bool:
-        return state.last_step is None or self.step - state.last_step >= RETRY_GAP
-
-    def _chosen(self, kind: Kind) -> list[SkillState]:
-        states = [self.skills[s] for s in self.by_kind[kind]]
-        if self.allowed is not None:
-            states = [s for s in states if self.allowed(s.skill)]
-        return states
-
-    def new_today(self, now: float) -> int:
-        """Skills first answered on the learner's day of ``now``."""
-        today = local_day(now)
-        return sum(
-            1 for s in self.skills.values() if s.first_at is not None and local_day(s.first_at)
-            == today
-        )
-
-    def new_this_session(self) -> int:
-        """Skills first answered in this session."""
-        return sum(1 for s in self.skills.values() if s.first_step is not None)
-
-    def new_allowed(self, now: float) -> tuple[bool, str]:
-        """Whether another new skill may be introduced now, and the cap words."""
-        session = self.new_this_session()
-        if self.new_per_session is not None and session >= self.new_per_session:
-            return False, f"{session} new this session, the cap is {self.new_per_session}"
-        today = self.new_today(now)
-        if self.new_per_day is not None and today >= self.new_per_day:
-            return False, f"{today} new today, the daily cap is {self.new_per_day}"
-        return True, ""
-
-    def choose_in(self, kind: Kind, now: float, rng: random.Random) -> Choice:
-        """The skill of ``kind`` to ask next, and why."""
-        states = self._chosen(kind) or [self.skills[s] for s in self.by_kind[kind]]
-        rested = [s for s in states if self._waited(s)] or states
-        missed = [s for s in rested if s.missed]
-        if missed:
-            pick = min(missed, key=lambda s: (s.last_at or 0.0, s.order))
-            record = f"{pick.right}/{pick.seen} right so far"
-            return Choice(pick.skill, kind, f"wrong last time ({record})")
-        due = [s for s in rested if s.seen and s.due_at <= now]
-        if due:
-            lowest = min(self.recall(s, now) or 0.0 for s in due)
-            pick = rng.choice([s for s in due if (self.recall(s, now) or 0.0) <= lowest + 1e-9])
-            return Choice(pick.skill, kind, f"due for review ({self.describe(pick, now)})")
-        fresh = [s for s in rested if not s.seen]
-        seen = [s for s in rested if s.seen] or [s for s in states if s.seen]
-        if fresh:
-            may, cap = self.new_allowed(now)
-            if may or not seen:
-                pick = min(fresh, key=lambda s: s.order)
-                why = f"new: never asked ({len(fresh)} new left"
-                why += f"; {cap}, but nothing else to ask)" if not may else ")"
-                return Choice(pick.skill, kind, why)
-        else:
-            cap = ""
-        weights = [1.0 + 4.0 * self.weakness(s, now) for s in seen]
-        pick = rng.choices(seen, weights=weights)[0]
-        head = f"nothing due ({cap}); " if cap else "nothing due; "
-        why = f"{head}practising a weak spot ({self.describe(pick, now)})"
-        return Choice(pick.skill, kind, why)
-
-    def kind_weight(self, kind: Kind, now: float) -> tuple[float, str]:
-        """The ``mixed`` weight of ``kind`` and what it is made of."""
-        recent = self.recent.get(kind) or deque()
-        errors = (len(recent) - sum(recent)) / len(recent) if recent else 0.0
-        states = self._chosen(kind)
-        pending = sum(1 for s in states if self.is_due(s, now))
-        share = pending / len(states) if states else 0.0
-        weight = 1.0 + 3.0 * errors + 2.0 * share
-        parts = []
-        if recent:
-            parts.append(f"{errors:.0%} wrong in the last {len(recent)}")
-        if pending:
-            parts.append(f"{pending} skill{'s' if pending != 1 else ''} due")
-        return weight, ", ".join(parts) or "no history"
-
-    def choose(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice:
-        """The next skill among ``kinds``; with several kinds, the kind is weighted first."""
-        kinds = [k for k in kinds if self._chosen(k)] or list(kinds)
-        if len(kinds) == 1:
-            return self.choose_in(kinds[0], now, rng)
-        weighed = [self.kind_weight(k, now) for k in kinds]
-        total = sum(w for w, _ in weighed)
-        index = rng.choices(range(len(kinds)), weights=[w for w, _ in weighed])[0]
-        kind = kinds[index]
-        weight, parts = weighed[index]
-        inner = self.choose_in(kind, now, rng)
-        why = f"{kind.value} (weight {weight:.1f} of {total:.1f}: {parts}); {inner.why}"
-        return Choice(inner.skill, kind, why)
+    def forecast(self, now: float, days: int = 7) -> list[int]:
+        """Seen skills due per learner day: today (overdue and missed included), then
+        each following day."""
+        counts = [0] * days
+        for state in self.skills.values():
+            if self.is_due(state, now):
+                counts[0] += 1
+            elif state.seen and state.reviews:
+                offset = self.days_until_due(state, now)
+                if 0 < offset < days:
+                    counts[offset] += 1
+        return counts
 
     def weakest(self, limit: int = 10, now: float | None = None) -> list[SkillState]:
         """The weakest skills, weakest first: those ever missed or answered slowly."""
@@ -430,23 +399,94 @@ class Scheduler:
         shaky.sort(key=lambda s: (-self.weakness(s, at), s.skill.key))
         return shaky[:limit]
 
-    def forecast(self, now: float, days: int = 7) -> list[int]:
-        """Seen skills due per day: today (overdue included), then each following day."""
-        counts = [0] * days
-        today = local_day(now)
-        for state in self.skills.values():
-            if not state.seen:
-                continue
-            offset = 0 if state.missed else (local_day(max(state.due_at, now)) - today).days
-            if 0 <= offset < days:
-                counts[offset] += 1
-        return counts
+    # ----------------------------------------------------------------- choosing
 
+    def _waited(self, state: SkillState) -> bool:
+        return state.last_step is None or self.step - state.last_step >= RETRY_GAP
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A chosen skill and why it was chosen."""
+    def candidates(self, kinds: Sequence[Kind]) -> list[SkillState]:
+        """The skills of ``kinds`` that may be chosen (the focus), in teaching order."""
+        states = [self.skills[s] for k in kinds for s in self.by_kind.get(k, ())]
+        if self.allowed is not None:
+            states = [s for s in states if self.allowed(s.skill)]
+        return sorted(states, key=lambda s: s.order)
 
-    skill: Skill
-    kind: Kind
-    why: str
+    def new_today(self, now: float) -> int:
+        """Skills first answered on the learner's day of ``now``."""
+        today = self.day_of(now)
+        return sum(
+            1 for s in self.skills.values()
+            if s.first_at is not None and self.day_of(s.first_at) == today
+        )
+
+    def new_this_session(self) -> int:
+        """Skills first answered in this session."""
+        return sum(1 for s in self.skills.values() if s.first_step is not None)
+
+    def new_left(self, now: float) -> tuple[int | None, str]:
+        """How many more new skills the caps allow now (``None``: no cap), and, when
+        none, the cap's words."""
+        left: int | None = None
+        words = ""
+        session = self.new_this_session()
+        today = self.new_today(now)
+        for cap, used, what in (
+            (self.new_per_session, session, f"{session} new this session, the cap is "),
+            (self.new_per_day, today, f"{today} new today, the daily cap is "),
+        ):
+            if cap is not None:
+                room = max(cap - used, 0)
+                if room == 0 and not words:
+                    words = f"{what}{cap}"
+                left = room if left is None else min(left, room)
+        return left, words
+
+    def outlook(self, kinds: Sequence[Kind], now: float) -> Outlook:
+        """Skills of ``kinds`` due now, and new ones the caps let this session add."""
+        states = self.candidates(kinds)
+        fresh = sum(1 for s in states if not s.seen)
+        left, _ = self.new_left(now)
+        due = sum(1 for s in states if self.is_due(s, now))
+        return Outlook(due, fresh if left is None else min(fresh, left))
+
+    def _new_turn(self) -> bool:
+        """Whether this question is one of the share kept for new skills."""
+        return self.new_this_session() < math.floor(NEW_SHARE * (self.step + 1))
+
+    def choose(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice | None:
+        """The next skill among ``kinds`` to ask, and why; ``None`` when caught up."""
+        states = self.candidates(kinds)
+        rested = [s for s in states if self._waited(s)]
+        missed = [s for s in rested if s.missed]
+        if missed:
+            pick = min(missed, key=lambda s: (s.last_at or 0.0, s.order))
+            return Choice(pick.skill, pick.kind,
+                          f"wrong last time ({pick.right}/{pick.seen} right so far)")
+        due = [s for s in rested if self.is_due(s, now)]
+        fresh = [s for s in states if not s.seen]
+        left, _ = self.new_left(now)
+        may_add = bool(fresh) and (left is None or left > 0)
+        if may_add and (not due or self._new_turn()):
+            pick = fresh[0]
+            return Choice(pick.skill, pick.kind, f"new: never asked ({len(fresh)} new left)")
+        if due:
+            lowest = min(self.recall(s, now) or 0.0 for s in due)
+            pick = rng.choice([s for s in due if (self.recall(s, now) or 0.0) <= lowest + 1e-9])
+            return Choice(pick.skill, pick.kind, f"due for review ({self.describe(pick, now)})")
+        waiting = [s for s in states if s.missed]
+        if waiting:
+            pick = min(waiting, key=lambda s: (s.last_at or 0.0, s.order))
+            return Choice(pick.skill, pick.kind,
+                          "wrong last time, asked again sooner: nothing else is due")
+        return None
+
+    def practise(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice | None:
+        """Extra practice: a skill already seen, drawn with weight growing with its
+        weakness (``None`` when nothing of ``kinds`` was seen yet)."""
+        seen = [s for s in self.candidates(kinds) if s.seen]
+        if not seen:
+            return None
+        weights = [1.0 + 4.0 * self.weakness(s, now) for s in seen]
+        pick = rng.choices(seen, weights=weights)[0]
+        return Choice(pick.skill, pick.kind,
+                      f"extra practice, a weak spot ({self.describe(pick, now)})")

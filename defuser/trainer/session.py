@@ -1,9 +1,14 @@
 """A drill's questions and answers: choose a question, store a graded answer, summarise.
 
 Contract: the FSRS scheduler is primed with every stored answer and updated after each
-answer of this session; every answer is rated against the skill's target time and
-stored with its rating and target. Without a seed, the next skill comes from the
-scheduler. With a seed, the questions are a fixed function of the seed and the mode,
+answer of this session; every answer is stored with the target it was measured against
+and, when it is the skill's review of the learner's day, with its rating (``None``
+otherwise: a later answer that day, or extra practice). Without a seed, the next skill
+comes from the scheduler, and :meth:`Drill.next_question` returns ``None`` when the
+learner is caught up (nothing due, no new skill allowed); an extra-practice drill
+(``practice``) asks weak spots instead, and its session is stored with its mode marked
+(:func:`~defuser.trainer.report.practice_mode`) so that its answers stay out of the
+schedule. With a seed, the questions are a fixed function of the seed and the mode,
 whatever the answers and the stored history (so a script can replay them); answers are
 still stored and rated. The caller (:mod:`defuser.trainer.drill_session`) does the
 loop, measures the answer time and grades; :meth:`Drill.record` writes each answer in
@@ -23,9 +28,10 @@ from fsrs import Rating
 from defuser.errors import DefuserError
 from defuser.trainer.focus import Focus, focus_on
 from defuser.trainer.kinds import generate, spec_of
-from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question
-from defuser.trainer.report import Tally, build_scheduler, percentile
-from defuser.trainer.scheduler import Scheduler, rating_for
+from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question, Verdict
+from defuser.trainer.ratings import Outcome, reading_allowance
+from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
+from defuser.trainer.scheduler import Outlook, Scheduler
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.skills import Skill, parse_skill
 from defuser.trainer.states import answered_from_state, answered_state
@@ -35,11 +41,11 @@ from defuser.trainer.store import AnswerRecord, AnswerRow, Store
 Generator = Callable[[random.Random, Skill], Question]
 
 
-def kinds_for(mode: str) -> tuple[Kind, ...]:
-    """The kinds a ``--mode`` asks: one kind, all of them for ``mixed``, decisions for
-    ``game``."""
+def kinds_for(mode: str, *, seeded: bool = False) -> tuple[Kind, ...]:
+    """The kinds a ``--mode`` asks: one kind, all of them for ``mixed`` (a seeded mixed
+    drill leaves the ``edge`` readings out, as it always did), decisions for ``game``."""
     if mode == "mixed":
-        return MIXED_KINDS
+        return MIXED_KINDS if seeded else KINDS
     if mode == "game":
         return (Kind.DECIDE,)
     return (Kind(mode),)
@@ -72,9 +78,11 @@ class Drill:
         weakest: int | None = None,
         focus: Focus | None = None,
         session_id: int | None = None,
+        practice: bool = False,
     ) -> None:
         """Start a session; ``history`` primes the scheduler (whose choices a seed
-        overrides); ``settings`` are the learner's (retention, new-skill caps);
+        overrides); ``settings`` are the learner's (retention, new-skill caps, day
+        start); ``practice`` makes it extra practice, kept out of the schedule;
         ``kinds`` narrows the mode's kinds; ``maker`` makes the questions; ``tables``,
         ``rules`` and ``weakest`` focus the drill (:mod:`defuser.trainer.focus`), or
         ``focus`` as it was resolved before; ``session_id`` continues a stored session
@@ -87,6 +95,7 @@ class Drill:
         self.clock = clock
         self.rng = random.Random(seed)
         self.store = store
+        self.practice = practice
         self.settings = settings or Settings()
         self.scheduler: Scheduler = build_scheduler(history, self.settings)
         self.focus = focus if focus is not None else focus_on(
@@ -95,7 +104,7 @@ class Drill:
         if not self.focus.empty:
             self.scheduler.allowed = self.focus.allows
         self.kinds = tuple(
-            k for k in kinds_for(mode)
+            k for k in kinds_for(mode, seeded=seed is not None)
             if (kinds is None or k in kinds) and self._focused(k)
         )
         if not self.kinds:
@@ -108,22 +117,39 @@ class Drill:
         #: The scheduler's question count when each answer was given.
         self.steps: list[int] = []
         if session_id is None and store is not None:
-            session_id = store.start_session(mode, seed, clock())
+            stored_mode = practice_mode(mode) if practice else mode
+            session_id = store.start_session(stored_mode, seed, clock())
         self.session_id = session_id
 
     def _focused(self, kind: Kind) -> list[Skill]:
         """The skills of ``kind`` in the focus."""
         return [s for s in spec_of(kind).skills if self.focus.allows(s)]
 
-    def next_question(self) -> Question:
-        """The next question, with the reason it was chosen in ``why``."""
+    def outlook(self) -> Outlook:
+        """What this drill can ask now: skills due and new skills allowed."""
+        return self.scheduler.outlook(self.kinds, self.clock())
+
+    def caught_up_words(self) -> str:
+        """Why nothing is left to ask, in words."""
+        if self.practice:
+            return "nothing to practise yet: no skill of this drill has been asked"
+        _, cap = self.scheduler.new_left(self.clock())
+        new = f"no new skills left ({cap})" if cap else "no new skills left"
+        return f"caught up: nothing due today and {new}"
+
+    def next_question(self) -> Question | None:
+        """The next question, with the reason it was chosen in ``why``; ``None`` when
+        the learner is caught up (or, in extra practice, has seen nothing yet)."""
         if self.seed is not None:
             kind = self.rng.choice(self.kinds)
             skills = spec_of(kind).skills if self.focus.empty else self._focused(kind)
             skill: Skill = self.rng.choice(skills)
             why = SEEDED_WHY
         else:
-            choice = self.scheduler.choose(self.kinds, self.clock(), self.rng)
+            pick = self.scheduler.practise if self.practice else self.scheduler.choose
+            choice = pick(self.kinds, self.clock(), self.rng)
+            if choice is None:
+                return None
             kind, skill, why = choice.kind, choice.skill, choice.why
         question = self.maker(self.rng, skill)
         self.scheduler.advance()
@@ -131,14 +157,18 @@ class Drill:
 
     def target(self, question: Question) -> float:
         """The answer-time target of the question's skill now (seconds)."""
-        return self.scheduler.target(question.skill)
+        return self.scheduler.target(question.skill, reading_allowance(question.text))
 
-    def record(self, question: Question, result: Grade) -> Rating:
-        """Store a graded answer, rated against its target, and let the scheduler learn
-        from it; returns the rating."""
+    def record(self, question: Question, result: Grade) -> Rating | None:
+        """Store a graded answer, rated against its target when it is the skill's
+        review of the day, and let the scheduler learn from it; returns the rating
+        (``None``: no review)."""
         at = self.clock()
         target = self.target(question)
-        rating = rating_for(result.correct, result.seconds, target)
+        answered = Answered(question, result, at, target=target)
+        rating = self.scheduler.rate(question.skill, outcome_of(answered),
+                                     practice=self.practice)
+        answered.rating = None if rating is None else int(rating)
         if self.store is not None and self.session_id is not None:
             self.store.record(
                 self.session_id,
@@ -154,22 +184,21 @@ class Drill:
                     correct=result.correct,
                     seconds=result.seconds,
                     loss=result.loss,
-                    rating=int(rating),
+                    rating=answered.rating,
                     target=target,
                 ),
             )
-        self._learn(Answered(question, result, at, rating=int(rating), target=target))
+        self._learn(answered)
         return rating
 
     def _learn(self, answered: Answered) -> None:
         """Let the scheduler learn from an answer of this session, and keep it: what
         :meth:`record` does after storing, and :meth:`from_state` again for each answer
         of a rebuilt drill."""
-        grade = answered.grade
         rating = None if answered.rating is None else Rating(answered.rating)
         self.scheduler.review(
-            answered.question.skill, grade.correct, grade.seconds, answered.at, rating=rating,
-            in_session=True,
+            answered.question.skill, outcome_of(answered), rating=rating, in_session=True,
+            practice=self.practice,
         )
         self.answered.append(answered)
         self.steps.append(self.scheduler.step)
@@ -191,6 +220,7 @@ class Drill:
         version, internal, gauss = self.rng.getstate()
         return {
             "mode": self.mode,
+            "practice": self.practice,
             "seed": self.seed,
             "time_limit": self.time_limit,
             "settings": self.settings.items(),
@@ -228,7 +258,7 @@ class Drill:
             state["mode"], store=store, seed=state["seed"], time_limit=state["time_limit"],
             history=history, clock=clock, kinds=[Kind(k) for k in state["kinds"]],
             maker=maker, settings=load_settings(state["settings"]), focus=focus,
-            session_id=session_id,
+            session_id=session_id, practice=bool(state.get("practice", False)),
         )
         for answered, step in zip(state["answered"], state["steps"], strict=True):
             drill.scheduler.step = int(step)
@@ -237,6 +267,17 @@ class Drill:
         version, internal, gauss = state["rng"]
         drill.rng.setstate((version, tuple(internal), gauss))
         return drill
+
+
+def outcome_of(answered: Answered) -> Outcome:
+    """An answer as the scheduler sees it: right or not, its time and the question's
+    reading allowance, right but late, the best answer or not."""
+    grade = answered.grade
+    return Outcome(
+        correct=grade.correct, seconds=grade.seconds, at=answered.at,
+        reading=reading_allowance(answered.question.text), late_right=grade.late_right,
+        best=grade.verdict is not Verdict.GOOD,
+    )
 
 
 def session_summary(answered: Sequence[Answered]) -> list[Tally]:

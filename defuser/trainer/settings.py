@@ -1,7 +1,8 @@
 """The learner's trainer settings, saved in the stats database.
 
 Contract: :class:`Settings` holds the desired retention of the memory model, the caps on
-new skills per session and per day, and the daily goal (answers per day; 0 for none).
+new skills per session and per day, the daily goal (answers per day; 0 for none) and the
+hour the learner's day starts (0-23, local time).
 :func:`load_settings` reads them from the store's key/value pairs, falling back to the
 default for a missing or unreadable value (a hand-edited file never stops a drill);
 :meth:`Settings.items` gives the pairs to save. Values are checked by
@@ -17,6 +18,7 @@ from typing import Any, Final
 
 from defuser.errors import DefuserError
 from defuser.trainer.scheduler import (
+    DEFAULT_DAY_START,
     DEFAULT_NEW_PER_DAY,
     DEFAULT_NEW_PER_SESSION,
     DEFAULT_RETENTION,
@@ -39,6 +41,7 @@ class Settings:
     new_per_session: int = DEFAULT_NEW_PER_SESSION
     new_per_day: int = DEFAULT_NEW_PER_DAY
     daily_goal: int = DEFAULT_DAILY_GOAL
+    day_start: int = DEFAULT_DAY_START
 
     def items(self) -> dict[str, str]:
         """The settings as text pairs, as stored."""
@@ -63,6 +66,9 @@ def check_setting(key: str, value: float) -> None:
     elif key in ("new_per_session", "new_per_day", "daily_goal"):
         if value < 0 or int(value) != value:
             raise SettingError(f"{key.replace('_', ' ')} {value:g} must be a whole number >= 0")
+    elif key == "day_start":
+        if not 0 <= value <= 23 or int(value) != value:
+            raise SettingError(f"day start {value:g} must be a whole hour from 0 to 23")
     else:
         raise SettingError(f"unknown setting {key!r}")
 

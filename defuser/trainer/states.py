@@ -115,7 +115,7 @@ def answered_state(answered: Answered) -> dict[str, Any]:
         "grade": {
             "verdict": grade.verdict.value, "given": grade.given, "reading": grade.reading,
             "expected": grade.expected, "reason": grade.reason, "seconds": grade.seconds,
-            "loss": grade.loss, "detail": grade.detail,
+            "loss": grade.loss, "detail": grade.detail, "late_right": grade.late_right,
         },
         "at": answered.at,
         "rating": answered.rating,
@@ -133,6 +133,7 @@ def answered_from_state(state: dict[str, Any]) -> Answered:
             reading=grade["reading"], expected=str(grade["expected"]),
             reason=str(grade["reason"]), seconds=float(grade["seconds"]),
             loss=grade["loss"], detail=str(grade["detail"]),
+            late_right=bool(grade.get("late_right", False)),
         ),
         float(state["at"]),
         rating=state["rating"],

@@ -27,6 +27,9 @@ OWN_COMMAND_LINES = {
     # ``python -m defuser.strategy.shipped_build [--output F] [--jobs N]``: writes the shipped
     # solutions; its own argparse command line.
     "defuser/strategy/shipped_build.py",
+    # ``python -m defuser.trainer.simulate [--days N] [--seed S]``: the simulated learner's
+    # figures; its own argparse command line.
+    "defuser/trainer/simulate.py",
     # ``python -m hardware.propsim --pty``: the simulated prop; its own argparse command line.
     "hardware/propsim/__main__.py",
 }

@@ -248,12 +248,14 @@ def test_stats_heatmaps_trends_retention_and_forecast(
     assert retention["desired"] == 0.9 and retention["skills"] == 7
     assert 0 < retention["predicted"] < 1
     assert retention["reviews"] == 0  # no skill was answered again a day later
-    assert retention["learning"] == 2  # wrong last time: left out of "predicted"
+    assert retention["reviewed_today"] == 0  # every skill was last reviewed days ago
+    assert retention["in_a_week"] < retention["predicted"]
     assert len(report["forecast"]) == 7 and report["forecast"][0] == report["due"]
     # The human view: user data printed as text (no emoji for ':B:'), the heatmap drawn.
     monkeypatch.setenv("COLUMNS", "100")
     text = run_cli(["stats", "--db", str(db)], monkeypatch).out
-    assert "[identify:B:RC]" in text and "\N{NEGATIVE SQUARED LATIN CAPITAL LETTER B}" not in text
+    assert "Table B: red circle:" in text and "[identify:" not in text  # words, not keys
+    assert "\N{NEGATIVE SQUARED LATIN CAPITAL LETTER B}" not in text
     assert "Table E" in text and "Due in the coming days" in text
     assert "due in now" not in text
 
@@ -342,14 +344,15 @@ def test_on_a_terminal_help_and_typos_are_not_answers(
 def test_right_after_a_session_of_misses_no_recall_is_claimed(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Just after any answer the memory model predicts recall near 100%; a skill missed
-    # every time is still being learned, and stats says so instead of "recall 100%".
+    # On the day of a review the memory model predicts full recall; stats leaves the
+    # skills reviewed today out of "predicted recall now" and says so.
     drill = ["drill", "--mode", "table", "--count", "4", "--seed", "1", "--db", str(db)]
     assert run_cli(drill, monkeypatch, stdin="Z\n" * 4).code == 0
     report = json.loads(run_cli(["stats", "--json", "--db", str(db)], monkeypatch).out)
     retention = report["retention"]
     assert retention["predicted"] is None
-    assert retention["learning"] == retention["skills"] > 0
+    assert retention["reviewed_today"] > 0 and retention["skills"] == 0
+    assert retention["in_a_week"] < 0.9
     text = run_cli(["stats", "--db", str(db)], monkeypatch).out
-    assert "still in their learning steps" in text or "still in its learning steps" in text
-    assert "recall 100%" not in text and "still learning" in text
+    assert "reviewed today, none before" in text and "recall is predicted from tomorrow" in text
+    assert "recall 100%" not in text

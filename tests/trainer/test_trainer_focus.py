@@ -50,6 +50,7 @@ def test_a_focused_drill_asks_only_in_focus() -> None:
         assert drill.kinds == (Kind.TABLE, Kind.IDENTIFY)
         for _ in range(8):
             q = drill.next_question()
+            assert q is not None
             assert isinstance(q.skill, TableSkill | CellSkill) and q.skill.table == "C"
             drill.record(q, grade(q, q.expected, 1.0))
 
@@ -64,8 +65,8 @@ def test_weakest_focus_asks_only_the_weakest() -> None:
     assert drill.focus.weakest is not None and len(drill.focus.weakest) == 2
     for _ in range(5):
         q = drill.next_question()
-        assert q.skill in drill.focus.weakest
-        drill.record(q, grade(q, "A", 1.0))
+        assert q is not None and q.skill in drill.focus.weakest
+        drill.record(q, grade(q, "B" if q.expected != "B" else "C", 1.0))  # missed again
 
 
 def test_a_focus_with_nothing_to_ask_is_an_error() -> None:

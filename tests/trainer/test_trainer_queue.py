@@ -1,0 +1,88 @@
+"""A scheduled drill from the outside: what its header says is due, a session that stops
+when caught up instead of padding, extra practice kept out of the schedule, and the
+day-start setting."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+
+from defuser.trainer.drill_session import CaughtUp, DrillOptions, Ended, Started, open_session
+from defuser.trainer.report import build_report
+from defuser.trainer.settings import load_settings
+from defuser.trainer.store import Store
+
+
+def stored(db: Path) -> Store:
+    store = Store.open(db)
+    assert store is not None
+    return store
+
+
+def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: Path) -> None:
+    db = tmp_path / "stats.sqlite3"
+    with stored(db) as store:
+        options = DrillOptions(count=10, settings={"new_per_session": 3})
+        session = open_session(store, "table", options, interactive=False)
+        events = session.start()
+        assert isinstance(events[0], Started) and events[0].outlook == "0 due, 3 new"
+        answered = 0
+        while session.asking:
+            question = session.question
+            assert question is not None
+            events = session.answer(question.expected)
+            answered += 1
+        assert answered == 3  # not padded to 10 with practice
+        assert isinstance(events[-2], CaughtUp) and isinstance(events[-1], Ended)
+        assert events[-2].why == ("caught up: nothing due today and no new skills left "
+                                  "(3 new this session, the cap is 3)")
+        assert len(store.answers()) == 3
+
+
+def test_extra_practice_is_stored_but_never_moves_the_schedule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "stats.sqlite3"
+    base = ["drill", "--mode", "table", "--db", str(db)]
+    with stored(db) as store:
+        options = DrillOptions(count=10, settings={"new_per_session": 2, "new_per_day": 2})
+        session = open_session(store, "table", options, interactive=False)
+        session.start()
+        while session.question is not None:
+            session.answer(session.question.expected)
+        assert len(store.answers()) == 2
+        before = build_report(store.answers(), database="x", now=time.time(),
+                              settings=load_settings(store.settings()))
+    run = run_cli([*base, "--count", "3"], monkeypatch, stdin="A\n" * 3)
+    assert run.code == 0, run.err
+    assert "Caught up: nothing due today and no new skills left (2 new today, the daily cap " \
+           "is 2). 'mittens drill --practice' practises more" in run.err
+    assert "No questions answered." in run.out
+    run = run_cli([*base, "--count", "6", "--practice", "--json"], monkeypatch,
+                  stdin="zz\n" * 6)
+    assert run.code == 0, run.err
+    lines = [json.loads(line) for line in run.out.splitlines()]
+    assert len(lines) == 6 and all(line["rating"] is None for line in lines)
+    assert all(line["why"].startswith("extra practice") for line in lines)
+    with stored(db) as store:
+        rows = store.answers()
+        after = build_report(rows, database="x", now=time.time(),
+                             settings=load_settings(store.settings()))
+    assert {r.mode for r in rows} == {"table", "table practice"}
+    assert after.forecast == before.forecast and after.due == before.due
+    assert [w.record.split(", ")[0] for w in after.weakest]  # the misses are on record
+
+
+def test_the_day_start_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "stats.sqlite3"
+    args = ["drill", "--mode", "table", "--seed", "1", "--count", "1", "--db", str(db)]
+    run = run_cli([*args, "--day-start", "6"], monkeypatch, stdin="A\n")
+    assert run.code == 0, run.err
+    with stored(db) as store:
+        assert load_settings(store.settings()).day_start == 6
+    run = run_cli([*args, "--day-start", "24"], monkeypatch, stdin="A\n")
+    assert run.code == 2 and "--day-start" in run.err and "0<=x<=23" in run.err
