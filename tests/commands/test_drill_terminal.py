@@ -198,7 +198,8 @@ def test_an_eleven_second_answer_is_eleven_seconds_whatever_comes_between(
         ["--mode", "table", "--seed", "1", "--count", "1", "--time-limit", "5"],
         [(2.0, "x"), (3.0, "help"), (4.5, "Z"), (1.5, "A")], tmp_path / "s.db", monkeypatch)
     assert row.seconds == pytest.approx(11.0)
-    assert row.grade == "too slow" and not row.correct and row.rating == 1
+    # Right but over the limit: graded too slow, rated Hard (remembered, slowly), not Again.
+    assert row.grade == "too slow" and not row.correct and row.rating == 2
     assert "Try again" in run.out and "(11.0 s of 4.0 s)" in run.out
 
 
