@@ -86,3 +86,21 @@ def test_the_day_start_is_a_saved_setting(tmp_path: Path, monkeypatch: pytest.Mo
         assert load_settings(store.settings()).day_start == 6
     run = run_cli([*args, "--day-start", "24"], monkeypatch, stdin="A\n")
     assert run.code == 2 and "--day-start" in run.err and "0<=x<=23" in run.err
+
+
+def test_a_rebuilt_drill_stays_extra_practice_and_keeps_late_answers_hard(
+    tmp_path: Path,
+) -> None:
+    from defuser.trainer.grading import grade
+    from defuser.trainer.session import Drill
+
+    with stored(tmp_path / "stats.sqlite3") as store:
+        drill = Drill("table", store=store, seed=4, practice=True, time_limit=1.0)
+        question = drill.next_question()
+        assert question is not None
+        assert drill.record(question, grade(question, question.expected, 3.0,
+                                            time_limit=1.0)) is None
+        twin = Drill.from_state(json.loads(json.dumps(drill.state())), store)
+        assert twin.practice and twin.answered[0].grade.late_right
+        assert twin.scheduler.skills[question.skill].reviews == 0
+        assert {r.mode for r in store.answers()} == {"table practice"}
