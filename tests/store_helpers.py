@@ -29,6 +29,7 @@ def open_store(path: Path) -> Store:
 def make_db(path: Path, count: int = 3) -> Path:
     """``path`` made a database holding ``count`` answers in one ended session."""
     with open_store(path) as store:
+        store._db.execute("PRAGMA synchronous = OFF")  # a test's file: no wait for the disk
         session = store.start_session("table", 1)
         for n in range(count):
             store.record(session, answer(n))

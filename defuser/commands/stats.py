@@ -95,10 +95,10 @@ def _backup_to_stdout(rows: list[AnswerRow]) -> None:
         if nowhere:
             raise PathError("the --reset backup would go nowhere: standard output is "
                             "closed or the null device; nothing was deleted")
-    write_csv(rows, sys.stdout)
     try:
+        write_csv(rows, sys.stdout)
         flush_stdout()
-    except OSError as exc:
+    except OSError as exc:  # a full disk, or a reader that went away: not all arrived
         raise PathError(f"the --reset backup could not be written to standard output "
                         f"({os_reason(exc)}); nothing was deleted") from None
 

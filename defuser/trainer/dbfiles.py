@@ -36,6 +36,8 @@ _SHM_VERSION: Final = struct.pack("=I", 3007000)
 def _header(path: str) -> bytes:
     """The first bytes of the regular file ``path`` (empty if it is none or unreadable)."""
     with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""  # a device or a pipe is never opened (a serial port resets)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         try:
             if stat.S_ISREG(os.fstat(fd).st_mode):

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from cli_helpers import (
     one_line_error,
     run_cli_bytes,
     run_process,
+    start_process,
     stored_answers,
 )
 from store_helpers import answer, make_db, open_store
@@ -105,6 +107,21 @@ def test_a_backup_that_lacks_an_answer_deletes_nothing(
                                         "--reset", "--yes"]).text)
     assert "holds 2 of the 3 answers" in err
     assert stored_answers(db) == 3
+
+
+def test_a_backup_whose_reader_goes_away_deletes_nothing(tmp_path: Path) -> None:
+    # 'stats --export - --reset --yes | head -1': the backup did not arrive whole.
+    big = make_db(tmp_path / "big.db", 1500)  # more than a pipe holds: the writer waits
+    proc = start_process(["stats", "--db", str(big), "--export", "-", "--reset", "--yes"],
+                         stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as 'head -1' does after its line
+    err = proc.stderr.read().decode("utf-8", "replace")
+    proc.wait(timeout=60)
+    assert proc.returncode == 2, err
+    assert "nothing was deleted" in err and len(err.strip().splitlines()) == 1
+    assert stored_answers(big) == 1500
 
 
 def test_a_backup_on_stdout_is_flushed_before_the_reset(db: Path) -> None:
