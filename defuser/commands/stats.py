@@ -10,6 +10,7 @@ first and checks it holds every answer before deleting any.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -21,7 +22,13 @@ import click
 
 from defuser.streams import flush_stdout, os_reason
 from defuser.terminal.app import Application, colour_enabled
-from defuser.terminal.safeio import PathError, confirm, user_path, write_user_file
+from defuser.terminal.safeio import (
+    PathError,
+    confirm,
+    refuse_protected,
+    user_path,
+    write_user_file,
+)
 from defuser.trainer.export import count_rows, write_csv
 from defuser.trainer.location import default_db_path
 from defuser.trainer.report import build_report
@@ -65,10 +72,20 @@ def export(rows: list[AnswerRow], target: str, out: Application, database: Path)
     over the stats database itself, through links and into devices, keeping its mode.
     """
     if target == "-":
+        _refuse_stdout(database)
         write_csv(rows, sys.stdout)
         return
     _write_export(rows, target, database)
     out.note(f"Exported {len(rows)} answers to {target}")
+
+
+def _refuse_stdout(database: Path) -> None:
+    """Standard output appended to the database (``>> stats.sqlite3``) is refused like
+    any protected file."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = sys.stdout.fileno()
+        if os.path.exists(f"/dev/fd/{fd}"):
+            refuse_protected(f"/dev/fd/{fd}", "standard output", _protected(database))
 
 
 def _write_export(rows: list[AnswerRow], target: str, database: Path) -> None:
@@ -108,6 +125,7 @@ def backup(rows: list[AnswerRow], target: str, out: Application, database: Path)
     (every answer must be in it) before anything is deleted; otherwise
     :class:`~defuser.terminal.safeio.PathError` and nothing is deleted."""
     if target == "-":
+        _refuse_stdout(database)
         _backup_to_stdout(rows)
         return
     shown = repr(target)

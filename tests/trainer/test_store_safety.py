@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 from cli_helpers import (
+    mittens_command,
     one_line_error,
+    process_env,
     run_cli_bytes,
     run_process,
     start_process,
@@ -122,6 +124,18 @@ def test_a_backup_whose_reader_goes_away_deletes_nothing(tmp_path: Path) -> None
     assert proc.returncode == 2, err
     assert "nothing was deleted" in err and len(err.strip().splitlines()) == 1
     assert stored_answers(big) == 1500
+
+
+def test_an_export_to_stdout_appended_to_the_database_is_refused(db: Path) -> None:
+    before = db.read_bytes()
+    for extra in ([], ["--reset", "--yes"]):
+        with db.open("ab") as appended:
+            done = subprocess.run(
+                mittens_command(["stats", "--db", str(db), "--export", "-", *extra]),
+                stdout=appended, stderr=subprocess.PIPE, env=process_env(), check=False)
+        assert done.returncode == 2
+        assert b"standard output is the stats database" in done.stderr
+    assert db.read_bytes() == before
 
 
 def test_a_backup_on_stdout_is_flushed_before_the_reset(db: Path) -> None:
