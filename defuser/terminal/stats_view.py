@@ -293,7 +293,7 @@ def render(report: StatsReport, console: Console, colour: bool, now: float) -> N
     console.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
     head("Recent sessions")
     console.print(tally_table("session", report.recent_sessions))
-    head("Weakest skills (missed or slow; extra practice, drill --practice, asks them most)")
+    head("Weakest skills (missed or slow; 'mittens drill --practice' asks these most)")
     if report.weakest:
         for n, weak in enumerate(report.weakest, start=1):
             console.print(Text(printable(f"{n:2d}. {weak.label}: {weak.record}")))
