@@ -31,11 +31,13 @@ edgework given to the follower, if any.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any, Final
 
 from defuser.apps.live_session import SessionReply
@@ -52,7 +54,7 @@ from defuser.logs.stream import (
 )
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation, recommend
-from defuser.streams import printable
+from defuser.streams import os_reason, printable
 from edgework import (
     CARD_TABLES,
     TABLE_E,
@@ -68,13 +70,39 @@ from edgework import (
 _FINGERPRINT: Final = 64
 #: The most bytes taken from the file in one read (the rest waits for the next call).
 _MAX_READ: Final = 16 << 20
+#: The most folder entries looked at to find where a rotated log was moved.
+_MAX_SCAN: Final = 10_000
 
 
 # --------------------------------------------------------------------------- the file
 
 
+@dataclass(frozen=True, slots=True)
+class TailRead:
+    """What one look at the followed file found."""
+
+    #: New complete lines, in order (from the top of the file when it started over).
+    lines: list[str] = field(default_factory=list)
+    #: Why the file started over before ``lines`` (``truncated``, ``replaced``,
+    #: ``rewritten``), or empty when it did not.
+    restarted: str = ""
+    #: The last lines of the file the path named before it was replaced, read from its
+    #: new name in the same folder (a rotated log): they come before the restart.
+    drained: list[str] = field(default_factory=list)
+    #: Why nothing could be read (the folder or the file is not there, it is not a
+    #: file, it cannot be opened), or empty.
+    missing: str = ""
+
+
 class LogTail:
-    """New complete lines of a file that another program is appending to."""
+    """New complete lines of a file that another program is appending to.
+
+    Like ``tail -F``: a line still being written is kept until its end arrives; a file
+    truncated or rewritten in place is read again from its top; a file replaced by a new
+    one (rotated) is drained first, its last lines read from the name it was moved to in
+    the same folder, and then the new file is read from its top. The file is opened only
+    for each look, never held open, so the game can always move or delete it.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -86,41 +114,86 @@ class LogTail:
     def _restart(self) -> None:
         self._offset, self._partial, self._tail = 0, b"", b""
 
-    def read(self) -> tuple[list[str], bool]:
-        """The complete lines written since the last call, and whether the file started
-        over (truncated, replaced or rewritten: the lines then come from its top).
-
-        A missing or unreadable file gives no lines; it is tried again next time.
-        """
-        try:
-            with self.path.open("rb") as handle:
-                stat = os.fstat(handle.fileno())
-                identity = (stat.st_dev, stat.st_ino)
-                replaced = self._identity is not None and identity != self._identity
-                restarted = replaced or stat.st_size < self._offset
-                if not restarted and self._tail:
-                    handle.seek(self._offset - len(self._tail))
-                    restarted = handle.read(len(self._tail)) != self._tail
-                if restarted:
-                    self._restart()
-                self._identity = identity
-                handle.seek(self._offset)
-                # Bounded reads: a huge file (or a device) is taken a piece at a time.
-                data = handle.read(_MAX_READ)
-        except OSError:
-            return [], False
-        if not data:
-            return [], restarted
+    def _lines(self, data: bytes, *, final: bool = False) -> list[str]:
+        """``data``'s complete lines (``final``: the last piece too, as nothing follows)."""
         self._offset += len(data)
         self._tail = (self._tail + data)[-_FINGERPRINT:]
         chunks = (self._partial + data).split(b"\n")
-        self._partial = chunks.pop()[:MAX_LINE_CHARS]  # a line never ending is cut
+        self._partial = b"" if final else chunks.pop()[:MAX_LINE_CHARS]  # never ending: cut
+        if final and chunks and not chunks[-1]:
+            chunks.pop()
         # Control characters from the file never reach the terminal.
-        lines = [
+        return [
             printable(c[:MAX_LINE_CHARS].rstrip(b"\r").decode("utf-8", errors="replace"))
             for c in chunks
         ]
-        return lines, restarted
+
+    def _missing(self, exc: OSError | None = None) -> TailRead:
+        if exc is not None and not isinstance(exc, FileNotFoundError):
+            return TailRead(missing=f"it cannot be read ({os_reason(exc)})")
+        if not self.path.parent.is_dir():
+            return TailRead(missing=f"its folder {self.path.parent} does not exist")
+        return TailRead(missing="it does not exist (deleted, or not written yet)")
+
+    def _drain(self) -> list[str]:
+        """The rest of the file this tail was reading, found by its identity under
+        another name in the same folder (a rotated log); its last line too."""
+        identity, rest, found = self._identity, b"", False
+        with contextlib.suppress(OSError):
+            for count, entry in enumerate(os.scandir(self.path.parent)):
+                if count >= _MAX_SCAN:
+                    break
+                with contextlib.suppress(OSError):
+                    if _identity_of(os.stat(entry.path)) != identity:
+                        continue
+                    with open(entry.path, "rb") as old:
+                        old.seek(self._offset - len(self._tail))
+                        found = old.read(len(self._tail)) == self._tail
+                        rest = old.read(_MAX_READ) if found else b""
+                    break
+        # Found, the file ended where it was left: its last line is complete. Deleted,
+        # what was left of it is lost with it.
+        return self._lines(rest, final=True) if found else []
+
+    def read(self) -> TailRead:
+        """What the file gained since the last call (see :class:`TailRead`). A missing
+        or unreadable file gives no lines; it is tried again next time."""
+        try:
+            # Never blocks: a named pipe in the log's place is refused, not waited on.
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError as exc:
+            return self._missing(exc)
+        try:
+            stat = os.fstat(fd)
+        except OSError as exc:
+            os.close(fd)
+            return self._missing(exc)
+        if not S_ISREG(stat.st_mode):
+            os.close(fd)
+            return TailRead(missing="it is not a regular file")
+        with os.fdopen(fd, "rb") as handle:
+            identity = _identity_of(stat)
+            drained: list[str] = []
+            restarted = ""
+            if self._identity is not None and identity != self._identity:
+                drained, restarted = self._drain(), "replaced"
+            elif stat.st_size < self._offset:
+                restarted = "truncated"
+            elif self._tail:
+                handle.seek(self._offset - len(self._tail))
+                if handle.read(len(self._tail)) != self._tail:
+                    restarted = "rewritten"
+            if restarted:
+                self._restart()
+            self._identity = identity
+            handle.seek(self._offset)
+            # Bounded reads: a huge file is taken a piece at a time.
+            data = handle.read(_MAX_READ)
+        return TailRead(self._lines(data), restarted, drained)
+
+
+def _identity_of(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_dev, stat.st_ino
 
 
 # --------------------------------------------------------------------------- the game
@@ -470,6 +543,69 @@ def _implied(module: _Module) -> str:
 # --------------------------------------------------------------------------- the loop
 
 
+@dataclass(frozen=True, slots=True)
+class FollowNotice:
+    """Something about the log itself rather than a module: it started over
+    (``restarted``), a new game session began in it (``session``), it cannot be read
+    (``missing``) or can be again (``back``)."""
+
+    kind: str
+    text: str
+    #: The follower's session after the notice (1, 2, ...).
+    session: int
+
+
+def _quiet(notice: FollowNotice) -> None:
+    """The notices of a caller that does not show them."""
+
+
+@dataclass
+class _Loop:
+    """The follower, the file and what the caller is told, between two looks."""
+
+    follower: Follower
+    emit: Callable[[Advice], None]
+    notice: Callable[[FollowNotice], None]
+    path: Path
+    missing: str = ""
+
+    def feed(self, lines: list[str]) -> None:
+        """Feed lines one by one: every change emitted, a new game session announced."""
+        for line in lines:
+            session = self.follower.session
+            changes = self.follower.feed(line)
+            if self.follower.session != session:
+                self.notice(FollowNotice(
+                    "session", "the game started again: a new game session in the log "
+                    f"(session {self.follower.session}), followed afresh",
+                    self.follower.session))
+            for advice in changes:
+                self.emit(advice)
+
+    def take(self, read: TailRead) -> bool:
+        """Apply one look at the file; whether it brought anything."""
+        session = self.follower.session
+        if read.missing:
+            if read.missing != self.missing:
+                self.notice(FollowNotice(
+                    "missing", f"the log {self.path} cannot be read: {read.missing}; "
+                    "waiting for it", session))
+            self.missing = read.missing
+            return False
+        if self.missing:
+            self.missing = ""
+            self.notice(FollowNotice("back", f"the log {self.path} can be read again",
+                                     session))
+        self.feed(read.drained)
+        if read.restarted:
+            self.follower.restart()
+            self.notice(FollowNotice(
+                "restarted", f"the log was {read.restarted}: it is read again from its top "
+                f"(session {self.follower.session})", self.follower.session))
+        self.feed(read.lines)
+        return bool(read.lines or read.drained or read.restarted)
+
+
 def follow(
     path: str | Path,
     emit: Callable[[Advice], None],
@@ -479,34 +615,29 @@ def follow(
     stop: Callable[[], bool] = lambda: False,
     catch_up: bool = True,
     sleep: Callable[[float], None] = time.sleep,
+    notice: Callable[[FollowNotice], None] = _quiet,
 ) -> Follower:
-    """Follow ``path`` until ``stop()`` says so, calling ``emit`` for every change.
+    """Follow ``path`` until ``stop()`` says so, calling ``emit`` for every change and
+    ``notice`` for what happens to the log itself (:class:`FollowNotice`).
 
     The I/O around the :class:`Follower` session: the file (:class:`LogTail`) and the
     wait between reads (``sleep``, given ``poll`` seconds). With ``catch_up`` the lines
     already in the file are read first without a word (:meth:`Follower.catch_up`).
     ``stop`` is asked each time the file has nothing new.
     """
-    follower = follower if follower is not None else Follower()
+    loop = _Loop(follower if follower is not None else Follower(), emit, notice, Path(path))
     tail = LogTail(path)
-    lines, _ = tail.read()
-    first = follower.catch_up(lines) if catch_up else follower.feed_all(lines)
-    for advice in first:
-        emit(advice)
-    while True:
-        lines, restarted = tail.read()
-        if restarted:
-            follower.restart()
-        if not lines:
-            if stop():
-                # One last look: the writer may have finished just before it said so.
-                lines, restarted = tail.read()
-                if restarted:
-                    follower.restart()
-                for advice in follower.feed_all(lines):
-                    emit(advice)
-                return follower
-            sleep(poll)
-            continue
-        for advice in follower.feed_all(lines):
+    first = tail.read()
+    if catch_up and not first.missing:
+        for advice in loop.follower.catch_up(first.lines):
             emit(advice)
+    else:
+        loop.take(first)
+    while True:
+        if loop.take(tail.read()):
+            continue
+        if stop():
+            # One last look: the writer may have finished just before it said so.
+            loop.take(tail.read())
+            return loop.follower
+        sleep(poll)

@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
-from defuser.apps.follow import Advice, Follower, follow
+from defuser.apps.follow import Advice, Follower, FollowNotice, follow
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
 from defuser.terminal.app import Application
@@ -105,60 +105,103 @@ class FollowBoard:
         return Group(*parts)
 
 
+def follow_summary(follower: Follower, shown: int) -> str:
+    """The line Ctrl-C leaves: how much was shown, and where this session's modules stand."""
+    modules = follower.state()["modules"]
+    solved = sum(1 for m in modules if m["solved"])
+    return (f"mittens live --follow: {shown} change(s) shown; session {follower.session}: "
+            f"{len(modules)} module(s) followed, {solved} solved")
+
+
+def print_advice(out: Application, advice: Advice, *, json_mode: bool, drawn: bool) -> None:
+    """One change: a JSON object, drawn for a person, or the plain lines."""
+    if json_mode:
+        out.json(advice.to_json())
+        return
+    header = follow_header(advice)
+    if drawn:
+        out.print(Text(header, style="bold"), wrap=True)
+        for item in screen_reply(advice.reply):
+            out.print(item, wrap=True)
+    else:
+        out.print(header)
+        for text in advice.reply.lines():
+            out.print(text)
+    sys.stdout.flush()
+
+
 def run_follow(
     path: Path, fallback: Edgework, out: Application, *, json_mode: bool, full_screen: bool = False,
     twitch: Mapping[int, str] | None = None,
 ) -> None:
     """Follow the game's log at ``path`` hands-free until interrupted (``twitch``: each
-    module's Twitch Plays code by its number in the log)."""
+    module's Twitch Plays code by its number in the log; Ctrl-C prints the summary on
+    stderr, as every command does)."""
     drawn = sys.stdout.isatty() and not json_mode
     follower = Follower(
         serial=fallback.serial,
         batteries=fallback.batteries.count if fallback.batteries is not None else None,
         twitch=twitch,
     )
+    shown = 0
+
+    def summary() -> None:
+        out.note(follow_summary(follower, shown))
+
     if drawn and full_screen:
         board = FollowBoard(path)
-        with Live(board.render(), console=out.out, screen=True, auto_refresh=False) as view:
+        with out.interruptible(summary), Live(
+            board.render(), console=out.out, screen=True, auto_refresh=False
+        ) as view:
 
             def show(advice: Advice) -> None:
+                nonlocal shown
+                shown += 1
                 board.add(with_option_hint(advice))
                 view.update(board.render(), refresh=True)
 
-            follow(path, show, follower=follower)
+            def told(notice: FollowNotice) -> None:
+                board.events.append(printable(notice.text))
+                view.update(board.render(), refresh=True)
+
+            follow(path, show, follower=follower, notice=told)
         return
 
     def emit(advice: Advice) -> None:
-        advice = with_option_hint(advice)
-        if json_mode:
-            out.json(advice.to_json())
-            return
-        header = follow_header(advice)
-        if drawn:
-            out.print(Text(header, style="bold"), wrap=True)
-            for item in screen_reply(advice.reply):
-                out.print(item, wrap=True)
-        else:
-            out.print(header)
-            for text in advice.reply.lines():
-                out.print(text)
-        sys.stdout.flush()
+        nonlocal shown
+        shown += 1
+        print_advice(out, with_option_hint(advice), json_mode=json_mode, drawn=drawn)
 
     where = "" if path.exists() else " (it does not exist yet: waiting for the game)"
-    out.note(f"following {path}{where}; Ctrl-C stops")
-    follow(path, emit, follower=follower)
+    out.note(printable(f"following {path}{where}; Ctrl-C stops"))
+    with out.interruptible(summary):
+        follow(path, emit, follower=follower,
+               notice=lambda notice: out.note(printable(f"mittens live: {notice.text}")))
 
 
 def follow_log(
     follow_path: str, edge: Edgework, *, json_mode: bool, full_screen: bool,
     twitch: Mapping[int, str] | None = None,
 ) -> None:
-    """Follow the log named by ``--follow`` (empty: the game's usual place) until interrupted."""
+    """Follow the log named by ``--follow`` (empty: the game's usual place) until
+    interrupted. A log that can never be followed is refused in one line: a directory,
+    something that is not a file (a named pipe, a device), a file in a folder that does
+    not exist (the game creates its log, never its folder)."""
     path = Path(follow_path) if follow_path else Path(default_log_path())
+    shown = repr(printable(str(path)))
     if path.is_dir():
-        raise click.BadParameter(
-            f"{str(path)!r} is a directory, expected the game's log file",
-            param_hint="'--follow'",
-        )
+        raise click.BadParameter(f"{shown} is a directory, expected the game's log file",
+                                 param_hint="'--follow'")
+    if path.exists() and not path.is_file():
+        raise click.BadParameter(f"{shown} is not a regular file, expected the game's log "
+                                 "file", param_hint="'--follow'")
+    if not path.parent.is_dir():
+        if follow_path:
+            message = f"the folder of {shown} does not exist, expected a log in an existing folder"
+        else:
+            message = (f"the game's log folder {printable(str(path.parent))!r} does not exist "
+                       "(has the game run on this computer?), expected it, or a log given "
+                       "as --follow LOG")
+        raise click.BadParameter(message, param_hint="'--follow'")
     run_follow(path, edge, Application.current(json_mode=json_mode), json_mode=json_mode,
                full_screen=full_screen, twitch=twitch)

@@ -6,10 +6,11 @@ Contract: a :class:`FollowHub` reads the followed log with the same
 snapshot: every module of the current game session with its latest advice (the object
 ``live --follow --json`` prints, plus what the page draws), the most recent change, and
 notices (a new game session, a restarted log, a module whose advice stopped and why, a log
-that cannot be read). Every change bumps the snapshot's ``version`` and wakes the viewers
-waiting in :meth:`FollowHub.wait`; a viewer that connects late, or again after a network
-drop, gets the whole snapshot at once, so it catches up without a reload. Nothing a
-viewer does reaches the follower.
+that cannot be read and why); a rotated log's last lines are read before the new log.
+Every change bumps the snapshot's ``version`` and wakes the viewers waiting in
+:meth:`FollowHub.wait`; a viewer that connects late, or again after a network drop, gets
+the whole snapshot at once, so it catches up without a reload. Nothing a viewer does
+reaches the follower.
 """
 
 from __future__ import annotations
@@ -61,25 +62,26 @@ class FollowHub:
         The reading and the advice are worked out first; the snapshot then changes at
         once, under a lock, so a viewer never sees half a step.
         """
-        if self.path.exists() and not self.path.is_file():
+        read = self.tail.read()
+        if read.missing:
             with self._lock:
-                return self._unreadable("it is not a file")
-        if not self.path.exists():
-            with self._lock:
-                return self._unreadable("it was deleted, or is not there yet; waiting for it")
-        lines, restarted = self.tail.read()
-        if restarted:
+                return self._unreadable(read.missing)
+        # The rest of a rotated log first, then the new one from its top.
+        drained = self.follower.feed_all(read.drained)
+        if read.restarted:
             self.follower.restart()
-        advices = self.follower.feed_all(lines)
+        advices = self.follower.feed_all(read.lines)
         with self._lock:
             self._readable = True
-            if restarted:
-                self._notice("restarted",
-                             "The log started over (truncated, replaced or rewritten).")
+            for advice in drained:
+                self._apply(advice)
+            if read.restarted:
+                self._notice("restarted", f"The log was {read.restarted}: it is read again "
+                             "from its top.")
                 self.modules.clear()
             for advice in advices:
                 self._apply(advice)
-            if not (restarted or advices):
+            if not (read.restarted or drained or advices):
                 return False
             self.version += 1
             return True

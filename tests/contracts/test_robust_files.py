@@ -181,11 +181,11 @@ def test_live_follow_tail_cleans_and_bounds_lines(tmp_path: Path) -> None:
     path = tmp_path / "Player.log"
     path.write_bytes(b"[Exploding Mittens #1] \x1b[2JYou should use Table A.\n" + b"x" * 300_000)
     tail = LogTail(path)
-    lines, _ = tail.read()
+    lines = tail.read().lines
     assert lines == ["[Exploding Mittens #1] \ufffd[2JYou should use Table A."]
     with path.open("ab") as handle:
         handle.write(b"y" * 300_000 + b"\n")
-    lines, _ = tail.read()
+    lines = tail.read().lines
     assert len(lines) == 1 and len(lines[0]) <= MAX_LINE_CHARS
 
 

@@ -13,6 +13,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,14 @@ from cli_helpers import run_cli
 from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
 from defuser.apps import follow as follow_mod
-from defuser.apps.follow import Advice, Follower, LogTail, follow
+from defuser.apps.follow import (
+    Advice,
+    Follower,
+    FollowNotice,
+    LogTail,
+    TailRead,
+    follow,
+)
 from defuser.engine import modlog
 from defuser.engine.simulator import Outcome
 from defuser.terminal.follow_view import follow_header
@@ -143,16 +151,17 @@ def test_a_serial_that_contradicts_the_module_is_reported_not_followed() -> None
 def test_tail_keeps_a_line_still_being_written(tmp_path: Path) -> None:
     path = tmp_path / "game.log"
     tail = LogTail(path)
-    assert tail.read() == ([], False)  # not there yet
+    assert tail.read() == TailRead(
+        missing="it does not exist (deleted, or not written yet)")
     path.write_bytes(b"first line\r\nsecond ha")
-    assert tail.read() == (["first line"], False)
+    assert tail.read() == TailRead(["first line"])
     with path.open("ab") as f:
         f.write(b"lf\nthird")
-    assert tail.read() == (["second half"], False)
+    assert tail.read() == TailRead(["second half"])
     with path.open("ab") as f:
         f.write(b"\n")
-    assert tail.read() == (["third"], False)
-    assert tail.read() == ([], False)
+    assert tail.read() == TailRead(["third"])
+    assert tail.read() == TailRead()
 
 
 def test_tail_starts_over_when_the_file_is_truncated_rotated_or_rewritten(
@@ -161,15 +170,46 @@ def test_tail_starts_over_when_the_file_is_truncated_rotated_or_rewritten(
     path = tmp_path / "game.log"
     path.write_bytes(b"one\ntwo\n")
     tail = LogTail(path)
-    assert tail.read() == (["one", "two"], False)
+    assert tail.read() == TailRead(["one", "two"])
     path.write_bytes(b"new\n")  # truncated, shorter
-    assert tail.read() == (["new"], True)
+    assert tail.read() == TailRead(["new"], "truncated")
     os.replace(path, tmp_path / "game.log.1")  # rotated: a new file in its place
     path.write_bytes(b"rotated\n")
-    assert tail.read() == (["rotated"], True)
+    assert tail.read() == TailRead(["rotated"], "replaced")
     with path.open("r+b") as f:  # rewritten in place, longer than before
         f.write(b"ROTATED\nmore\n")
-    assert tail.read() == (["ROTATED", "more"], True)
+    assert tail.read() == TailRead(["ROTATED", "more"], "rewritten")
+
+
+def test_a_rotated_log_is_drained_before_the_new_one_is_read(tmp_path: Path) -> None:
+    # As tail -F: what was written just before the rotation is still in the moved file.
+    path = tmp_path / "Player.log"
+    path.write_bytes(b"one\ntwo\n")
+    tail = LogTail(path)
+    assert tail.read() == TailRead(["one", "two"])
+    with path.open("ab") as f:
+        f.write(b"three\nfour, its line never ended")
+    os.replace(path, tmp_path / "Player-prev.log")
+    path.write_bytes(b"first of the new log\n")
+    assert tail.read() == TailRead(["first of the new log"], "replaced",
+                                   ["three", "four, its line never ended"])
+    # Deleted and written anew: nothing to drain (a partial line goes with the file).
+    with path.open("ab") as f:
+        f.write(b"half a li")
+    assert tail.read() == TailRead()
+    path.unlink()
+    path.write_bytes(b"fresh\n")
+    read = tail.read()  # a new file may get the old one's inode number: then 'truncated'
+    assert (read.lines, read.drained) == (["fresh"], []) and read.restarted in (
+        "replaced", "truncated")
+
+
+def test_tail_says_why_nothing_can_be_read_and_never_blocks(tmp_path: Path) -> None:
+    assert LogTail(tmp_path / "no" / "Player.log").read() == TailRead(
+        missing=f"its folder {tmp_path / 'no'} does not exist")
+    fifo = tmp_path / "fifo.log"
+    os.mkfifo(fifo)
+    assert LogTail(fifo).read() == TailRead(missing="it is not a regular file")
 
 
 def _writer(path: Path, parts: list[bytes | None], done: threading.Event) -> None:
@@ -353,3 +393,125 @@ def test_a_module_no_bomb_agrees_with_says_what_its_lines_imply() -> None:
     )
     digits = advice.reply.error.split("last digit ")[1]
     assert "4" in digits.replace(" or ", ", ").split(", ")
+
+
+class _Steps:
+    """A writer whose steps run in the follower's injected sleep: no thread, no real wait."""
+
+    def __init__(self, steps: list[Callable[[], object]]) -> None:
+        self.steps = iter(steps)
+        self.finished = False
+
+    def sleep(self, _: float) -> None:
+        """Run the next step (after the last, the follower may stop)."""
+        step = next(self.steps, None)
+        self.finished = step is None
+        if step is not None:
+            step()
+
+    def done(self) -> bool:
+        """Whether every step ran."""
+        return self.finished
+
+
+def test_follow_drains_a_rotation_and_announces_what_happens_to_the_log(
+    tmp_path: Path,
+) -> None:
+    first = _two_bomb_log(seed=1)
+    second = game_log([BombSpec("MG9NE9", [2, 2, 1], {
+        4: simulated_messages("MG9NE9", [2, 2, 1], 4, 4),
+    })], seed=2).data
+    path = tmp_path / "Player.log"
+    cut = first.index(b"\n", len(first) // 2) + 1
+
+    def append(data: bytes) -> None:
+        with path.open("ab") as f:
+            f.write(data)
+
+    def rotate() -> None:
+        append(first[cut:])  # written in the last moment before the game moves the log
+        os.replace(path, tmp_path / "Player-prev.log")
+        path.write_bytes(b"")
+
+    writer = _Steps([lambda: append(first[:cut]), rotate, lambda: append(second),
+                     lambda: path.write_bytes(b""), lambda: append(first + second)])
+    seen: list[Advice] = []
+    notices: list[FollowNotice] = []
+    follow(path, seen.append, sleep=writer.sleep, stop=writer.done, notice=notices.append)
+    assert [(n.kind, n.session) for n in notices] == [
+        ("missing", 1), ("back", 1), ("restarted", 2), ("restarted", 3), ("session", 4)]
+    assert "it does not exist (deleted, or not written yet); waiting for it" in notices[0].text
+    assert notices[2].text == "the log was replaced: it is read again from its top (session 2)"
+    assert notices[3].text.startswith("the log was truncated")
+    assert notices[4].text == (
+        "the game started again: a new game session in the log (session 4), followed afresh")
+    # The first log was read whole, the lines written just before its rotation too.
+    assert _comparable([a for a in seen if a.session == 1]) == _comparable(
+        Follower().feed_all(_lines(first)))
+    assert [a.module_id for a in seen if a.session == 2][-1] == 4
+
+
+def test_live_follow_refuses_a_log_that_can_never_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A missing folder is an error naming it, not a wait for ever (the game creates its
+    # log, never the folder).
+    missing = tmp_path / "no such folder" / "Player.log"
+    run = run_cli(["live", "--follow", str(missing)], monkeypatch)
+    assert run.code == 2 and run.out == "" and len(run.err.splitlines()) == 1
+    assert f"the folder of {str(missing)!r} does not exist" in run.err
+    monkeypatch.setattr("defuser.terminal.follow_view.default_log_path", lambda: missing)
+    run = run_cli(["live", "--follow"], monkeypatch)
+    assert run.code == 2 and len(run.err.splitlines()) == 1
+    assert f"the game's log folder {str(missing.parent)!r} does not exist" in run.err
+    fifo = tmp_path / "fifo.log"
+    os.mkfifo(fifo)
+    run = run_cli(["live", "--follow", str(fifo)], monkeypatch)
+    assert run.code == 2 and "is not a regular file" in run.err
+
+
+def test_ctrl_c_under_follow_prints_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "Player.log"
+    path.write_bytes(_two_bomb_log())
+    real = follow_mod.follow
+
+    def interrupted(*args: Any, **kwargs: Any) -> Follower:
+        def sleep(_: float) -> None:
+            raise KeyboardInterrupt
+
+        return real(*args, **{**kwargs, "sleep": sleep, "catch_up": False})
+
+    monkeypatch.setattr("defuser.terminal.follow_view.follow", interrupted)
+    for args in ([], ["--json"]):
+        run = run_cli(["live", "--follow", str(path), *args], monkeypatch)
+        assert run.code == 130
+        changes = len(Follower().feed_all(_lines(path.read_bytes())))
+        assert run.err.splitlines()[-2:] == [
+            f"mittens live --follow: {changes} change(s) shown; session 1: 3 module(s) "
+            "followed, 3 solved",
+            "mittens: interrupted",
+        ]
+
+
+def test_live_follow_announces_what_happens_to_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "Player.log"
+    path.write_bytes(_two_bomb_log())
+    real = follow_mod.follow
+    writer = _Steps([lambda: path.write_bytes(b""),
+                     lambda: path.write_bytes(_two_bomb_log() + _two_bomb_log())])
+    monkeypatch.setattr(
+        "defuser.terminal.follow_view.follow",
+        lambda *a, **k: real(*a, **{**k, "sleep": writer.sleep, "stop": writer.done}),
+    )
+    run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
+    assert run.code == 0, run.err
+    assert run.err.splitlines()[1:] == [
+        "mittens live: the log was truncated: it is read again from its top (session 2)",
+        "mittens live: the game started again: a new game session in the log (session 3), "
+        "followed afresh",
+    ]
+    assert {json.loads(line)["session"] for line in run.out.splitlines()} == {2, 3}
