@@ -417,14 +417,14 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
     type=click.Choice(MODES, case_sensitive=False),
     default="mixed",
     show_default=True,
-    help="What to drill: one kind, mixed (weighted towards your weak spots) or game.",
+    help="What to drill: one kind, mixed (every kind, as the schedule says) or game.",
 )
 @click.option(
     "--count",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Questions to ask (default {DEFAULT_COUNT}); games to play with --mode game "
-    f"(default {DEFAULT_GAMES}).",
+    help=f"Questions to ask at most (default {DEFAULT_COUNT}; a session stops sooner when "
+    f"caught up); games to play with --mode game (default {DEFAULT_GAMES}).",
 )
 @click.option(
     "--seed",

@@ -47,7 +47,7 @@ KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
 #: ``edge`` reading drill has its own mode, so seeded mixed drills stay as they were).
 MIXED_KINDS: Final[tuple[Kind, ...]] = tuple(k for k in KINDS if k is not Kind.EDGE)
 
-#: ``--mode`` values: every kind, ``mixed`` (all kinds, weighted to weak spots) and
+#: ``--mode`` values: every kind, ``mixed`` (all kinds, as the schedule says) and
 #: ``game`` (whole simulated modules, every click a ``decide`` question).
 MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed", "game")
 

@@ -481,11 +481,18 @@ class Scheduler:
         return None
 
     def practise(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice | None:
-        """Extra practice: a skill already seen, drawn with weight growing with its
-        weakness (``None`` when nothing of ``kinds`` was seen yet)."""
+        """Extra practice: a skill already seen and not asked in the last
+        :data:`RETRY_GAP` questions (when another is left; never the one just asked
+        when there are two), drawn with weight growing
+        with its weakness (``None`` when nothing of ``kinds`` was seen yet)."""
         seen = [s for s in self.candidates(kinds) if s.seen]
         if not seen:
             return None
+        rested = [s for s in seen if self._waited(s)]
+        if not rested and len(seen) > 1:  # at least never the same skill twice running
+            latest = max(s.last_step if s.last_step is not None else -1 for s in seen)
+            rested = [s for s in seen if s.last_step != latest]
+        seen = rested or seen
         weights = [1.0 + 4.0 * self.weakness(s, now) for s in seen]
         pick = rng.choices(seen, weights=weights)[0]
         return Choice(pick.skill, pick.kind,

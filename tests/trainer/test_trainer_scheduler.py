@@ -347,10 +347,19 @@ def test_caught_up_means_nothing_to_ask() -> None:
     outlook = s.outlook([Kind.TABLE], T0 + 10)
     assert (outlook.due, outlook.new) == (0, 0) and outlook.words() == "0 due, 0 new"
     # Extra practice still has something to ask, and it is no review.
+    s.advance()
     practice = s.practise([Kind.TABLE], T0 + 20, rng)
     assert practice is not None and practice.why.startswith("extra practice")
-    rating = s.review(practice.skill, Outcome(True, 1.0, T0 + DAY * 5), practice=True)
+    rating = s.review(practice.skill, Outcome(True, 1.0, T0 + DAY * 5), practice=True,
+                      in_session=True)
     assert rating is None and s.skills[practice.skill].reviews == 1
+    # With two skills seen, practice never asks the one just answered again right away.
+    for n in range(6):
+        s.advance()
+        asked = s.practise([Kind.TABLE], T0 + 30 + n, rng)
+        assert asked is not None and asked.skill != practice.skill
+        s.review(asked.skill, Outcome(True, 1.0, T0 + 30 + n), practice=True, in_session=True)
+        practice = asked
 
 
 def test_practice_prefers_weak_skills() -> None:
