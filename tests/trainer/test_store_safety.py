@@ -33,6 +33,9 @@ from defuser.commands import stats as stats_command
 from defuser.trainer.export import write_csv
 from defuser.trainer.store import StatsDatabaseError, Store
 
+#: A user's shell: Python buffers stdout, so a lost backup shows only when flushed.
+BUFFERED: dict[str, str | None] = {"PYTHONUNBUFFERED": None}
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
@@ -81,7 +84,7 @@ def test_reset_with_a_backup_to_a_closed_stdout_deletes_nothing(db: Path, target
     # 'mittens stats --export - --reset --yes >&-' wrote the backup nowhere, exit 0,
     # then deleted every answer.
     done = run_process(["stats", "--db", str(db), "--export", target, "--reset", "--yes"],
-                       close=[1]).text
+                       close=[1], env=BUFFERED).text
     one_line_error(done)
     assert "nothing was deleted" in done.err or "cannot write" in done.err
     assert stored_answers(db) == 3
@@ -115,7 +118,7 @@ def test_a_backup_whose_reader_goes_away_deletes_nothing(tmp_path: Path) -> None
     # 'stats --export - --reset --yes | head -1': the backup did not arrive whole.
     big = make_db(tmp_path / "big.db", 1500)  # more than a pipe holds: the writer waits
     proc = start_process(["stats", "--db", str(big), "--export", "-", "--reset", "--yes"],
-                         stdin=subprocess.DEVNULL)
+                         stdin=subprocess.DEVNULL, env=BUFFERED)
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.readline()
     proc.stdout.close()  # as 'head -1' does after its line
@@ -132,14 +135,16 @@ def test_an_export_to_stdout_appended_to_the_database_is_refused(db: Path) -> No
         with db.open("ab") as appended:
             done = subprocess.run(
                 mittens_command(["stats", "--db", str(db), "--export", "-", *extra]),
-                stdout=appended, stderr=subprocess.PIPE, env=process_env(), check=False)
+                stdout=appended, stderr=subprocess.PIPE, env=process_env(BUFFERED),
+                check=False)
         assert done.returncode == 2
         assert b"standard output is the stats database" in done.stderr
     assert db.read_bytes() == before
 
 
 def test_a_backup_on_stdout_is_flushed_before_the_reset(db: Path) -> None:
-    done = run_process(["stats", "--db", str(db), "--export", "-", "--reset", "--yes"]).text
+    done = run_process(["stats", "--db", str(db), "--export", "-", "--reset", "--yes"],
+                       env=BUFFERED).text
     assert done.code == 0, done.err
     assert len(done.out.splitlines()) == 4  # the header and three answers
     assert stored_answers(db) == 0
