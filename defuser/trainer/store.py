@@ -271,6 +271,12 @@ def _check_writable(path: Path) -> None:
     """A drill needs to write the database and the files SQLite keeps beside it."""
     if not os.access(path, os.W_OK):
         raise _fail(path, "is read-only; a drill needs to write its answers there")
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.access(folder, os.W_OK):
+        raise StatsDatabaseError(
+            f"stats database {str(path)!r} cannot be written: its folder {folder!r} is "
+            "read-only, and a drill keeps its -wal and -shm files beside the database"
+        )
     for name, suffix in journal_names(path):
         if os.path.exists(name) and not os.access(name, os.W_OK):
             raise StatsDatabaseError(
@@ -417,7 +423,11 @@ class Store:
         if os.path.exists(f"{real}-wal") and os.path.exists(f"{real}-shm"):
             with contextlib.suppress(sqlite3.Error, _Busy):
                 return cls._read(path, path.absolute().as_uri() + "?mode=ro", None)
-        scratch = tempfile.mkdtemp(prefix="mittens-stats-")
+        try:
+            scratch = tempfile.mkdtemp(prefix="mittens-stats-")
+        except OSError as exc:
+            raise StatsDatabaseError(f"stats database {str(path)!r} cannot be read (no "
+                                     f"room for a private copy: {os_reason(exc)})") from exc
         try:
             try:
                 copy = copy_to_read(path, Path(scratch))
@@ -427,9 +437,11 @@ class Store:
                     "try again"
                 ) from None
             except OSError as exc:
+                reason = os_reason(exc)
+                if str(exc.filename).startswith(scratch):
+                    reason = f"no room for a private copy in {scratch!r}: {reason}"
                 raise StatsDatabaseError(
-                    f"stats database {str(path)!r} cannot be read: copying it to "
-                    f"{exc.filename or scratch!r} failed ({os_reason(exc)})"
+                    f"stats database {str(path)!r} cannot be read ({reason})"
                 ) from exc
             try:
                 return cls._read(path, copy.as_uri() + "?mode=rw", scratch)

@@ -14,6 +14,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -379,3 +380,35 @@ def test_answers_left_in_another_names_log_are_never_overwritten(
     done = run_cli_bytes(["drill", "--seed", "1", "--count", "1", "--db", str(hard)], b"A\n")
     assert done.code == 0, done.err
     assert stored_answers(db) == 8
+
+
+def test_a_drill_in_a_read_only_folder_names_the_folder(
+    db: Path, unprivileged: tuple[list[str], Path]
+) -> None:
+    prefix, work = unprivileged
+    folder = work / "ro"
+    folder.mkdir()
+    copy = folder / "s.db"
+    shutil.copyfile(db, copy)
+    copy.chmod(0o666)
+    folder.chmod(0o555)
+    err = one_line_error(run_process(
+        ["drill", "--seed", "1", "--count", "1", "--db", str(copy)], b"A\n",
+        prefix=prefix))
+    assert f"its folder {str(folder)!r} is read-only" in err
+
+
+@pytest.mark.parametrize("step", ["folder", "copy"])
+def test_no_room_for_a_private_copy_is_one_line(
+    db: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    def full(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, "No space left on device", str(args[-1]) if args else "")
+
+    if step == "folder":
+        monkeypatch.setattr(tempfile, "mkdtemp", full)
+    else:
+        monkeypatch.setattr(shutil, "copyfile", lambda src, dst: full(src, str(dst)))
+    err = one_line_error(run_cli_bytes(["stats", "--db", str(db)]))
+    assert "no room for a private copy" in err and "the disk is full" in err
+    assert "untouched" not in err
