@@ -3,10 +3,13 @@
 - :func:`answer` is one stored answer, the ``n``-th (its question holds ``n``).
 - :func:`open_store` opens (creating) a database for writing.
 - :func:`make_db` writes a database of ``count`` answers in one ended session.
+- :func:`copy_in_read_only_folder` puts a copy of a database in a folder nobody may
+  write to.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from defuser.trainer.store import AnswerRecord, Store
@@ -35,3 +38,14 @@ def make_db(path: Path, count: int = 3) -> Path:
             store.record(session, answer(n))
         store.end_session(session)
     return path
+
+
+def copy_in_read_only_folder(db: Path, folder: Path, name: str, mode: int) -> Path:
+    """A copy of ``db`` named ``name`` with file ``mode``, in the new ``folder``, which
+    is then made read-only (restore its mode before removing it)."""
+    folder.mkdir()
+    copy = folder / name
+    shutil.copyfile(db, copy)
+    copy.chmod(mode)
+    folder.chmod(0o555)
+    return copy

@@ -24,6 +24,7 @@ from cli_helpers import (
     run_process,
     stored_answers,
 )
+from store_helpers import copy_in_read_only_folder
 
 from defuser.trainer import store as store_module
 from defuser.trainer.store import APPLICATION_ID, MAX_GIVEN_CHARS
@@ -163,11 +164,7 @@ def test_stats_reads_a_database_in_a_read_only_directory(
 ) -> None:
     prefix, work = unprivileged
     folder = work / "ro"
-    folder.mkdir()
-    copy = folder / "stats.db"
-    shutil.copy(db, copy)
-    copy.chmod(0o444)
-    folder.chmod(0o555)
+    copy = copy_in_read_only_folder(db, folder, "stats.db", 0o444)
     done = run_process(["stats", "--db", str(copy), "--json"], prefix=prefix).text
     assert done.code == 0, done.err
     assert json.loads(done.out)["total"]["answers"] == 3

@@ -28,7 +28,7 @@ from cli_helpers import (
     start_process,
     stored_answers,
 )
-from store_helpers import answer, make_db, open_store
+from store_helpers import answer, copy_in_read_only_folder, make_db, open_store
 
 from defuser.commands import stats as stats_command
 from defuser.trainer.export import write_csv
@@ -387,11 +387,7 @@ def test_a_drill_in_a_read_only_folder_names_the_folder(
 ) -> None:
     prefix, work = unprivileged
     folder = work / "ro"
-    folder.mkdir()
-    copy = folder / "s.db"
-    shutil.copyfile(db, copy)
-    copy.chmod(0o666)
-    folder.chmod(0o555)
+    copy = copy_in_read_only_folder(db, folder, "s.db", 0o666)
     err = one_line_error(run_process(
         ["drill", "--seed", "1", "--count", "1", "--db", str(copy)], b"A\n",
         prefix=prefix))
