@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from gamelog_builder import BombSpec, game_log, sample_messages, simulated_messages
 
+from defuser.trainer.sample import sample_database
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,12 +36,20 @@ def followed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server_url(followed_log: Path) -> Iterator[str]:
+def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stats database :func:`server_url` serves: a sample learner's three weeks."""
+    path = tmp_path_factory.mktemp("stats") / "stats.sqlite3"
+    sample_database(path, days=21, answers=300, seed=2)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server_url(followed_log: Path, stats_db: Path) -> Iterator[str]:
     """A ``mittens serve`` on a free loopback port, for the whole test module."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0",
-         "--follow", str(followed_log)],
+         "--follow", str(followed_log), "--db", str(stats_db)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )

@@ -55,6 +55,20 @@ class PicturePath(click.ParamType[str]):
 PICTURE_PATH = PicturePath()
 
 
+def dashboard_picture(rows: list[AnswerRow], now: float, settings: Settings, suffix: str) -> str:
+    """The stats dashboard as one self-contained file: ``.svg`` or ``.html``."""
+    from defuser.dashboard.picture import svg_document
+    from defuser.dashboard.stats import standalone
+    from defuser.trainer.progress import dashboard_data, local_day
+
+    data = dashboard_data(rows, now, settings)
+    today = local_day(now)
+    made = f"on {today.isoformat()}"
+    if suffix == ".svg":
+        return svg_document(data["report"], data["progress"], today, made)
+    return standalone(data["report"], data["progress"], today, made)
+
+
 def _write(stream: IO[str], text: str) -> None:
     stream.write(text)
 
@@ -226,16 +240,13 @@ def stats(
     if json_mode and picture_to is None:
         out.json(report.to_json())  # rich (the drawing) is never loaded for this
         return
-    from defuser.terminal.stats_view import picture, render
+    from defuser.terminal.stats_view import render
 
     if picture_to is not None:
-        suffix = Path(picture_to).suffix.lower()
-        document = picture(
-            lambda console: render(report, console, True, now), suffix, "mittens stats"
-        )
+        document = dashboard_picture(rows, now, settings, Path(picture_to).suffix.lower())
         write_user_file(picture_to, lambda stream: _write(stream, document),
                         what="picture file", protect=_protected(path))
-        out.note(f"Wrote the stats view to {picture_to}")
+        out.note(f"Wrote the stats dashboard to {picture_to}")
     if json_mode:
         out.json(report.to_json())
     elif picture_to is None:

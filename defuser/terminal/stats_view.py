@@ -4,15 +4,14 @@ at-a-glance parts (table heatmaps, speed trends, retention, the due forecast).
 ``stats --json`` never imports this module, so it never loads rich.
 
 Contract: pure rendering of a :class:`~defuser.trainer.report.StatsReport`'s numbers;
-the same renderables go to the terminal and into the shareable picture (SVG or HTML)
-that :func:`picture` writes from a recording console. Without colour every cell still
-reads as text (accuracy and median time), so a pipe or ``NO_COLOR`` loses nothing.
+without colour every cell still reads as text (accuracy and median time), so a pipe or
+``NO_COLOR`` loses nothing. The shareable picture is the dashboard of
+:mod:`defuser.dashboard`, not a recording of this view.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import io
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -45,8 +44,6 @@ HEAT: Final[tuple[tuple[float, str], ...]] = (
 )
 NEVER: Final = "·"
 DAY_NAMES: Final = ("today", "tomorrow")
-#: Width of the recorded picture, in columns.
-PICTURE_WIDTH: Final = 110
 
 
 def heat_style(accuracy: float | None) -> str:
@@ -171,25 +168,6 @@ def forecast_table(forecast: Sequence[int], colour: bool, weekday: Callable[[int
         bar = Text("█" * round(20 * count / most), style="magenta" if colour else "")
         table.add_row(name, str(count), bar)
     return table
-
-
-def picture(render: Callable[[Console], None], suffix: str, title: str) -> str:
-    """The report as an SVG or HTML document: ``render`` draws it on a recording
-    console in colour, ``suffix`` (``.svg`` or ``.html``) picks the format."""
-    console = Console(
-        record=True,
-        file=io.StringIO(),
-        width=PICTURE_WIDTH,
-        force_terminal=True,
-        color_system="truecolor",
-        markup=False,
-        emoji=False,
-        highlight=False,
-    )
-    render(console)
-    if suffix == ".svg":
-        return console.export_svg(title=title)
-    return console.export_html(inline_styles=True)
 
 
 def _pct(value: float | None) -> str:

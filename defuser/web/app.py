@@ -12,6 +12,7 @@ errors are short and never carry a traceback. The pages:
 * ``/tables``: Tables A-F with the active table, column and rule marked (``/api/tables``);
 * ``/logs``: the log viewer, a game log replayed step by step (``/api/logs``; see
   :mod:`defuser.web.logroutes`);
+* ``/stats``: the drill stats dashboard (``/api/stats``; see :mod:`defuser.web.statsroutes`);
 * ``/api/edgework``: the serial's table, last digit and N, for validation as one types;
 * ``/healthz``: ``ok``, for scripts that wait for the server.
 """
@@ -19,7 +20,8 @@ errors are short and never carry a traceback. The pages:
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -50,6 +52,7 @@ from defuser.web.follow import CLOSING, FollowHub
 from defuser.web.logroutes import LogPages
 from defuser.web.report import Report, apply_report
 from defuser.web.security import BodyTooLarge, Guard, GuardSettings
+from defuser.web.statsroutes import StatsPages
 from edgework import (
     CARD_TABLES,
     RULE_LETTERS,
@@ -72,11 +75,15 @@ TEMPLATES: Final = HERE / "templates"
 
 @dataclass(frozen=True)
 class WebSettings:
-    """How the app is served: the guard's settings and the log the hands-free board follows
-    (``None``: the game's own log where this system keeps it)."""
+    """How the app is served: the guard's settings, the log the hands-free board follows
+    (``None``: the game's own log where this system keeps it), the stats database and
+    the clock the dashboard reads."""
 
     guard: GuardSettings
     follow: Path | None = None
+    #: The stats database the dashboard reads (``None``: the default one).
+    database: Path | None = None
+    clock: Callable[[], float] = time.time
 
 
 def _templates() -> Environment:
@@ -114,6 +121,7 @@ class Pages:
         self.hub = FollowHub(settings.follow if settings.follow is not None
                              else Path(default_log_path()))
         self.logs = LogPages(self.render, self.hub.path)
+        self.stats = StatsPages(self.render, settings.database, settings.clock)
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A template rendered to an HTML response."""
@@ -307,6 +315,7 @@ def create_app(settings: WebSettings) -> ASGIApp:
         Route("/tables", pages.tables),
         Route("/api/tables", pages.api_tables),
         *pages.logs.routes(),
+        *pages.stats.routes(),
         Route("/healthz", _health),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -26,9 +26,13 @@ from defuser.web.server import serve as run_server
 @click.option("--follow", "follow", metavar="LOG", is_flag=False, flag_value="",
               default=None, help="The log the hands-free board follows (default: the "
               "game's own log where this system keeps it).")
+@click.option("--db", "database", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="The stats database the drills and the dashboard use "
+              "(default: the one 'mittens drill' uses).")
 def serve(host: str, port: int, no_open: bool, allow_hosts: tuple[str, ...],
-          follow: str | None) -> None:
-    """Serve the expert's board, the hands-free board and the tables on a local web page.
+          follow: str | None, database: Path | None) -> None:
+    """Serve the expert's board, the hands-free board, the tables, the drills, the stats
+    and the log viewer on a local web page.
 
     The first line of output is the address to open. Ctrl-C stops the server.
     """
@@ -42,4 +46,4 @@ def serve(host: str, port: int, no_open: bool, allow_hosts: tuple[str, ...],
             f"the folder of {str(path)!r} does not exist, expected a log path in an existing "
             "folder", param_hint="--follow")
     run_server(plan(host, port, allow_hosts), open_browser=not no_open, announce=announce,
-               follow=path)
+               follow=path, database=database)

@@ -160,9 +160,10 @@ def protocol() -> type[Any]:
 
 
 def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None],
-          follow: Path | None = None) -> None:
+          follow: Path | None = None, database: Path | None = None) -> None:
     """Serve until interrupted (see the module docstring); the hands-free board follows
-    ``follow`` (``None``: the game's own log)."""
+    ``follow`` (``None``: the game's own log), the dashboard and the drills use the stats
+    database ``database`` (``None``: the default one)."""
     import uvicorn
 
     from defuser.web.app import WebSettings, create_app
@@ -171,7 +172,7 @@ def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]
     port = sock.getsockname()[1]
     if port != the_plan.port:
         the_plan = Plan(the_plan.host, port, the_plan.token, the_plan.extra_hosts)
-    app = create_app(WebSettings(the_plan.guard(), follow))
+    app = create_app(WebSettings(the_plan.guard(), follow, database))
     config = uvicorn.Config(
         app, http=protocol(), log_level="warning", access_log=False, server_header=False,
         proxy_headers=False, timeout_graceful_shutdown=2,

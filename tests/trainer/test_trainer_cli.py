@@ -269,7 +269,8 @@ def test_stats_picture_svg_and_html(
         run = run_cli(["stats", "--db", str(db), "--picture", str(target)], monkeypatch)
         assert run.code == 0, run.err
         document = target.read_text(encoding="utf-8")
-        assert marker in document and "Table" in document
+        assert marker in document and "Table A: the card type of each face" in document
+        assert "Accuracy per kind, by week" in document and "Practice calendar" in document
     run = run_cli(["stats", "--db", str(db), "--picture", str(tmp_path / "x.png")], monkeypatch)
     assert run.code == 2 and "does not end in .svg or .html" in run.err
     run = run_cli(["stats", "--db", str(db), "--picture", str(db.with_suffix(".svg"))],

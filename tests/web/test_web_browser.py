@@ -188,7 +188,7 @@ def test_the_hands_free_board_follows_a_log_written_at_game_pace(
     page.close()
 
 
-@pytest.mark.parametrize("path", ["", "tables?serial=AB3CD4&discard=RC"])
+@pytest.mark.parametrize("path", ["", "tables?serial=AB3CD4&discard=RC", "stats?x=1"])
 def test_phone_width_needs_no_horizontal_scroll(browser: Any, server_url: str,
                                                 path: str) -> None:
     page = browser.new_page(viewport={"width": 360, "height": 740})
@@ -196,7 +196,10 @@ def test_phone_width_needs_no_horizontal_scroll(browser: Any, server_url: str,
               "&m=start RC BH GS YT")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
-    shot(page, f"phone-{'tables' if path else 'board'}.png")
+    if path.startswith("stats"):
+        assert page.locator("svg.chart").count() >= 3
+    else:
+        shot(page, f"phone-{'tables' if path else 'board'}.png")
     page.close()
 
 
@@ -213,7 +216,7 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
     log = tmp_path / "tampered.log"
     log.write_bytes(tampered_log())
     for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
-                 "follow", "follow?view=phone", "logs", f"logs?path={log}"):
+                 "follow", "follow?view=phone", "logs", f"logs?path={log}", "stats"):
         page.goto(server_url + path)
         page.evaluate(source)
         result = page.evaluate("async () => await axe.run(document)")

@@ -1,0 +1,105 @@
+"""The stats dashboard as files to share (``mittens stats --picture``): the same parts as
+the browser's dashboard, one self-contained file (its stylesheet inside, no script, nothing
+from the network, no file path), valid SVG, and charts that keep every name readable."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+
+from defuser.dashboard.charts import Series, line_chart, spread
+from defuser.dashboard.stats import sections
+from defuser.trainer.progress import dashboard_data, local_day, practice_days
+from defuser.trainer.sample import sample_database as learner_db
+from defuser.trainer.store import Store
+
+PARTS = ("Accuracy per kind, by week", "Answer time per kind, by week",
+         "Retention against the target", "Reviews due", "Practice calendar",
+         "Table A: the card type of each face", "Table E: the rule letter")
+
+
+@pytest.fixture(scope="module")
+def sixty_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("dash") / "private-name" / "stats.sqlite3"
+    path.parent.mkdir()
+    learner_db(path, days=60, answers=1200, seed=4)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html"])
+def test_the_picture_is_one_self_contained_file(
+    sixty_days: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    target = tmp_path / f"mine{suffix}"
+    run = run_cli(["stats", "--db", str(sixty_days), "--picture", str(target)], monkeypatch)
+    assert run.code == 0, run.err
+    text = target.read_text(encoding="utf-8")
+    for part in PARTS:
+        assert part in text, part
+    assert "private-name" not in text and str(Path.home()) not in text
+    assert "<script" not in text and "@import" not in text and "url(" not in text
+    links = set(re.findall(r"https?://[^\s\"')]+", text))
+    assert links <= {"http://www.w3.org/2000/svg"}
+    assert not re.search(r"(src|href)=", text)
+    if suffix == ".svg":
+        root = ET.fromstring(text.split("?>", 1)[1])
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert int(root.get("width", "0")) == 1280
+
+
+def test_the_picture_of_an_empty_database(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "empty.sqlite3"
+    store = Store.open(db)
+    assert store is not None
+    store.close()
+    for suffix in (".svg", ".html"):
+        target = tmp_path / f"empty{suffix}"
+        run = run_cli(["stats", "--db", str(db), "--picture", str(target)], monkeypatch)
+        assert run.code == 0, run.err
+        assert "No answers yet" in target.read_text(encoding="utf-8")
+
+
+def test_the_html_sections_count_every_answer(sixty_days: Path) -> None:
+    store = Store.open(sixty_days, create=False, readonly=True)
+    assert store is not None
+    with store:
+        rows = store.answers()
+    now = rows[-1].at + 60
+    data = dashboard_data(rows, now)
+    html = sections(data["report"], data["progress"], local_day(now))
+    assert "<dd>1200</dd>" in html
+    right = sum(r.correct for r in rows)
+    cells = re.findall(r"(\d+)/(\d+) right", html)
+    assert cells and all(int(a) <= int(b) for a, b in cells)
+    assert f"<dd>{round(100 * right / 1200)}%</dd>" in html
+
+
+def test_days_start_on_a_monday_and_end_today() -> None:
+    today = dt.date(2026, 11, 26)  # a Thursday
+    days = practice_days([], today, days=10)
+    assert days[0].day.weekday() == 0 and days[-1].day == today
+    assert all(d.answers == 0 for d in days)
+
+
+def test_end_labels_never_overlap() -> None:
+    placed = spread([50.0, 50.0, 51.0, 200.0, 199.0], 12.0, 10.0, 190.0)
+    ordered = sorted(placed)
+    assert all(b - a >= 12.0 - 1e-9 for a, b in itertools.pairwise(ordered))
+    assert max(placed) <= 190.0 and min(placed) >= 10.0
+    chart = line_chart("t", "c", ["a", "b"], [Series("x", (0.5, 0.5)), Series("y", (0.5, 0.5))],
+                       fmt=str, top=1.0)
+    ys = [float(y) for y in re.findall(r'class="end-label" x="[\d.]+" y="([\d.]+)"',
+                                        "".join(chart.body))]
+    assert len(ys) == 2 and abs(ys[0] - ys[1]) >= 12.0
+
+
+def test_a_chart_without_data_says_so() -> None:
+    chart = line_chart("t", "c", [], [], fmt=str)
+    assert "No answers yet" in chart.figure()
