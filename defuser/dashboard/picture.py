@@ -150,19 +150,8 @@ def svg_document(report: Mapping[str, Any], progress: Mapping[str, Any], today: 
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" '
         f'width="{WIDTH}" height="{height:.0f}" role="img" '
         'aria-label="Exploding Mittens drill stats">'
-        f"<style>{stylesheet()}{PICTURE_CSS}</style>"
+        f"<style>{stylesheet()}</style>"
         f'<g class="dashboard"><rect class="page" width="{WIDTH}" height="{height:.0f}"/>'
         + "".join(canvas.parts) + "</g></svg>\n"
     )
 
-
-#: What only the picture needs beyond the dashboard's stylesheet.
-PICTURE_CSS: Final = (
-    ".dashboard .page { fill: var(--d-bg); } .dashboard text { fill: var(--d-fg); "
-    "font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; } "
-    ".dashboard .box { fill: var(--d-panel); stroke: var(--d-line); } "
-    ".dashboard .heat-0-box { fill: var(--h0); } .dashboard .heat-1-box { fill: var(--h1); } "
-    ".dashboard .heat-2-box { fill: var(--h2); } .dashboard .heat-3-box { fill: var(--h3); } "
-    ".dashboard .heat-none-box { fill: none; stroke: var(--d-line); } "
-    ".dashboard .tick { fill: var(--d-muted); }"
-)
