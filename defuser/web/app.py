@@ -12,6 +12,8 @@ errors are short and never carry a traceback. The pages:
 * ``/tables``: Tables A-F with the active table, column and rule marked (``/api/tables``);
 * ``/logs``: the log viewer, a game log replayed step by step (``/api/logs``; see
   :mod:`defuser.web.logroutes`);
+* ``/drill``: the drills, the same sessions as ``mittens drill`` (``/api/drill/<key>``; see
+  :mod:`defuser.web.drillroutes`);
 * ``/stats``: the drill stats dashboard (``/api/stats``; see :mod:`defuser.web.statsroutes`);
 * ``/api/edgework``: the serial's table, last digit and N, for validation as one types;
 * ``/healthz``: ``ok``, for scripts that wait for the server.
@@ -48,6 +50,8 @@ from defuser import __version__
 from defuser.apps.table_io import to_json as tables_json
 from defuser.logs.reader import default_log_path
 from defuser.web.board import MAX_LINE_CHARS, BoardQuery, evaluate, read_edgework
+from defuser.web.drill import DrillHub
+from defuser.web.drillroutes import DrillPages
 from defuser.web.follow import CLOSING, FollowHub
 from defuser.web.logroutes import LogPages
 from defuser.web.report import Report, apply_report
@@ -122,6 +126,7 @@ class Pages:
                              else Path(default_log_path()))
         self.logs = LogPages(self.render, self.hub.path)
         self.stats = StatsPages(self.render, settings.database, settings.clock)
+        self.drills = DrillPages(self.render, DrillHub(settings.database, wall=settings.clock))
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A template rendered to an HTML response."""
@@ -316,6 +321,7 @@ def create_app(settings: WebSettings) -> ASGIApp:
         Route("/api/tables", pages.api_tables),
         *pages.logs.routes(),
         *pages.stats.routes(),
+        *pages.drills.routes(),
         Route("/healthz", _health),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -216,7 +216,7 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
     log = tmp_path / "tampered.log"
     log.write_bytes(tampered_log())
     for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
-                 "follow", "follow?view=phone", "logs", f"logs?path={log}", "stats"):
+                 "follow", "follow?view=phone", "logs", f"logs?path={log}", "stats", "drill"):
         page.goto(server_url + path)
         page.evaluate(source)
         result = page.evaluate("async () => await axe.run(document)")
@@ -248,6 +248,43 @@ def test_an_uploaded_log_marks_its_inconsistency_and_steps_click_by_click(
     assert module.locator("tr.step:visible").count() == 2
     assert "Step 2 of" in module.locator(".step-at").inner_text()
     shot(page, "log-viewer.png")
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.close()
+
+
+def test_a_drill_answered_by_clicks_and_keys_lands_in_the_database(
+    browser: Any, server_url: str, stats_db: Path
+) -> None:
+    from defuser.trainer.store import Store
+
+    def table_answers() -> int:
+        store = Store.open(stats_db, create=False, readonly=True)
+        assert store is not None
+        with store:
+            return sum(1 for r in store.answers() if r.kind == "table")
+
+    before = table_answers()
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(server_url + "drill")
+    page.get_by_label("Mode").select_option("table")
+    page.get_by_label("Questions (or games)").fill("3")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_url("**/drill/**")
+    for turn in range(12):
+        if page.locator("text=Done:").count():
+            break
+        if turn == 1:
+            shot(page, "drill.png")
+        with page.expect_navigation():
+            if page.locator("button.next").count():
+                page.keyboard.press("Enter")       # Next, after a miss
+            elif turn % 2:
+                page.keyboard.press("b")           # one key: table B
+            else:
+                page.locator(".choices button").first.click()
+    assert page.locator("text=Done:").count() == 1
+    assert table_answers() == before + 3
     page.set_viewport_size({"width": 360, "height": 740})
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.close()

@@ -1,0 +1,307 @@
+"""The drills of ``mittens serve``: the very :class:`~defuser.trainer.drill_session.DrillSession`
+of ``mittens drill``, driven from the browser.
+
+Contract: a :class:`DrillHub` keeps the drills in progress, each with its own connection
+to the stats database (the same store and schedule as the terminal, so a learner can
+switch between them, and a terminal drill beside a browser one loses nothing), at most
+:data:`MAX_DRILLS` at once; one idle for :data:`IDLE_SECONDS` is ended as if the learner
+quit (every answer was stored when it was given). Every call must come from one and the
+same thread (the routes use one worker thread): an SQLite connection serves the thread
+that opened it. :func:`page_data` is
+what the page draws and the JSON twin sends: the session's state (``DrillSession.to_json``),
+the events since the last answer in plain data (:func:`event_json`), the answer
+controls for the question asked (:func:`controls`) and the clocks. The answer clock is the
+session's own: it runs from the moment the server asks the question to the moment an
+answer arrives, unreadable lines and help excluded, and after a miss it waits for
+*Next* before the next question.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from defuser.trainer.answers import (
+    CountAnswer,
+    LegalAnswer,
+    ProbabilityAnswer,
+    RuleAnswer,
+    TableAnswer,
+)
+from defuser.trainer.drill_session import (
+    Asked,
+    BombTimerRanOut,
+    DrillOptions,
+    DrillSession,
+    Ended,
+    Event,
+    GameEnded,
+    GameStarted,
+    Graded,
+    HelpShown,
+    LineTaken,
+    Paused,
+    Rejected,
+    Started,
+    open_session,
+)
+from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.location import default_db_path
+from defuser.trainer.model import MODES, Question
+from defuser.trainer.store import Store
+from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
+
+#: Drills in progress at once (a learner has one or two tabs open).
+MAX_DRILLS: Final = 4
+#: A drill nobody has answered for this long is ended.
+IDLE_SECONDS: Final = 30 * 60
+#: Bounds of the start form's numbers.
+MAX_COUNT: Final = 500
+MAX_MINUTES: Final = 240.0
+MAX_SECONDS: Final = 3600.0
+
+
+class DrillFormError(Exception):
+    """The start form or an answer cannot be used (one line, for the page)."""
+
+
+@dataclass
+class WebDrill:
+    """One drill in progress: its session, its store and what the page shows next."""
+
+    key: str
+    session: DrillSession
+    store: Store
+    events: list[Event] = field(default_factory=list)
+    used: float = 0.0
+
+
+def _number(form: Mapping[str, str], name: str, kind: type[int] | type[float],
+            most: float) -> Any:
+    """A number field of the start form (blank: ``None``), within 0 < value <= most."""
+    text = form.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        raise DrillFormError(f"{name.replace('_', ' ')} {text!r} is not a number") from None
+    if not 0 < value <= most:
+        raise DrillFormError(f"{name.replace('_', ' ')} {text!r} is out of range, "
+                             f"expected more than 0 and at most {most:g}")
+    return value
+
+
+def read_options(form: Mapping[str, str],
+                 letters: Mapping[str, Sequence[str]]) -> tuple[str, DrillOptions]:
+    """The mode and options of the start form (``letters``: the ticked tables and rules)."""
+    mode = form.get("mode", "mixed").strip() or "mixed"
+    if mode not in MODES:
+        raise DrillFormError(f"mode {mode[:20]!r} is not a drill mode, expected one of "
+                             f"{', '.join(MODES)}")
+    tables = tuple(t for t in letters.get("table", ()) if t in TABLE_LETTERS)
+    rules = tuple(r for r in letters.get("rule", ()) if r in RULE_LETTERS)
+    options = DrillOptions(
+        count=_number(form, "count", int, MAX_COUNT),
+        minutes=_number(form, "minutes", float, MAX_MINUTES),
+        time_limit=_number(form, "time_limit", float, MAX_SECONDS),
+        bomb_timer=_number(form, "bomb_timer", float, MAX_SECONDS) if mode == "game" else None,
+        weakest=_number(form, "weakest", int, 100),
+        tables=tables,
+        rules=rules,
+    )
+    return mode, options
+
+
+class DrillHub:
+    """The drills in progress on this server."""
+
+    def __init__(self, database: Path | None, *, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
+        """Drills use ``database`` (``None``: the default stats database)."""
+        self.database = database
+        self.clock = clock
+        self.wall = wall
+        self.drills: dict[str, WebDrill] = {}
+
+    def path(self) -> Path:
+        """The stats database the drills write to."""
+        return self.database if self.database is not None else default_db_path()
+
+    def start(self, mode: str, options: DrillOptions) -> WebDrill:
+        """A new drill, its first question asked."""
+        self.sweep()
+        if len(self.drills) >= MAX_DRILLS:
+            raise DrillFormError(f"{MAX_DRILLS} drills are already running here; finish or "
+                                 "stop one first")
+        store = Store.open(self.path())
+        assert store is not None
+        try:
+            session = open_session(store, mode, options, interactive=True,
+                                   clock=self.clock, wall=self.wall)
+            events = session.start()
+        except BaseException:
+            store.close()
+            raise
+        drill = WebDrill(secrets.token_urlsafe(12), session, store, events, self.clock())
+        self.drills[drill.key] = drill
+        if session.ended:
+            self._close(drill)
+        return drill
+
+    def get(self, key: str) -> WebDrill | None:
+        """The drill ``key`` with its bomb timer brought up to date, or ``None``."""
+        drill = self.drills.get(key[:40])
+        if drill is not None and not drill.session.ended:
+            ran_out = drill.session.tick()
+            if ran_out:
+                drill.events = ran_out
+            self._close_if_ended(drill)
+        return drill
+
+    def answer(self, drill: WebDrill, line: str) -> None:
+        """One line from the page: an answer, ``?`` for help, empty after a pause to go
+        on, ``quit`` to stop."""
+        if drill.session.ended or not drill.session.asking:
+            return
+        drill.used = self.clock()
+        events = drill.session.answer(line[:200])
+        if events:
+            drill.events = events
+        self._close_if_ended(drill)
+
+    def stop(self, drill: WebDrill) -> None:
+        """End the drill now, with its summary."""
+        if not drill.session.ended:
+            drill.events = drill.session.stop()
+        self._close_if_ended(drill)
+
+    def sweep(self) -> None:
+        """End drills idle too long; forget ended ones that nobody looks at any more."""
+        now = self.clock()
+        for drill in list(self.drills.values()):
+            if now - drill.used > IDLE_SECONDS:
+                self.stop(drill)
+                del self.drills[drill.key]
+
+    def _close_if_ended(self, drill: WebDrill) -> None:
+        if drill.session.ended:
+            self._close(drill)
+
+    def _close(self, drill: WebDrill) -> None:
+        drill.store.close()
+
+    def close_all(self) -> None:
+        """Stop every drill (the server is stopping)."""
+        for drill in list(self.drills.values()):
+            self.stop(drill)
+        self.drills.clear()
+
+
+# ------------------------------------------------------------------------ page data
+
+
+def controls(question: Question | None) -> dict[str, Any]:
+    """The answer buttons for ``question``: ``kind`` and ``choices`` (label, answer
+    line, key), or a ``number``/``text`` field, and whether slots are ticked."""
+    if question is None:
+        return {"kind": "none", "choices": []}
+    answer = question.answer
+    if isinstance(answer, TableAnswer):
+        return {"kind": "choice", "choices": [(t, t, t.lower()) for t in TABLE_LETTERS]}
+    if isinstance(answer, RuleAnswer):
+        return {"kind": "choice", "choices": [(r, r, r.lower()) for r in RULE_LETTERS]}
+    if isinstance(answer, CardType):
+        return {"kind": "choice", "choices": [
+            (t.value, t.value, str(n + 1)) for n, t in enumerate(CardType)]}
+    if isinstance(answer, LegalAnswer):
+        hand = len(question.facts.get("hand", ())) or 3
+        return {"kind": "slots", "slots": list(range(1, hand + 1))}
+    if isinstance(answer, CountAnswer):
+        return {"kind": "number", "choices": []}
+    if isinstance(answer, ProbabilityAnswer):
+        return {"kind": "text", "choices": [], "placeholder": "1/3 or 33%"}
+    hand = len(question.facts.get("hand", ())) or 3
+    choices = [("Draw", "draw", "w"), ("Discard", "discard", "d")]
+    choices += [(f"Play {n}", f"play {n}", str(n)) for n in range(1, hand + 1)]
+    return {"kind": "choice", "choices": choices}
+
+
+def _graded_json(event: Graded) -> dict[str, Any]:
+    answered = event.answered
+    grade = answered.grade
+    question = answered.question
+    obj: dict[str, Any] = {
+        "type": "graded", "number": event.number, "verdict": grade.verdict.value,
+        "correct": grade.correct, "expected": grade.expected, "given": grade.given,
+        "reading": grade.reading, "seconds": round(grade.seconds, 2),
+        "target": None if answered.target is None else round(answered.target, 2),
+        "slow": answered.slow, "detail": grade.detail, "question": question.text,
+        "reason": grade.reason if event.reason else "", "options": [], "why": "",
+        "cycle": question.cycle if event.reason else "",
+        "click": None if event.click is None else event.click.words,
+    }
+    if event.reason and question.options:
+        obj["options"] = [
+            {"action": r.action, "expected_clicks": r.expected_clicks,
+             "strike_risk": r.strike_risk, "loss": r.loss, "best": r.best, "note": r.note}
+            for r in option_rows(question)
+        ]
+        obj["why"] = best_vs_next(question)
+    return obj
+
+
+def event_json(event: Event) -> dict[str, Any] | None:
+    """One session event as plain data for the page (``None``: nothing to show)."""
+    if isinstance(event, Graded):
+        return _graded_json(event)
+    if isinstance(event, Started):
+        return {"type": "started", "plan": event.plan, "daily": event.daily}
+    if isinstance(event, GameStarted):
+        return {"type": "game", "index": event.index, "progress": event.progress,
+                "edge": event.edge, "expected": round(event.expected_at_start, 2)}
+    if isinstance(event, Rejected):
+        return {"type": "rejected", "detail": event.detail}
+    if isinstance(event, HelpShown):
+        return {"type": "help", "notation": event.notation}
+    if isinstance(event, Paused):
+        return {"type": "paused", "what": event.what}
+    if isinstance(event, BombTimerRanOut):
+        return {"type": "timeout", "late": event.late}
+    if isinstance(event, GameEnded):
+        s = event.summary
+        return {"type": "game_end", "solved": s.solved, "exploded": s.exploded,
+                "timed_out": event.timed_out, "clicks": s.clicks, "strikes": s.strikes,
+                "loss": round(s.total_loss, 2), "verdicts": dict(s.verdicts),
+                "belief": event.belief}
+    if isinstance(event, Ended):
+        return {"type": "ended", "right": event.right, "answered": event.answered,
+                "daily": event.daily, "tallies": [t.to_json() for t in event.tallies]}
+    assert isinstance(event, Asked | LineTaken)
+    return None
+
+
+def page_data(drill: WebDrill, clock: Callable[[], float]) -> dict[str, Any]:
+    """What the drill's page draws and ``/api/drill/<key>`` sends."""
+    session = drill.session
+    state = session.to_json()
+    asked = next((e for e in reversed(drill.events) if isinstance(e, Asked)), None)
+    deadline = session.deadline()
+    game = session.game
+    return {
+        "key": drill.key,
+        "plan": session.plan(),
+        "state": state,
+        "feedback": [j for j in (event_json(e) for e in drill.events) if j is not None],
+        "head": asked.head if asked is not None else "",
+        "controls": controls(session.question),
+        "bomb": None if game is None else {
+            "left": None if game.time_left is None else round(game.time_left, 2),
+            "runs_out_in": None if deadline is None else round(deadline - clock(), 2),
+            "strikes": game.walk.module.strikes, "strike_limit": game.strike_limit,
+        },
+    }

@@ -1,0 +1,171 @@
+"""``mittens serve``'s drills, in-process: every mode is answered by its buttons and every
+answer lands in the stats database; the answer clock is the terminal's (unreadable lines
+and help do not restart it, a miss waits for Next); a game's bomb timer explodes on its
+own and a late click is not stored; a terminal drill beside a browser drill loses
+nothing; bad start forms are one line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from cli_helpers import run_cli
+from starlette.testclient import TestClient
+
+from defuser.trainer.drill_session import DrillOptions
+from defuser.trainer.model import MODES
+from defuser.trainer.store import Store
+from defuser.web.app import WebSettings, create_app
+from defuser.web.drill import MAX_DRILLS, DrillHub, page_data
+from defuser.web.server import plan
+
+
+class FakeClock:
+    """Monotonic seconds that move only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def client_for(database: Path) -> TestClient:
+    settings = WebSettings(plan("127.0.0.1", 80).guard(), database=database)
+    return TestClient(create_app(settings), base_url="http://127.0.0.1")
+
+
+def stored(database: Path) -> list[tuple[str, bool]]:
+    store = Store.open(database, create=False, readonly=True)
+    if store is None:
+        return []
+    with store:
+        return [(r.kind, r.correct) for r in store.answers()]
+
+
+def first_choice(data: dict[str, object]) -> dict[str, str]:
+    """The form of the first answer button (or a typed ``1`` / an empty legal answer)."""
+    controls = data["controls"]
+    assert isinstance(controls, dict)
+    if controls["kind"] == "choice":
+        return {"choice": controls["choices"][0][1]}
+    if controls["kind"] == "slots":
+        return {"go": "legal", "slot": "1"}
+    return {"go": "typed", "line": "1" if controls["kind"] == "number" else "1/2"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_is_answered_by_buttons_into_the_database(tmp_path: Path, mode: str) -> None:
+    db = tmp_path / "stats.sqlite3"
+    client = client_for(db)
+    started = client.post("/drill", data={"mode": mode, "count": "2"}, follow_redirects=False)
+    assert started.status_code == 303
+    url = started.headers["location"]
+    assert client.get(url).status_code == 200
+    for _ in range(60):
+        data = client.get("/api" + url).json()
+        state = data["state"]
+        if state["ended"]:
+            break
+        form = {"go": "next"} if state["waiting"] else first_choice(data)
+        assert client.post(url, data=form, follow_redirects=False).status_code == 303
+    assert state["ended"], mode
+    answers = stored(db)
+    assert len(answers) == state["answered"] >= 2
+    if mode not in ("mixed", "game"):
+        assert {kind for kind, _ in answers} == {mode}
+    page = client.get(url).text
+    assert "Done:" in page and "Another drill" in page
+
+
+def hub_with_clock(db: Path) -> tuple[DrillHub, FakeClock]:
+    clock = FakeClock()
+    return DrillHub(db, clock=clock), clock
+
+
+def test_the_answer_clock_runs_from_the_question_whatever_comes_between(tmp_path: Path) -> None:
+    hub, clock = hub_with_clock(tmp_path / "s.sqlite3")
+    drill = hub.start("table", DrillOptions(count=2, seed=3))
+    clock.now += 4.0
+    hub.answer(drill, "x")          # unreadable: asked again, the clock goes on
+    assert page_data(drill, clock)["feedback"][0]["type"] == "rejected"
+    clock.now += 3.0
+    hub.answer(drill, "?")          # help: the notation, the clock goes on
+    assert page_data(drill, clock)["feedback"][0]["type"] == "help"
+    clock.now += 4.0
+    expected = drill.session.question.expected  # type: ignore[union-attr]
+    wrong = next(t for t in "ABCD" if t != expected)
+    hub.answer(drill, wrong)
+    graded = page_data(drill, clock)["feedback"][0]
+    assert graded["type"] == "graded" and graded["seconds"] == pytest.approx(11.0)
+    # After a miss the drill waits for Next: reading the feedback is not charged.
+    assert drill.session.waiting and not drill.session.clock_running()
+    clock.now += 30.0
+    hub.answer(drill, "")
+    clock.now += 2.0
+    hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
+    assert page_data(drill, clock)["feedback"][0]["seconds"] == pytest.approx(2.0)
+
+
+def test_the_bomb_timer_explodes_on_its_own_and_a_late_click_is_not_stored(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    hub, clock = hub_with_clock(db)
+    drill = hub.start("game", DrillOptions(count=1, seed=5, bomb_timer=20.0))
+    data = page_data(drill, clock)
+    assert data["bomb"]["runs_out_in"] == pytest.approx(20.0)
+    clock.now += 21.0
+    again = hub.get(drill.key)      # the page reloads when its countdown reaches zero
+    assert again is drill
+    kinds = [f["type"] for f in page_data(drill, clock)["feedback"]]
+    assert kinds[:2] == ["timeout", "game_end"]
+    hub.answer(drill, "draw")       # too late: not graded, not stored
+    assert stored(db) == []
+
+
+def test_a_terminal_drill_beside_a_browser_drill_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    hub, _clock = hub_with_clock(db)
+    drill = hub.start("table", DrillOptions(count=3, seed=1))
+    hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
+    run = run_cli(["drill", "--mode", "rule", "--count", "4", "--seed", "2", "--db", str(db)],
+                  monkeypatch, stdin="A\nB\nC\nD\n")
+    assert run.code == 0, run.err
+    for _ in range(2):
+        if drill.session.waiting:
+            hub.answer(drill, "")
+        hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
+    kinds = [kind for kind, _ in stored(db)]
+    assert kinds.count("table") == 3 and kinds.count("rule") == 4
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"mode": "poker"}, "mode 'poker' is not a drill mode"),
+        ({"mode": "table", "count": "0"}, "count '0' is out of range"),
+        ({"mode": "table", "count": "many"}, "count 'many' is not a number"),
+        ({"mode": "table", "minutes": "nan"}, "minutes 'nan' is out of range"),
+        ({"mode": "game", "bomb_timer": "inf"}, "bomb timer 'inf' is out of range"),
+    ],
+)
+def test_a_bad_start_form_is_one_line(tmp_path: Path, form: dict[str, str], words: str) -> None:
+    page = client_for(tmp_path / "s.sqlite3").post("/drill", data=form)
+    assert page.status_code == 400
+    (error,) = re.findall(r'<p class="error" role="alert">([^<]*)</p>', page.text)
+    assert words in error.replace("&#39;", "'") and "\n" not in error
+
+
+def test_drills_at_once_are_bounded_and_a_forgotten_one_is_404(tmp_path: Path) -> None:
+    client = client_for(tmp_path / "s.sqlite3")
+    for _ in range(MAX_DRILLS):
+        assert client.post("/drill", data={"mode": "table"},
+                           follow_redirects=False).status_code == 303
+    refused = client.post("/drill", data={"mode": "table"})
+    assert refused.status_code == 400 and "already running" in refused.text
+    assert client.get("/drill/nope").status_code == 404
+    assert client.get("/api/drill/nope").json()["error"].startswith("this drill")
