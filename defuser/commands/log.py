@@ -31,7 +31,7 @@ from rich.text import Text
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
-from defuser.logs.check import ModuleCheck, ReplayStep
+from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep
 from defuser.logs.judge import ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
@@ -281,10 +281,13 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
     if judged is not None and judged.stopped:
         out.print(f"    not judged: {judgement_note(judged)}")
     render_opening(out, check)
+    marks = loganalysis.marks_by_step(check)
+    render_marks(out, marks.get(-1, []))
     if not brief and check.steps:
         out.print("    replay:")
-        for step in check.steps:
+        for index, step in enumerate(check.steps):
             render_step(out, module, step)
+            render_marks(out, marks.get(index, []))
     elif check.strikes:
         out.print("    strikes:")
         for step in check.steps:
@@ -299,6 +302,13 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
             out.print(Text(f"      line {item.line}: {item.message}", style="red"))
     else:
         out.print(Text("    every line agrees with the module's behaviour", style="green"))
+
+
+def render_marks(out: Application, marks: list[Inconsistency]) -> None:
+    """The inconsistencies whose lines belong to the replay row just printed."""
+    for item in marks:
+        out.print(Text(f"        ! inconsistency at line {item.line}: {item.message}",
+                       style="bold red"))
 
 
 def module_facts(check: ModuleCheck) -> list[str]:

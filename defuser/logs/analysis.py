@@ -4,15 +4,17 @@ Contract: :func:`analyse_bytes` reads one file's bytes (never raising on its con
 checks every module instance with :func:`defuser.logs.check.check_module` using its
 bomb's edgework, judges its decisions with :func:`defuser.logs.judge.judge` (unless told
 not to), and returns a :class:`FileAnalysis`; :func:`to_json` turns analyses into the
-documented ``mittens log analyze --json`` document, and :func:`step_words` and
-:func:`strike_words` put the replay into plain words. Edgework given by the caller
+documented ``mittens log analyze --json`` document, :func:`step_words` and
+:func:`strike_words` put the replay into plain words, and :func:`mark_rows` says on which
+step of the replay each inconsistency is marked. Edgework given by the caller
 (``serial``/``batteries``) fills in what the log does not show; the log's own edgework
 lines always win.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import bisect
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -351,6 +353,22 @@ def to_json(analyses: list[FileAnalysis], note_words: NoteWords = _stopped) -> d
     """The whole ``mittens log analyze --json`` document; ``note_words`` words why a
     module was not judged."""
     return {"version": JSON_VERSION, "files": [file_json(a, note_words) for a in analyses]}
+
+
+def mark_rows(step_lines: Sequence[int], bad_lines: Sequence[int]) -> list[int]:
+    """Which replay step each inconsistency belongs to: the last step (click) starting at
+    or before its line; ``-1`` for a line before every click (the module's opening)."""
+    return [bisect.bisect_right(step_lines, line) - 1 for line in bad_lines]
+
+
+def marks_by_step(check: ModuleCheck) -> dict[int, list[Inconsistency]]:
+    """The inconsistencies of a module by the index of the step they are marked on
+    (``-1``: the opening), as the replay shows them (see :func:`mark_rows`)."""
+    rows = mark_rows([s.line for s in check.steps], [i.line for i in check.inconsistencies])
+    marks: dict[int, list[Inconsistency]] = {}
+    for item, row in zip(check.inconsistencies, rows, strict=True):
+        marks.setdefault(row, []).append(item)
+    return marks
 
 
 # --------------------------------------------------------------------------- plain words

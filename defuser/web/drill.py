@@ -113,8 +113,20 @@ def read_options(form: Mapping[str, str],
         weakest=_number(form, "weakest", int, 100),
         tables=tables,
         rules=rules,
+        settings=_daily_goal(form),
     )
     return mode, options
+
+
+def _daily_goal(form: Mapping[str, str]) -> dict[str, float | int | None]:
+    """The daily goal to save, when the form sets one (``0``: no goal)."""
+    text = form.get("daily_goal", "").strip()
+    if not text:
+        return {}
+    if not text.isdigit() or int(text) > MAX_COUNT:
+        raise DrillFormError(f"daily goal {text[:20]!r} is not a whole number from 0 to "
+                             f"{MAX_COUNT}")
+    return {"daily_goal": int(text)}
 
 
 class DrillHub:
@@ -289,6 +301,9 @@ def page_data(drill: WebDrill, clock: Callable[[], float]) -> dict[str, Any]:
     """What the drill's page draws and ``/api/drill/<key>`` sends."""
     session = drill.session
     state = session.to_json()
+    if state["question"] is not None:
+        # The options' values are the answer to a decision: shown only after it.
+        state["question"].pop("options", None)
     asked = next((e for e in reversed(drill.events) if isinstance(e, Asked)), None)
     deadline = session.deadline()
     game = session.game

@@ -6,7 +6,8 @@ board follows. :func:`analyse` checks and judges it with the same
 :func:`~defuser.logs.analysis.analyse_bytes` as ``mittens log analyze``, :func:`document`
 makes the ``log analyze --json`` document (the page's JSON twin), and :func:`view` turns
 that document into the page's data: every replay row carries the inconsistencies its lines
-hold (:func:`mark_rows`), so the page marks each one on its row. A module's rows beyond
+hold (:func:`~defuser.logs.analysis.mark_rows`, as ``log analyze`` marks them), so the
+page marks each one on its row. A module's rows beyond
 :data:`MAX_ROWS` are left out of the page and counted (the JSON keeps them all). Uploads
 are kept in a :class:`Kept` store of the latest :data:`KEPT_UPLOADS`, so a viewed upload
 has an address that reloads and prints while the server runs. Nothing here raises on a
@@ -16,18 +17,16 @@ with one line saying why.
 
 from __future__ import annotations
 
-import bisect
 import json
 import os
 import secrets
 import stat
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.logs.analysis import FileAnalysis, analyse_bytes, to_json
+from defuser.logs.analysis import FileAnalysis, analyse_bytes, mark_rows, to_json
 from defuser.logs.judge import ModuleJudgement
 from edgework import EdgeworkError, SerialNumber
 
@@ -119,12 +118,6 @@ def _not_judged(judged: ModuleJudgement) -> str:
 def document(analysis: FileAnalysis) -> dict[str, Any]:
     """The ``log analyze --json`` document of one file, as the JSON twin sends it."""
     return to_json([analysis], _not_judged)
-
-
-def mark_rows(step_lines: Sequence[int], bad_lines: Sequence[int]) -> list[int]:
-    """Which replay row each inconsistency belongs to: the last row (click) starting at or
-    before its line; ``-1`` for a line before every click (the module's opening)."""
-    return [bisect.bisect_right(step_lines, line) - 1 for line in bad_lines]
 
 
 def _module_view(module: dict[str, Any]) -> dict[str, Any]:

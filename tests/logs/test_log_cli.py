@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,12 @@ def test_human_output_explains_strikes_and_inconsistencies(
     assert "1 inconsistencies:" in out or "inconsistencies:" in out
     assert "line 11: the line says rule J, expected rule E" not in out
     assert "line 11:" in out.split("inconsistencies:")[1]
+    # ... and marked in the replay, right under the click whose lines hold it.
+    replay = re.split(r"\n    \d+ inconsistenc", out.split("replay:")[1])[0].splitlines()
+    marked = [n for n, text in enumerate(replay) if "! inconsistency at line 11:" in text]
+    assert len(marked) == 1
+    row = next(text for text in reversed(replay[:marked[0]]) if "      line " in text)
+    assert int(row.split("line ")[1].split(":")[0]) <= 11
     brief = run_cli(["log", "analyze", str(path), "--brief", "--no-judge"], monkeypatch)
     assert "replay:" not in brief.out and "strikes:" in brief.out
 

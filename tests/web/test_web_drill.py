@@ -151,6 +151,7 @@ def test_a_terminal_drill_beside_a_browser_drill_loses_nothing(
         ({"mode": "table", "count": "many"}, "count 'many' is not a number"),
         ({"mode": "table", "minutes": "nan"}, "minutes 'nan' is out of range"),
         ({"mode": "game", "bomb_timer": "inf"}, "bomb timer 'inf' is out of range"),
+        ({"mode": "table", "daily_goal": "-3"}, "daily goal '-3' is not a whole number"),
     ],
 )
 def test_a_bad_start_form_is_one_line(tmp_path: Path, form: dict[str, str], words: str) -> None:
@@ -169,3 +170,32 @@ def test_drills_at_once_are_bounded_and_a_forgotten_one_is_404(tmp_path: Path) -
     assert refused.status_code == 400 and "already running" in refused.text
     assert client.get("/drill/nope").status_code == 404
     assert client.get("/api/drill/nope").json()["error"].startswith("this drill")
+
+
+def test_a_decision_is_drawn_and_its_options_stay_hidden_until_answered(
+    tmp_path: Path,
+) -> None:
+    client = client_for(tmp_path / "s.sqlite3")
+    url = client.post("/drill", data={"mode": "game", "count": "1"},
+                      follow_redirects=False).headers["location"]
+    data = client.get("/api" + url).json()
+    question = data["state"]["question"]
+    assert "options" not in question
+    page = client.get(url).text
+    assert 'class="drawn-module"' in page
+    for code in question["hand"]:
+        assert f'<span class="code">{code}</span>' in page
+    assert "Expected clicks" not in page
+
+
+def test_the_daily_goal_is_saved_like_the_terminals(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    client = client_for(db)
+    url = client.post("/drill", data={"mode": "table", "count": "1", "daily_goal": "25"},
+                      follow_redirects=False).headers["location"]
+    feedback = client.get("/api" + url).json()["feedback"]
+    assert "25" in (feedback[0]["daily"] or "")
+    store = Store.open(db, create=False, readonly=True)
+    assert store is not None
+    with store:
+        assert store.settings()["daily_goal"] == "25"

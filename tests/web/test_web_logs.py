@@ -13,9 +13,9 @@ import pytest
 from gamelog_builder import BombSpec, game_log, sample_messages
 from starlette.testclient import TestClient
 
-from defuser.logs.analysis import analyse_bytes, to_json
+from defuser.logs.analysis import analyse_bytes, mark_rows, to_json
 from defuser.web.app import WebSettings, create_app
-from defuser.web.logview import MAX_ROWS, Kept, mark_rows, view
+from defuser.web.logview import MAX_ROWS, Kept, view
 from defuser.web.server import plan
 
 
