@@ -83,14 +83,18 @@ def trend_charts(progress: Mapping[str, Any]) -> tuple[Chart, Chart]:
 
 
 def retention_words(report: Mapping[str, Any]) -> str:
-    """What the memory model predicts now, in words."""
+    """What the memory model predicts now and in a week, in words."""
     retention = report.get("retention") or {}
     predicted = retention.get("predicted")
     if predicted is None:
-        return "No skill is past its first steps yet, so there is no predicted recall."
-    past = retention.get("skills", 0) - retention.get("learning", 0)
-    return (f"The memory model predicts {_pct(predicted)} recall now over the {past} "
-            "skills past their first steps.")
+        return ("No skill was reviewed before today yet, so there is no predicted recall "
+                "(on the day of a review the model predicts full recall).")
+    words = (f"The memory model predicts {_pct(predicted)} recall now over the "
+             f"{retention.get('skills', 0)} skills reviewed before today")
+    in_a_week = retention.get("in_a_week")
+    if in_a_week is not None:
+        words += f", and {_pct(in_a_week)} a week from now without practice"
+    return words + "."
 
 
 def memory_charts(report: Mapping[str, Any], progress: Mapping[str, Any],
@@ -123,9 +127,10 @@ def calendar_chart(progress: Mapping[str, Any]) -> Chart:
 def heatmap_words(report: Mapping[str, Any]) -> str:
     """What a heatmap cell counts, in words."""
     return str(report.get("heatmap_note") or (
-        "Each cell of Tables A-D counts the answers to card-type questions about that "
-        "face under that table; each cell of Table E counts the answers to rule-letter "
-        "questions about that type and digit."))
+        "Each cell counts every answer that used it: its own questions (card types for "
+        "Tables A-D, rule letters for Table E) and every rule, legal-card and decision "
+        "question whose serial number and discard pile read it. A cell says how many of "
+        "those were right, and the median time of its own questions."))
 
 
 HEAT_LEGEND: Final = ("Shading: under 50% right, 50-80%, 80-95%, 95% or more; every cell "

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,8 +33,9 @@ SERIALS = ("AB3CD4", "XK7RT2", "EE1FG9", "QP2AZ7")
 
 
 @contextmanager
-def running_server() -> Iterator[int]:
-    """The web app served by uvicorn in a thread; yields its port."""
+def running_server(database: Path | None = None) -> Iterator[int]:
+    """The web app served by uvicorn in a thread (its drills and dashboard on
+    ``database``); yields its port."""
     import uvicorn
 
     from defuser.web.app import WebSettings, create_app
@@ -41,7 +43,8 @@ def running_server() -> Iterator[int]:
     sock = bind("127.0.0.1", 0)
     port = int(sock.getsockname()[1])
     the_plan = plan("127.0.0.1", port)
-    config = uvicorn.Config(create_app(WebSettings(the_plan.guard())), log_level="warning",
+    app = create_app(WebSettings(the_plan.guard(), database=database))
+    config = uvicorn.Config(app, log_level="warning",
                             access_log=False, lifespan="off", http=protocol())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

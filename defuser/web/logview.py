@@ -58,6 +58,9 @@ class LogSource:
 def read_path(path: str) -> bytes:
     """The bytes of the regular file ``path``, at most :data:`MAX_LOG_BYTES`."""
     shown = repr(path.replace("\n", " ")[:200])
+    if "://" in path[:12]:
+        raise LogSourceError(f"log file {shown} is a web address; download the log first "
+                             "and open the file (or upload it)")
     try:
         info = os.stat(path)
     except FileNotFoundError:

@@ -6,6 +6,7 @@ that docs/web.md shows."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import time
@@ -210,22 +211,24 @@ def test_accessibility_audit_finds_nothing_serious(browser: Any, server_url: str
         if os.environ.get("CI"):
             pytest.fail("the audit needs axe-core: .ci/run sets MITTENS_AXE_JS")
         pytest.skip("axe-core is not here (set MITTENS_AXE_JS to axe.min.js)")
-    context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
     source = Path(axe).read_text(encoding="utf-8")
     log = tmp_path / "tampered.log"
     log.write_bytes(tampered_log())
-    for path in (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
-                 "follow", "follow?view=phone", "logs", f"logs?path={log}", "stats", "drill"):
-        page.goto(server_url + path)
-        page.evaluate(source)
-        result = page.evaluate("async () => await axe.run(document)")
-        serious = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result["violations"] if v["impact"] in ("serious", "critical")
-        ]
-        assert serious == [], path
-    context.close()
+    pages = (f"?serial={SERIAL}&batteries=3&m=start RC BH GS YT", "tables?serial=AB3CD4",
+             "follow", "follow?view=phone", "logs", f"logs?path={log}", "stats", "drill")
+    for scheme, paths in (("light", pages), ("dark", (f"logs?path={log}", "stats"))):
+        context = browser.new_context(bypass_csp=True, color_scheme=scheme)
+        page = context.new_page()
+        for path in paths:
+            page.goto(server_url + path)
+            page.evaluate(source)
+            result = page.evaluate("async () => await axe.run(document)")
+            serious = [
+                (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+                for v in result["violations"] if v["impact"] in ("serious", "critical")
+            ]
+            assert serious == [], (scheme, path)
+        context.close()
 
 
 def test_an_uploaded_log_marks_its_inconsistency_and_steps_click_by_click(
@@ -288,3 +291,41 @@ def test_a_drill_answered_by_clicks_and_keys_lands_in_the_database(
     page.set_viewport_size({"width": 360, "height": 740})
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.close()
+
+
+def _keep_errors(errors: list[str], message: Any) -> None:
+    if message.type == "error":
+        errors.append(message.text)
+
+
+@pytest.mark.parametrize(("days", "answers"), [(0, 0), (1, 25), (60, 1200)])
+def test_the_dashboard_draws_for_an_empty_a_first_and_a_sixty_day_database(
+    browser: Any, tmp_path: Path, days: int, answers: int
+) -> None:
+    from defuser.trainer.sample import sample_database
+    from defuser.web.benchmark import running_server
+
+    db = tmp_path / "stats.sqlite3"
+    if answers:
+        sample_database(db, days=days, answers=answers, seed=days)
+    with running_server(db) as port:
+        for scheme, width in (("light", 1280), ("dark", 360)):
+            page = browser.new_page(viewport={"width": width, "height": 900},
+                                    color_scheme=scheme)
+            errors: list[str] = []
+            page.on("console", functools.partial(_keep_errors, errors))
+            page.goto(f"http://127.0.0.1:{port}/stats")
+            if not answers:
+                assert page.locator("text=No answers yet").count() == 1
+            else:
+                assert page.locator("svg.chart").count() == 4
+                assert page.locator("svg.calendar rect.day").count() >= 26 * 7
+                assert page.locator("table.heatmap").count() == 5
+                assert page.locator(f"dd:text-is('{answers}')").count() == 1
+                box = page.locator("svg.chart").first.bounding_box()
+                assert box is not None and box["width"] > 300 and box["height"] > 100
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert errors == []
+            if days == 60 and scheme == "light":
+                shot(page, "stats.png")
+            page.close()

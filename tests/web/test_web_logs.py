@@ -121,6 +121,7 @@ def test_edgework_given_beside_a_lines_only_log_is_used(client: TestClient) -> N
         ({"path": "/dev/null", "serial": "12"}, 400, "serial '12'"),
         ({"path": "/dev/null", "batteries": "x"}, 400, "batteries 'x'"),
         ({"id": "forgotten"}, 404, "no longer kept"),
+        ({"path": "https://ktane.timwi.de/lfa#file=abc"}, 400, "download the log first"),
     ],
 )
 def test_a_source_that_cannot_be_read_is_one_line(
