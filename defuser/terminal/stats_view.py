@@ -95,7 +95,8 @@ def heatmaps_view(heatmaps: Sequence[Heatmap], colour: bool) -> RenderableType:
     large = [heatmap_table(h, colour) for h in heatmaps if h.table == "E"]
     legend = Text(
         "Each cell: the share right of every answer that used it (its own questions, "
-        "and rule, legal and decide questions through their discard pile), then the "
+        "rule, legal and decide questions through their discard pile, legal and decide "
+        "ones under rules I-L through the mitten card too), then the "
         "median time of its own questions ('!' when slower than its target, - when it "
         f"had none); {NEVER} = never used."
     )

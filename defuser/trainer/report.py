@@ -30,6 +30,7 @@ from defuser.trainer.settings import Settings
 from defuser.trainer.skills import CellSkill, RuleSkill, Skill, parse_skill
 from defuser.trainer.store import AnswerRow
 from edgework import (
+    MITTEN_FACES,
     RULE_LETTERS,
     TABLE_E_ROWS,
     TABLE_LETTERS,
@@ -39,9 +40,12 @@ from edgework import (
     SerialNumber,
     Shape,
     card_type,
+    rule_letter,
 )
 
 SPARK_BARS: Final = "▁▂▃▄▅▆▇█"
+#: The rules that compare a card with the table's Exploding Mitten card.
+MITTEN_RULES: Final = frozenset("IJKL")
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -282,7 +286,9 @@ def _mean(values: Sequence[float]) -> float | None:
 def lookups_of(row: AnswerRow) -> set[Skill]:
     """The table cells an answer used: an ``identify`` or ``rule`` question's own
     cell; for a question with a serial number and a discard pile (``rule``, ``legal``,
-    ``decide``), the discard's Table A-D cell and the Table E cell it leads to."""
+    ``decide``), the discard's Table A-D cell and the Table E cell it leads to; for a
+    ``legal`` or ``decide`` question under rules I-L, also the table's Exploding
+    Mitten cell, which those rules compare with."""
     used: set[Skill] = set()
     own = parse_skill(row.skill)
     if isinstance(own, CellSkill | RuleSkill):
@@ -296,6 +302,9 @@ def lookups_of(row: AnswerRow) -> set[Skill]:
     table = serial.table
     used.add(CellSkill(table, discard))
     used.add(RuleSkill(card_type(table, discard), serial.last_digit))
+    letter = rule_letter(table, serial.last_digit, discard)
+    if row.kind != "rule" and letter in MITTEN_RULES and table in MITTEN_FACES:
+        used.add(CellSkill(table, MITTEN_FACES[table]))  # rules I-L compare with it
     return used
 
 

@@ -104,3 +104,29 @@ def test_a_rebuilt_drill_stays_extra_practice_and_keeps_late_answers_hard(
         assert twin.practice and twin.answered[0].grade.late_right
         assert twin.scheduler.skills[question.skill].reviews == 0
         assert {r.mode for r in store.answers()} == {"table practice"}
+
+
+def test_a_heatmap_cell_counts_every_answer_that_used_it() -> None:
+    from defuser.trainer.report import lookups_of
+    from defuser.trainer.skills import CellSkill, RuleSkill
+    from defuser.trainer.store import AnswerRow
+    from edgework import ALL_CARDS, MITTEN_FACES, SerialNumber, card_type, rule_letter
+
+    serial = SerialNumber.parse("BC1DF0")  # no vowel, every character unique: Table D
+    assert serial.table == "D"
+    discard = next(c for c in ALL_CARDS if rule_letter("D", 0, c) in "IJKL")
+    facts = json.dumps({"text": "q", "serial": serial.text, "discard": discard.code})
+
+    def row(kind: str, skill: str, question: str = facts) -> AnswerRow:
+        return AnswerRow(1, 1, kind, 0.0, kind, skill, None, question, "x", "x", "right",
+                         True, 1.0, None)
+
+    cell = CellSkill("D", discard)
+    table_e = RuleSkill(card_type("D", discard), 0)
+    mitten = CellSkill("D", MITTEN_FACES["D"])
+    assert lookups_of(row("rule", table_e.key)) == {cell, table_e}
+    assert lookups_of(row("legal", "legal:J")) == {cell, table_e, mitten}
+    assert lookups_of(row("identify", "identify:B:RC", '{"text": "q"}')) == {
+        CellSkill("B", next(c for c in ALL_CARDS if c.code == "RC"))}
+    assert lookups_of(row("cycle", "cycle:known", '{"text": "q", "serial": "BC1DF0"}')) == set()
+    assert lookups_of(row("table", "table:D", "not json")) == set()
