@@ -144,10 +144,12 @@ def _tail(typed: str, room: int) -> str:
     """The end of ``typed`` that fits in ``room`` columns (``…`` before a cut start)."""
     if cell_len(typed) <= room:
         return typed
-    shown = typed
-    while shown and cell_len(MORE + shown) > room:
-        shown = shown[1:]
-    return MORE + shown
+    # From the end, as many characters as fit (a pasted line may be 64 KiB long).
+    used, start = cell_len(MORE), len(typed)
+    while start > 0 and used + cell_len(typed[start - 1]) <= room:
+        start -= 1
+        used += cell_len(typed[start])
+    return MORE + typed[start:]
 
 
 class TerminalReader:

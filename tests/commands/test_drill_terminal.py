@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -43,6 +44,17 @@ def test_the_clock_is_never_drawn_over_the_typed_answer(width: int, typed: str,
     assert rest == "" or (rest.startswith("  ") and rest.strip() == clock)
     if width - 3 - len(clock) - 2 >= 8:
         assert clock in drawn.text  # room enough: the clock shows
+
+
+def test_a_pasted_long_or_wide_answer_scrolls_in_linear_time() -> None:
+    line = PromptLine("> ")
+    line.feed("a" * 65_000 + "条件")
+    began = time.process_time()
+    for _ in range(5):  # a second of redraws
+        drawn = line.render(40, "4.0 s / 10.0 s")
+    assert time.process_time() - began < 0.5
+    assert drawn.text == "> …" + "a" * 16 + "条件  4.0 s / 10.0 s"
+    assert drawn.cursor == 2 + 1 + 16 + 4  # columns: the wide characters take two each
 
 
 def test_the_prompt_line_edits_like_a_terminal() -> None:
