@@ -15,7 +15,8 @@ that takes escapes, never with ``NO_COLOR``) it reads key by key, echoing throug
 editing reads the line. Either way it gives up at a deadline (the bomb's timer running
 out, on the drill session's clock) and returns :data:`TIMED_OUT`, dropping what was
 typed but not entered. Ctrl-C still interrupts; Ctrl-D on an empty line is the end of
-input.
+input. A Windows console is read line by line, without the live clock or a deadline
+(:data:`POSIX`); the drill session then finds the bomb ran out when the line comes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from rich.cells import cell_len
 
 from defuser.streams import MAX_LINE_BYTES, printable, prompt_line
 
+#: Whether the terminal can be waited on and read key by key (``select`` and ``termios``
+#: work on a POSIX terminal, not on a Windows console, which is read line by line: no
+#: live clock, and a bomb that ran out is noticed at the next line).
+POSIX: Final = os.name == "posix"
 #: Seconds between redraws of the clock.
 TICK: Final = 0.2
 #: Columns at least kept between the typed answer and the clock.
@@ -184,7 +189,7 @@ class TerminalReader:
         when ``deadline`` (on the clock) came first. ``words`` gives the clock's words,
         drawn beside the answer while it is typed (when the reader is live)."""
         try:
-            fd = self.stdin.fileno()
+            fd: int | None = self.stdin.fileno() if POSIX else None
         except (OSError, ValueError):  # a stand-in without a descriptor: line by line
             fd = None
         if fd is not None and self.live and words is not None:

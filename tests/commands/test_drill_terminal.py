@@ -16,6 +16,7 @@ import pytest
 from cli_helpers import Run, run_cli
 
 from defuser.commands import drill as drill_command
+from defuser.terminal import drill_clock
 from defuser.terminal.drill_clock import TIMED_OUT, PromptLine, ReadResult, TerminalReader
 from defuser.trainer.store import AnswerRow, Store
 
@@ -268,3 +269,16 @@ def test_ctrl_c_leaves_the_typed_line_without_the_clock(
     with pytest.raises(KeyboardInterrupt):
         term.read("> ", words=lambda: "1.0 s / 4.0 s")
     assert screen.frames[-1] == "> pla\n"
+
+
+def test_a_windows_console_is_read_line_by_line(
+    pty_pair: tuple[int, IO[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    master, stdin = pty_pair
+    monkeypatch.setattr(drill_clock, "POSIX", False)
+    screen, now = Screen(), [100.0]
+    os.write(master, b"K\n")
+    # No select, no termios: the line is read as typed, whatever the deadline.
+    line = reader(stdin, screen, now, live=True).read("> ", words=lambda: "1.0 s",
+                                                      deadline=50.0)
+    assert line == "K" and "".join(screen.parts) == "> "
