@@ -32,7 +32,6 @@ TRAILER = (
 )
 
 NOISE = (
-    "[State] Enter GameplayState",
     "[Wires #{n}] Cut wire 3. Correct.",
     "[The Button #{n}] Holding the button, strip is blue.",
     "[Bomb] Strike from Wires! 1 / 3 strikes",
@@ -89,29 +88,67 @@ def game_log(
     interleave: bool = True,
     newline: str = "\n",
     mission: bool = False,
+    multiple_bombs: bool = False,
+    rounds: bool = True,
 ) -> BuiltLog:
     """A whole game log with these bombs, in KTaNE's own format, noise included.
 
     ``mission`` generates every bomb first and then lets all their modules write, as a
     mission with several bombs at once does; otherwise each bomb is generated and
-    played in turn.
+    played in turn, a round each. ``multiple_bombs`` is the MultipleBombs mod's layout
+    of such a mission: every bomb's widgets first, then all the serial numbers, in the
+    order the bombs were generated. ``rounds`` writes the game's round lines
+    (``[State] Enter GameplayState`` before a round's bombs, ``OnRoundEnd()`` after).
     """
-    rng = random.Random(seed)
-    out: list[str] = ["Initialize engine version: 2017.4.22f1", "[Startup] Loading mods"]
-    numbers: dict[tuple[int, int], list[int]] = {}
+    writer = _LogWriter(bombs, random.Random(seed), unity_trailers, interleave, rounds,
+                        multiple_bombs)
+    if mission or multiple_bombs:
+        writer.round_start()
+        for bomb in bombs:
+            writer.header(bomb)
+        if multiple_bombs:
+            writer.emit(f"[MultipleBombs] Bombs generated: {len(bombs)}")
+            for bomb in bombs:
+                if bomb.serial is not None:
+                    writer.emit(f"[SerialNumber] Randomizing Serial Number: {bomb.serial}")
+        writer.play(list(range(len(bombs))))
+        if multiple_bombs:
+            writer.emit("[MultipleBombs] All bombs solved, what a winner!")
+        writer.round_end()
+    else:
+        for index, bomb in enumerate(bombs):
+            writer.round_start()
+            writer.header(bomb)
+            writer.play([index])
+            writer.round_end()
+    text = newline.join(writer.out) + newline
+    return BuiltLog(text.encode("utf-8"), writer.out, writer.numbers)
 
-    def emit(text: str) -> int:
-        out.append(text)
-        number = len(out)
-        if unity_trailers:
-            out.extend(["", TRAILER, ""])
+
+class _LogWriter:
+    """The lines of one generated game log, in the game's order (see :func:`game_log`)."""
+
+    def __init__(self, bombs: list[BombSpec], rng: random.Random, unity_trailers: bool,
+                 interleave: bool, rounds: bool, multiple_bombs: bool) -> None:
+        self.bombs, self.rng = bombs, rng
+        self.trailers, self.interleave = unity_trailers, interleave
+        self.rounds, self.serials_last = rounds, multiple_bombs
+        self.out = ["Initialize engine version: 2017.4.22f1", "[Startup] Loading mods"]
+        self.numbers: dict[tuple[int, int], list[int]] = {}
+
+    def emit(self, text: str) -> int:
+        self.out.append(text)
+        number = len(self.out)
+        if self.trailers:
+            self.out.extend(["", TRAILER, ""])
         return number
 
-    def noise() -> None:
-        for _ in range(rng.randrange(0, 3)):
-            emit(rng.choice(NOISE).format(n=rng.randrange(1, 9)))
+    def noise(self) -> None:
+        for _ in range(self.rng.randrange(0, 3)):
+            self.emit(self.rng.choice(NOISE).format(n=self.rng.randrange(1, 9)))
 
-    def header(bomb: BombSpec) -> None:
+    def header(self, bomb: BombSpec) -> None:
+        emit = self.emit
         emit(f"[BombGenerator] Generating bomb with seed {bomb.seed}")
         emit("[BombGenerator] Generator settings: Time: 300, NumStrikes: 3, FrontFaceOnly: False")
         for holder in bomb.holders:
@@ -121,34 +158,34 @@ def game_log(
             emit(f"[IndicatorWidget] Randomizing Indicator Widget: {indicator}")
         for ports in bomb.ports:
             emit(f"[PortWidget] Randomizing Port Widget: {ports}")
-        if bomb.serial is not None:
+        if bomb.serial is not None and not self.serials_last:
             emit(f"[SerialNumber] Randomizing Serial Number: {bomb.serial}")
-        noise()
+        self.noise()
 
-    def play(indexes: list[int]) -> None:
+    def round_start(self) -> None:
+        if self.rounds:
+            self.emit("[State] Enter GameplayState")
+            self.emit("[PaceMaker] Round start! Mission: Free Play Pacing Enabled: False")
+
+    def round_end(self) -> None:
+        if self.rounds:
+            self.emit("[State] OnRoundEnd()")
+            self.emit("[MenuPage] ReturnToSetupRoom")
+
+    def play(self, indexes: list[int]) -> None:
+        bombs, rng = self.bombs, self.rng
         queues = {(i, mid): list(msgs) for i in indexes for mid, msgs in bombs[i].modules.items()}
         for key in queues:
-            numbers[key] = []
+            self.numbers[key] = []
         while any(queues.values()):
             live = [key for key, q in queues.items() if q]
-            key = rng.choice(live) if interleave else live[0]
+            key = rng.choice(live) if self.interleave else live[0]
             message = queues[key].pop(0)
-            numbers[key].append(emit(f"[Exploding Mittens #{key[1]}] {message}"))
+            self.numbers[key].append(self.emit(f"[Exploding Mittens #{key[1]}] {message}"))
             if rng.random() < 0.3:
-                noise()
+                self.noise()
         for i in indexes:
-            emit("[Bomb] Bomb solved" if i % 2 == 0 else "[Bomb] Boom")
-
-    if mission:
-        for bomb in bombs:
-            header(bomb)
-        play(list(range(len(bombs))))
-    else:
-        for index, bomb in enumerate(bombs):
-            header(bomb)
-            play([index])
-    text = newline.join(out) + newline
-    return BuiltLog(text.encode("utf-8"), out, numbers)
+            self.emit("[Bomb] Bomb solved" if i % 2 == 0 else "[Bomb] Boom")
 
 
 def simulated_module(serial: str, holders: list[int], seed: int, module_id: int = 1) -> Module:

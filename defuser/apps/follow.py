@@ -14,19 +14,19 @@ file and the wait between reads (an injected ``sleep``).
 
 Only what the defuser can see informs the advice: the cards shown, each click and
 whether it struck. The module's ``(The Exploding Mitten is coming in N draws.)`` lines
-describe the hidden deck and are skipped unread, as are the rule lines (the rules give
-them) and the list of blocking cards (the hand gives it). So the advice for a log is
-the same with those lines deleted.
+describe the hidden deck and are skipped unread. The rule lines and a blocked discard's
+list of slots follow from what the defuser sees; they are read only to rule out bombs
+and hand orders the follower could not tell apart (:mod:`defuser.apps.tracking`), so
+the advice for a module whose bomb and hand are certain is the same with them deleted.
 
 Sessions, bombs and modules. A new session (the reader's
 :class:`~defuser.logs.stream.SessionStarted`) or a truncated file forgets everything.
-A module belongs to the bomb the reader lists it under, and when the reader gives
-several bombs it may be on (a mission with several bombs), to whichever of them its
-start-up agrees with (table and rule letters), the latest on a tie. When
-two equal faces are in the hand, the log does not say which slot a play took; the
-follower takes the slot it advised if that holds the face, else the leftmost one.
-Bombs without edgework lines (a log of module lines only) use the ``fallback``
-edgework given to the follower, if any.
+A module may be on any bomb the reader lists for it (a mission with several bombs);
+the bombs with the same edgework are one candidate, each candidate its start-up agrees
+with is kept, and :class:`~defuser.apps.tracking.Tracked` keeps every way the module
+can be (bombs, hand orders) and advises only what is right on all of them, and picks a
+module up again after a line that does not follow. Bombs without edgework lines (a log
+of module lines only) use the ``fallback`` edgework given to the follower, if any.
 """
 
 from __future__ import annotations
@@ -34,26 +34,31 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any, Final
 
 from defuser.apps.live_session import SessionReply
+from defuser.apps.tracking import Candidate, Tracked, View, combine
 from defuser.engine import modlog
 from defuser.errors import DefuserError
 from defuser.logs.reader import MAX_LINE_CHARS
 from defuser.logs.stream import (
+    EdgeworkKey,
+    EdgeworkRead,
     Instance,
     LoggedBomb,
     LogReader,
     ModuleLineRead,
     ModuleStarted,
     SessionStarted,
+    agrees,
+    edgework_key,
 )
 from defuser.strategy.belief import Observation
-from defuser.strategy.values import Recommendation, recommend
+from defuser.strategy.values import Recommendation
 from defuser.streams import os_reason, printable
 from edgework import (
     CARD_TABLES,
@@ -201,22 +206,23 @@ def _identity_of(stat: os.stat_result) -> tuple[int, int]:
 
 @dataclass(slots=True)
 class _Module:
-    """One module instance: its start-up, and its observation under each possible bomb."""
+    """One module instance: its start-up, and every way it can be (:class:`Tracked`)."""
 
     instance: Instance
     table: str | None = None
     discard: Card | None = None
     rule: str | None = None
     hand: list[Card] = field(default_factory=list)
-    #: index in ``instance.choices`` -> the module as the defuser sees it, if that bomb
-    #: is the module's.
-    views: dict[int, Observation] = field(default_factory=dict)
+    tracked: Tracked = field(default_factory=Tracked)
     started: bool = False
     lost: str = ""
     #: What edgework the log did not show and the module needs (``serial``,
     #: ``batteries``); a front end says how to give it.
     needs: tuple[str, ...] = ()
-    advised: Recommendation | None = None
+    #: The last advice's words, to tell whether a narrowing line changed it.
+    advised: str = ""
+    #: The line after which the module is being picked up again (0: it is not).
+    resyncing: int = 0
 
     @property
     def module_id(self) -> int:
@@ -243,6 +249,8 @@ class Advice:
     batteries: int | None = None
     #: Which of the two came from the options (``serial``, ``batteries``), not the log.
     given: tuple[str, ...] = ()
+    #: How many bombs of the mission the module's lines agree with (1: certain).
+    candidates: int = 1
 
     @property
     def solved(self) -> bool:
@@ -262,6 +270,7 @@ class Advice:
                 "batteries": self.batteries,
                 "given": list(self.given),
                 "certain": self.bomb_certain,
+                "candidates": self.candidates,
             },
             "module": self.module_id,
             "event": self.event,
@@ -270,10 +279,12 @@ class Advice:
         }
 
 
-#: Module messages that move nothing the defuser can see or that the rules imply.
-_SKIPPED: Final = (
-    modlog.MittenComingMessage, modlog.RuleNowMessage, modlog.BlockingSlotMessage,
-    modlog.StrikeMessage,
+#: Module messages that move nothing the defuser can see: the countdown.
+_SKIPPED: Final = (modlog.MittenComingMessage,)
+#: Lines that the rules imply from what the defuser sees, but that tell apart the bombs
+#: a module may be on, or the orders its hand may be in.
+_NARROWING: Final = (
+    modlog.RuleMessage, modlog.RuleNowMessage, modlog.BlockingSlotMessage, modlog.StrikeMessage,
 )
 
 
@@ -302,6 +313,10 @@ class Follower:
         self.line = 0
         self.reader = LogReader()
         self.modules: dict[int, _Module] = {}
+        self._edgework_lines = 0
+        self._grouped: tuple[
+            tuple[LoggedBomb, ...], int, dict[EdgeworkKey, list[LoggedBomb]]
+        ] | None = None
         #: The latest advice of each module id (with its session).
         self.latest: dict[int, Advice] = {}
 
@@ -344,6 +359,8 @@ class Follower:
                 out = []
             elif isinstance(event, ModuleStarted):
                 self.modules[event.instance.module_id] = _Module(event.instance)
+            elif isinstance(event, EdgeworkRead):
+                self._edgework_lines += 1
             elif isinstance(event, ModuleLineRead) and event.message is not None:
                 out += self._module_line(self.modules[event.instance.module_id], event.message)
         for advice in out:
@@ -376,8 +393,8 @@ class Follower:
             return []
         if not module.started:
             return self._start_up(module, message)
-        if isinstance(message, modlog.RuleMessage):
-            return []
+        if isinstance(message, _NARROWING):
+            return self._narrow(module, message)
         return self._act(module, message)
 
     def _start_up(self, module: _Module, message: modlog.Message) -> list[Advice]:
@@ -394,7 +411,7 @@ class Follower:
                 return []
             return self._start(module)
         out = self._start(module)
-        if module.lost:
+        if module.lost or isinstance(message, _NARROWING):
             return out
         return out + self._act(module, message)
 
@@ -408,14 +425,26 @@ class Follower:
         batteries = bomb.batteries if bomb.batteries is not None else self.fallback_batteries
         return serial, batteries
 
+    def _groups(self, choices: tuple[LoggedBomb, ...]) -> dict[EdgeworkKey, list[LoggedBomb]]:
+        """The bombs a module may be on, by what the module reads of them (one table
+        per mission, made again when an edgework line came since)."""
+        cached = self._grouped
+        if cached is not None and cached[0] is choices and cached[1] == self._edgework_lines:
+            return cached[2]
+        groups: dict[EdgeworkKey, list[LoggedBomb]] = {}
+        for bomb in choices:
+            groups.setdefault(edgework_key(*self._edge(bomb)), []).append(bomb)
+        self._grouped = (choices, self._edgework_lines, groups)
+        return groups
+
     def _start(self, module: _Module) -> list[Advice]:
         module.started = True
         if module.discard is None or not module.hand:
             module.lost = "the module's start-up (its discard and hand) is not in the log"
             return [self._advice(module, "start")]
         missing = ""
-        for index, bomb in enumerate(module.instance.choices):
-            serial, batteries = self._edge(bomb)
+        for key, bombs in self._groups(module.instance.choices).items():
+            serial, batteries = self._edge(bombs[-1])
             if serial is None or batteries is None:
                 module.needs = tuple(
                     w for w, v in (("serial", serial), ("batteries", batteries)) if v is None
@@ -424,103 +453,89 @@ class Follower:
                     {"serial": "serial number"}.get(w, w) for w in module.needs
                 )
                 continue
+            if not agrees(key, module.table, module.discard, module.rule):
+                continue
             rules = Ruleset(serial.table, serial.last_digit)
-            if module.table is not None and module.table != rules.table:
-                continue
-            if module.rule is not None and rules.rule(module.discard) != module.rule:
-                continue
             try:
-                module.views[index] = Observation.start(
-                    rules, interval_for(batteries), module.discard, module.hand
-                )
+                obs = Observation.start(rules, interval_for(batteries), module.discard,
+                                        module.hand)
             except DefuserError:
                 continue
-        if not module.views:
+            module.tracked.views.append(View(key, tuple(bombs), obs))
+        if not module.tracked.views:
             module.lost = missing or (
                 "no bomb's serial number agrees with this module's table and rule lines"
                 + _implied(module)
             )
         return [self._advice(module, "start")]
 
+    def _narrow(self, module: _Module, message: modlog.Message) -> list[Advice]:
+        """A rule line or a blocked discard's slots: the views they leave out go; the
+        advice is given again when that changed it."""
+        if not module.tracked.narrow(message):
+            return []
+        advice = self._advice(module, _narrowed_words(message))
+        before = module.advised
+        module.advised = _words_of(advice)
+        return [advice] if module.advised != before else []
+
     def _act(self, module: _Module, message: modlog.Message) -> list[Advice]:
-        event = ""
-        kept: dict[int, Observation] = {}
-        for index, obs in module.views.items():
-            try:
-                event, after = self._apply(module, obs, message)
-            except DefuserError:
-                continue
-            kept[index] = after
-        if not kept:
-            module.lost = (
-                f"line {self.line} does not follow from what the module showed before; "
-                "advice stops for this module"
-            )
-            module.views = {}
+        tracked = module.tracked
+        was_resyncing = tracked.resync is not None
+        event = tracked.act(message, self.line)
+        if event is None:
+            module.resyncing = self.line
             return [self._advice(module, "lost track")]
-        module.views = kept
+        if was_resyncing and (tracked.resync is None or tracked.resync.picked_up()) and (
+            module.resyncing
+        ):
+            module.resyncing = 0
+            event += "; picked up again"
         return [self._advice(module, event)]
 
-    def _slot(self, module: _Module, obs: Observation, card: Card) -> int:
-        """The slot holding ``card``: the advised one if it does, else the leftmost."""
-        advised = module.advised.action if module.advised is not None else None
-        if advised is not None and advised.slot is not None:
-            slot = advised.slot
-            if slot <= len(obs.hand) and obs.hand[slot - 1] == card:
-                return slot
-        if card not in obs.hand:
-            raise DefuserError(f"{card.code} is not in the hand")
-        return obs.hand.index(card) + 1
-
-    def _apply(
-        self, module: _Module, obs: Observation, message: modlog.Message
-    ) -> tuple[str, Observation]:
-        match message:
-            case modlog.DrewMessage(card=card):
-                return f"drew {card.code}", obs.drew(card)
-            case modlog.DiscardedMessage(card=card):
-                return f"discarded {card.code}", obs.discarded(card)
-            case modlog.PlayedMessage(card=card):
-                slot = self._slot(module, obs, card)
-                return f"played {slot} ({card.code})", obs.played(slot)
-            case modlog.InvalidPlayMessage(card=card):
-                slot = self._slot(module, obs, card)
-                return f"strike play {slot} ({card.code})", obs.strike_play(slot)
-            case modlog.DrawMittenStrikeMessage() | modlog.HandFullStrikeMessage():
-                return "strike draw", obs.strike_draw()
-            case modlog.DiscardBlockedMessage():
-                return "strike discard", obs.strike_discard()
-            case modlog.SolvedMessage():
-                defuses = obs.defuse_slots()
-                advised = module.advised.action if module.advised is not None else None
-                if advised is not None and advised.slot in defuses:
-                    return "solved", obs.solve(advised.slot)
-                return "solved", obs.solve(defuses[0] if defuses else None)
-        raise DefuserError(f"a start-up line ({message.name}) in the middle of the game")
-
     def _advice(self, module: _Module, event: str) -> Advice:
-        chosen = max(module.views) if module.views else None
-        bomb = module.instance.choices[chosen] if chosen is not None else module.instance.bomb
-        if chosen is None:
+        if module.lost:
+            bomb = module.instance.bomb
             rec = Recommendation(None, None, module.lost)
             reply = SessionReply(False, module.lost, None, rec)
-        else:
-            obs = module.views[chosen]
-            rec = recommend(obs)
-            reply = SessionReply(True, None, obs, rec, twitch=self.twitch.get(module.module_id))
-        module.advised = rec
-        certain = len({(o.rules.table, o.rules.last_digit, o.interval)
-                       for o in module.views.values()}) <= 1
-        needs = module.needs if chosen is None else ()
+            return self._advice_for(module, event, bomb, reply, (), module.needs)
+        combined = combine(module.tracked)
+        view = combined.view
+        candidates = combined.candidates
+        bomb = candidates[-1].bombs[-1] if candidates else module.instance.bomb
+        obs = view.obs if view is not None else None
+        reply = SessionReply(True, None, obs, combined.recommendation,
+                             play_card=combined.play_card,
+                             twitch=self.twitch.get(module.module_id))
+        advice = self._advice_for(module, event, bomb, reply, candidates, ())
+        module.advised = _words_of(advice)
+        return advice
+
+    def _advice_for(
+        self, module: _Module, event: str, bomb: LoggedBomb, reply: SessionReply,
+        candidates: Sequence[Candidate], needs: tuple[str, ...],
+    ) -> Advice:
         serial, batteries = self._edge(bomb)
         given = tuple(
             what for what, logged, used in (
                 ("serial", bomb.serial, serial), ("batteries", bomb.batteries, batteries)
             ) if logged is None and used is not None
         )
-        return Advice(self.line, self.session, bomb, module.module_id, event, reply, certain,
-                      needs, serial.text if serial is not None else bomb.serial, batteries,
-                      given)
+        count = sum(len(c.bombs) for c in candidates)
+        return Advice(self.line, self.session, bomb, module.module_id, event, reply,
+                      count <= 1, needs, serial.text if serial is not None else bomb.serial,
+                      batteries, given, max(count, 1))
+
+
+def _narrowed_words(message: modlog.Message) -> str:
+    if isinstance(message, modlog.RuleMessage | modlog.RuleNowMessage):
+        return f"rule {message.rule}"
+    return "blocked"
+
+
+def _words_of(advice: Advice) -> str:
+    rec = advice.reply.recommendation
+    return f"{rec.action} {rec.reason}"
 
 
 def _implied(module: _Module) -> str:

@@ -111,6 +111,9 @@ class SessionReply:
         if self.twitch is None or action is None:
             return None
         return f"!{self.twitch} {action}"
+    #: A card to play whose slot is not certain (a follower that cannot tell which of
+    #: two equal cards was played): the advice names it, and gives no command.
+    play_card: Card | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The protocol object: exactly the documented keys."""
@@ -130,6 +133,9 @@ class SessionReply:
                 "deals_until_on_top": belief.deals_until_on_top,
             }
         action = rec.action
+        kind = "none" if action is None else action.kind.value
+        if action is None and self.play_card is not None:
+            kind = "play"
         return {
             "ok": self.ok,
             "error": self.error,
@@ -144,7 +150,7 @@ class SessionReply:
             "draw_safe": bool(obs is not None and obs.draw_safe),
             "mitten": mitten,
             "recommendation": {
-                "action": "none" if action is None else action.kind.value,
+                "action": kind,
                 "slot": None if action is None else action.slot,
                 "command": None if action is None else str(action),
                 "reason": rec.reason,
@@ -165,14 +171,17 @@ class SessionReply:
         obs = self.observation
         if rec.action is None:
             return out or [rec.reason]
-        assert obs is not None and rec.expected_clicks is not None
-        clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
         command = self.chat_command or str(rec.action)
+        if obs is None:
+            return [f"{command}: {rec.why or rec.reason}"]
         first = f"{command}: {rec.why or rec.reason}"
         if rec.action.slot is not None:
             card = obs.hand[rec.action.slot - 1]
-            first = f"{command} ({card.code}): {rec.why}"
-        second = f"  cycle: {obs.belief.describe()}; about {clicks} clicks to the solve"
+            first = f"{command} ({card.code}): {rec.why or rec.reason}"
+        second = f"  cycle: {obs.belief.describe()}"
+        if rec.expected_clicks is not None:
+            clicks = "?" if math.isinf(rec.expected_clicks) else f"{rec.expected_clicks:.1f}"
+            second += f"; about {clicks} clicks to the solve"
         return [first, second] if not out else [out[0], first]
 
 

@@ -14,17 +14,28 @@ lines always win.
 from __future__ import annotations
 
 import bisect
+import heapq
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from defuser.engine import modlog
 from defuser.engine.actions import ActionKind, StrikeKind
 from defuser.engine.board import Board
 from defuser.engine.simulator import Outcome
 from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
 from defuser.logs.reader import GameLog, read_log
-from defuser.logs.stream import LoggedBomb, ModuleLine, Problem
+from defuser.logs.stream import (
+    EdgeworkKey,
+    LoggedBomb,
+    ModuleLine,
+    ModuleLog,
+    Problem,
+    agrees,
+    edgework_key,
+)
 from defuser.strategy import explain
 from edgework import RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
 
@@ -38,6 +49,8 @@ class ModuleAnalysis:
 
     check: ModuleCheck
     judgement: ModuleJudgement | None = None
+    #: How many bombs of its mission the module's lines agree with (1: certain).
+    bomb_candidates: int = 1
 
     def judgement_at(self, line: int) -> Judgement | None:
         """The judgement of the action starting at ``line``, if it was judged."""
@@ -113,35 +126,107 @@ def analyse_bytes(
                                 batteries_source)
         analysis.notes = _overruled(bomb, serial, batteries)
         bombs.append(analysis)
-    for index, bomb in enumerate(game.bombs):
+    groups: dict[int, dict[EdgeworkKey, list[int]]] = {}
+    for bomb in game.bombs:
         for module in bomb.modules:
-            # A mission generates all its bombs before any module writes: the module
-            # belongs to whichever of them its lines agree with (the latest on a tie).
-            choices = [c for c in module.bomb_choices if c != index] + [index]
-            best: tuple[int, int, ModuleCheck] | None = None
-            for choice in choices:
-                target = bombs[choice]
-                check = check_module(
-                    module.lines,
-                    module_id=module.module_id,
-                    serial=target.serial,
-                    batteries=target.batteries,
-                    last_event_line=game.last_event_line,
-                    file_last_line=game.line_count,
-                )
-                if best is None or len(check.inconsistencies) <= best[0]:
-                    best = (len(check.inconsistencies), choice, check)
-            assert best is not None
-            _, chosen, check = best
+            choices = module.bomb_choices or (game.bombs.index(bomb),)
+            # One table per mission (its instances share one tuple of bombs): the bombs
+            # by what the module reads of them, so a mission of many bombs costs each
+            # module one check per distinct edgework, not one per bomb.
+            by_key = groups.get(id(choices))
+            if by_key is None:
+                by_key = groups[id(choices)] = _by_edgework(choices, bombs)
+            chosen, check, agreeing = _place(module, by_key, bombs, game)
             check = _without_contradicting_edgework(
                 check, module.lines, bombs[chosen], game.last_event_line, game.line_count
             )
+            count = sum(len(indexes) for indexes in agreeing)
+            if count > 1:
+                check.notes.append(_uncertain_words(agreeing, count, bombs))
             bombs[chosen].modules.append(
-                ModuleAnalysis(check, judge(check) if judge_decisions else None)
+                ModuleAnalysis(check, judge(check) if judge_decisions else None,
+                               bomb_candidates=count)
             )
     for analysis in bombs:
         analysis.modules.sort(key=lambda m: m.check.first_line)
     return FileAnalysis(path, game, bombs)
+
+
+def _by_edgework(
+    choices: tuple[int, ...], bombs: list[BombAnalysis]
+) -> dict[EdgeworkKey, list[int]]:
+    """The bombs a module may be on, by what the module reads of them (file order)."""
+    by_key: dict[EdgeworkKey, list[int]] = {}
+    for index in choices:
+        key = edgework_key(bombs[index].serial, bombs[index].batteries)
+        by_key.setdefault(key, []).append(index)
+    return by_key
+
+
+def _opening_of(lines: list[ModuleLine]) -> tuple[str | None, Card | None, str | None]:
+    """A module's table, opening discard and rule, from its start-up lines."""
+    table = rule = None
+    discard = None
+    for line in lines[:3]:
+        message = modlog.parse(line.message)
+        if isinstance(message, modlog.TableMessage):
+            table = message.table
+        elif isinstance(message, modlog.OpeningDiscardMessage):
+            discard = message.card
+        elif isinstance(message, modlog.RuleMessage):
+            rule = message.rule
+    return table, discard, rule
+
+
+def _place(
+    module: ModuleLog, by_key: dict[EdgeworkKey, list[int]], bombs: list[BombAnalysis],
+    game: GameLog,
+) -> tuple[int, ModuleCheck, list[list[int]]]:
+    """The bomb a module is listed under, its check there, and the bombs of its mission
+    whose edgework its lines agree with as well (the fewest contradictions; the latest
+    bomb on a tie; lists shared with ``by_key``). Bombs whose serial number its
+    start-up contradicts are passed over without a replay, unless none is left."""
+    table, discard, rule = _opening_of(module.lines)
+    keys = [key for key in by_key
+            if agrees(key, table, discard, rule)]
+    best: tuple[int, list[list[int]], int, ModuleCheck] | None = None
+    for key in keys or list(by_key):
+        latest = by_key[key][-1]
+        target = bombs[latest]
+        check = check_module(
+            module.lines,
+            module_id=module.module_id,
+            serial=target.serial,
+            batteries=target.batteries,
+            last_event_line=game.last_event_line,
+            file_last_line=game.line_count,
+        )
+        cost = len(check.inconsistencies)
+        if best is None or cost < best[0]:
+            best = (cost, [by_key[key]], latest, check)
+        elif cost == best[0]:
+            best[1].append(by_key[key])
+            if latest > best[2]:
+                best = (cost, best[1], latest, check)
+    assert best is not None
+    _, agreeing, chosen, check = best
+    return chosen, check, agreeing
+
+
+#: How many bombs a note about an uncertain bomb names (the rest are counted).
+_NAMED_BOMBS = 5
+
+
+def _uncertain_words(agreeing: list[list[int]], count: int, bombs: list[BombAnalysis]) -> str:
+    """The note of a module whose lines agree with several bombs of its mission."""
+    first = itertools.islice(heapq.merge(*agreeing), _NAMED_BOMBS)
+    named = ", ".join(str(bombs[i].bomb.number) for i in first)
+    if count > _NAMED_BOMBS:
+        named += f" and {count - _NAMED_BOMBS:,} more"
+    return (
+        f"bomb not certain: its lines agree with {count:,} bombs of its mission "
+        f"(bombs {named}); it is listed under the latest"
+    )
 
 
 def _overruled(bomb: LoggedBomb, serial: str | None, batteries: int | None) -> list[str]:
@@ -295,6 +380,8 @@ def module_json(module: ModuleAnalysis, note_words: NoteWords = _stopped) -> dic
     judged = module.judgement
     return {
         "id": check.module_id,
+        "bomb_certain": module.bomb_candidates == 1,
+        "bomb_candidates": module.bomb_candidates,
         "table": check.table,
         "interval": check.interval,
         "solved": check.solved,

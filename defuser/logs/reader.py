@@ -165,6 +165,8 @@ class _Collector:
         #: id(bomb) -> its index in :attr:`bombs` (a bomb is kept as long as the log).
         self.index: dict[int, int] = {}
         self.logs: dict[Instance, ModuleLog] = {}
+        #: The bombs of the latest mission as indexes (shared by its instances).
+        self._choices: tuple[tuple[LoggedBomb, ...], tuple[int, ...]] | None = None
 
     def take(self, events: list[LogEvent]) -> None:
         """Keep what ``events`` describe."""
@@ -174,14 +176,22 @@ class _Collector:
                 self.bombs.append(event.bomb)
             elif isinstance(event, ModuleStarted):
                 instance = event.instance
-                choices = tuple(self.index[id(b)] for b in instance.choices)
-                log = ModuleLog(instance.module_id, bomb_choices=choices)
+                log = ModuleLog(instance.module_id, bomb_choices=self._indexes(instance))
                 instance.bomb.modules.append(log)
                 self.logs[instance] = log
             elif isinstance(event, ModuleLineRead):
                 self.logs[event.instance].lines.append(event.line)
             elif isinstance(event, LineProblem):
                 self.problems.append(event.problem)
+
+
+    def _indexes(self, instance: Instance) -> tuple[int, ...]:
+        """The indexes of an instance's bombs: one tuple for every instance of a mission
+        (a mission of many bombs and many modules stays linear)."""
+        if self._choices is None or self._choices[0] is not instance.choices:
+            choices = instance.choices
+            self._choices = (choices, tuple(self.index[id(b)] for b in choices))
+        return self._choices[1]
 
 
 def bomb_lines(seed: int | str, edge: Edgework) -> list[str]:

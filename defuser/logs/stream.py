@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from defuser.engine import modlog
+from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
 
 #: The line Unity writes first when the game starts: a new session in the same file.
 SESSION_START: Final = "Initialize engine version"
@@ -51,6 +52,8 @@ _SERIAL = re.compile(r"\[SerialNumber\] Randomizing Serial Number: ?(?P<serial>.
 _BATTERY = re.compile(r"\[BatteryWidget\] Randomizing Battery Widget: ?(?P<count>.*)")
 _INDICATOR = re.compile(r"\[IndicatorWidget\] Randomizing Indicator Widget: ?(?P<text>.*)")
 _PORT = re.compile(r"\[PortWidget\] Randomizing Port Widget: ?(?P<text>.*)")
+#: The game entering or leaving a round (its bombs are generated after the first).
+_ROUND = re.compile(r"\[State\] (?:Enter GameplayState|OnRoundEnd\(\))")
 _MODULE_TAG: Final = "[Exploding Mittens #"
 #: Unity writes every message a second time as this trailer; it never carries data.
 _UNITY_TRAILER = re.compile(r"\(Filename: .* Line: -?\d+\)")
@@ -224,12 +227,24 @@ LogEvent = (
 class BombAttribution:
     """Which bomb each edgework line and each module instance belongs to.
 
-    The rule, for one bomb after another and for a mission that generates all its bombs
-    first: a generator line starts a bomb; edgework lines belong to the latest bomb (a
-    second serial number, or edgework before any generator line, starts one); a module
-    instance belongs to the latest bomb, and may belong to any bomb generated since the
-    last module line (its ``choices``). A module line before any bomb makes an implicit
-    bomb whose edgework is unknown. This class is the one place that decides it.
+    The game's order, for every mission layout (the community's Logfile Analyzer reads
+    the same facts): a round (``[State] Enter GameplayState``) generates its bombs
+    one after another, each ``[BombGenerator]`` line followed by that bomb's widgets
+    (battery holders, indicators, port plates), which therefore belong to the latest
+    bomb. The serial numbers follow: one bomb alone writes its serial number after its
+    widgets, but a mission with several bombs at once (the MultipleBombs mod) writes
+    every serial number after the last bomb's widgets, in the order the bombs were
+    generated. So a serial number belongs to the round's first bomb still without one,
+    whatever the layout. Module lines come after the whole round is generated: a
+    module instance may be on any bomb of its round (its ``choices``), and the lines
+    alone never say which; it is listed under the latest. A round ends at the next
+    round's marker (``Enter GameplayState``, ``OnRoundEnd()``) or at the first module
+    line after its bombs (a log without markers: one bomb after another).
+
+    Edited logs still read: edgework without a generator line makes a bomb (a serial
+    number when every bomb of the round has one starts the next), and a module line
+    before any bomb makes an implicit bomb whose edgework is unknown. This class is
+    the one place that decides it.
     """
 
     def __init__(self) -> None:
@@ -239,13 +254,22 @@ class BombAttribution:
         #: Every bomb made in the log (all sessions), for :data:`MAX_BOMBS`.
         self.total = 0
         self.full = False
-        self._group_start = 0
-        self._modules_since_bomb = False
+        #: The current round's bombs, in the order they were generated.
+        self.round: list[LoggedBomb] = []
+        #: How many of the round's bombs have their serial number.
+        self._serials = 0
+        #: The next generator line starts a new round.
+        self._closed = False
+        self._choices: tuple[LoggedBomb, ...] | None = None
 
     def new_session(self) -> None:
         """A new session: the bombs so far are closed."""
         self.bombs = []
-        self._group_start, self._modules_since_bomb = 0, False
+        self._new_round()
+        self._closed = False
+
+    def _new_round(self) -> None:
+        self.round, self._serials, self._choices = [], 0, None
 
     def take_started(self) -> list[LoggedBomb]:
         """The bombs made since the last call."""
@@ -253,12 +277,15 @@ class BombAttribution:
         return started
 
     def _new_bomb(self, line: int | None = None, seed: str | None = None) -> LoggedBomb:
+        if self._closed:
+            self._new_round()
+            self._closed = False
         bomb = LoggedBomb(len(self.bombs) + 1, line, seed)
         self.bombs.append(bomb)
+        self.round.append(bomb)
+        self._choices = None
         self.started.append(bomb)
         self.total += 1
-        if self._modules_since_bomb:
-            self._group_start, self._modules_since_bomb = len(self.bombs) - 1, False
         return bomb
 
     def generated(self, line: int, seed: str) -> bool:
@@ -270,28 +297,40 @@ class BombAttribution:
         self._new_bomb(line, seed)
         return True
 
+    def round_marker(self) -> None:
+        """The game entered or left a round: the next bomb starts a new one."""
+        self._closed = True
+
     def edgework_bomb(self, kind: str) -> LoggedBomb | None:
         """The bomb an edgework line of ``kind`` describes; ``None`` past the bound."""
         if self.full:
             # Past the last bomb kept, its own edgework lines are passed over with it.
             return None
-        current = self.bombs[-1] if self.bombs else None
-        if current is None or (kind == "serial" and current.serial is not None):
-            # Edgework without a generator line (an edited log): it still describes a
-            # bomb; a second serial number can only belong to the next one.
-            current = self._new_bomb()
-        return current
+        if kind == "serial":
+            # The round's first bomb without a serial number (all of them follow the
+            # last bomb's widgets in a mission with several bombs at once).
+            if self._closed or self._serials >= len(self.round):
+                # Edgework without a generator line (an edited log) still makes a bomb.
+                self._new_bomb()
+            bomb = self.round[self._serials]
+            self._serials += 1
+            return bomb
+        if not self.round:
+            self._new_bomb()
+        return self.round[-1]
 
     def module_line(self) -> None:
-        """A module line was read: the next bomb starts a new group."""
-        self._modules_since_bomb = True
+        """A module line was read: the round's bombs are all generated."""
+        self._closed = True
 
     def place(self) -> tuple[LoggedBomb, tuple[LoggedBomb, ...]]:
-        """The bomb a new module instance is listed under, and the bombs it may be on."""
-        if not self.bombs:
+        """The bomb a new module instance is listed under, and the bombs it may be on
+        (one tuple shared by every instance of the round)."""
+        if not self.round:
             self._new_bomb()
-            self._group_start = len(self.bombs) - 1
-        return self.bombs[-1], tuple(self.bombs[self._group_start :])
+        if self._choices is None:
+            self._choices = tuple(self.round)
+        return self.round[-1], self._choices
 
 
 # --------------------------------------------------------------------------- the reader
@@ -390,6 +429,9 @@ class LogReader:
                 return []
             self.last_event = number
             return self._started()
+        if _ROUND.search(text):
+            self.bombs.round_marker()
+            return []
         kind, value = _edgework_line(text)
         if kind is None:
             return []
@@ -456,6 +498,36 @@ class LogReader:
             instance.table_first = isinstance(message, modlog.TableMessage)
         instance.lines += 1
         return ModuleLineRead(instance, line, message)
+
+
+#: What of a bomb's edgework the module reads: its table, the serial's last digit and N
+#: (from the serial number and the battery count), or the raw values when they cannot
+#: be read. Bombs with the same key are the same to this module.
+EdgeworkKey = tuple[object, ...]
+
+
+def edgework_key(serial: SerialNumber | str | None, batteries: int | None) -> EdgeworkKey:
+    """The :data:`EdgeworkKey` of a serial number (parsed or as logged) and a battery
+    count (``None``: not known)."""
+    if isinstance(serial, str):
+        try:
+            serial = SerialNumber.parse(serial, strict=False)
+        except EdgeworkError:
+            return ("unread", serial, batteries)
+    table = None if serial is None else (serial.table, serial.last_digit)
+    return (table, None if batteries is None else interval_for(batteries))
+
+
+def agrees(key: EdgeworkKey, table: str | None, discard: Card | None, rule: str | None) -> bool:
+    """Whether a module's start-up (its table line, opening discard and rule line) can
+    come from a bomb of this :data:`EdgeworkKey` (an unknown serial: anything can)."""
+    config = key[0]
+    if not isinstance(config, tuple):
+        return True
+    letter, digit = config
+    if table is not None and table != letter:
+        return False
+    return discard is None or rule is None or Ruleset(letter, digit).rule(discard) == rule
 
 
 def _edgework_line(text: str) -> tuple[str | None, str]:

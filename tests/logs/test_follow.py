@@ -131,7 +131,7 @@ def test_a_log_of_module_lines_only_uses_the_given_edgework() -> None:
     # The JSON names the edgework in use and says it came from the options.
     bomb = given[0].to_json()["bomb"]
     assert bomb == {"number": 1, "serial": "AB3CD4", "batteries": 3,
-                    "given": ["serial", "batteries"], "certain": True}
+                    "given": ["serial", "batteries"], "certain": True, "candidates": 1}
     assert "bomb 1 AB3CD4, 3 batteries (serial and batteries from the options)" in (
         follow_header(given[0])
     )
