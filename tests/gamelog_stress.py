@@ -85,13 +85,14 @@ def long_module(actions: int = 100_000, *, seed: int = 0) -> Iterator[str]:
 
 
 def endless_ids(*, seed: int = 0) -> Iterator[str]:
-    """A log that never ends: bombs one after another, each with a module of a new id
-    that starts up and strikes once (never solved, so never finished)."""
+    """A log that never ends: bombs one after another, each with ten modules of new ids
+    that start up and strike once (never solved, so never finished)."""
     rng = random.Random(seed)
     yield "Initialize engine version: 2017.4.22f1"
+    serial = random_serial(rng)
     for module_id in itertools.count(1):
-        serial = random_serial(rng)
         if module_id % 10 == 1:
+            serial = random_serial(rng)
             yield "[State] Enter GameplayState"
             yield f"[BombGenerator] Generating bomb with seed {module_id}"
             yield "[BatteryWidget] Randomizing Battery Widget: 2"

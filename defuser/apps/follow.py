@@ -51,6 +51,7 @@ from defuser.logs.stream import (
     Instance,
     LoggedBomb,
     LogReader,
+    ModuleClosed,
     ModuleLineRead,
     ModuleStarted,
     SessionStarted,
@@ -311,7 +312,7 @@ class Follower:
         self.twitch: dict[int, str] = dict(twitch or {})
         self.session = 1
         self.line = 0
-        self.reader = LogReader()
+        self.reader = LogReader(bounded_bombs=False)
         self.modules: dict[int, _Module] = {}
         self._edgework_lines = 0
         self._grouped: tuple[
@@ -329,6 +330,8 @@ class Follower:
         self.session += 1
         self.line = line
         self.modules = {}
+        # Only the current session's advice is ever shown again.
+        self.latest = {}
 
     # ------------------------------------------------------------ lines
 
@@ -361,17 +364,34 @@ class Follower:
                 self.modules[event.instance.module_id] = _Module(event.instance)
             elif isinstance(event, EdgeworkRead):
                 self._edgework_lines += 1
+            elif isinstance(event, ModuleClosed):
+                self._close(event.instance)
             elif isinstance(event, ModuleLineRead) and event.message is not None:
                 out += self._module_line(self.modules[event.instance.module_id], event.message)
         for advice in out:
             self.latest[advice.module_id] = advice
         return out
 
+    def _close(self, instance: Instance) -> None:
+        """The reader no longer reads an instance (too many open): forget it."""
+        module = self.modules.get(instance.module_id)
+        if module is not None and module.instance is instance:
+            del self.modules[instance.module_id]
+            self.latest.pop(instance.module_id, None)
+
+    def notices(self) -> list[str]:
+        """What the bounds left out so far, one line each (counted by the reader)."""
+        return [
+            f"{what}: {count:,}, the first on line {first}"
+            for what, (first, count) in self.reader.over.items()
+        ]
+
     def state(self) -> dict[str, Any]:
         """The session as JSON: where it is, and each module's latest advice."""
         return {
             "session": self.session,
             "line": self.line,
+            "notices": self.notices(),
             "modules": [
                 self.latest[m].to_json() for m in sorted(self.latest)
                 if self.latest[m].session == self.session

@@ -28,11 +28,14 @@ What the lines mean:
   ``[Bomb]`` strikes) makes no event. A module line that cannot be read is a
   :class:`LineProblem`.
 
-Bounds: the reader keeps the open instances (one per id), the held table lines, the
-bombs of the session (at most :data:`MAX_BOMBS` over the whole log, each with at most
-:data:`MAX_WIDGETS` widget lines) and, when given ``module_line_limit``, reads at most
-that many module lines; past a bound the rest is counted, and :meth:`LogReader.finish`
-names each count in one problem. At most :data:`MAX_PROBLEMS` problems are reported.
+Bounds: the reader keeps the open instances (at most :data:`MAX_OPEN`: past it the one
+quiet the longest is closed, a :class:`ModuleClosed`), the held table lines, the bombs
+of the current round (at most :data:`MAX_BOMBS`, and, unless told otherwise, as many
+over the whole log, each with at most :data:`MAX_WIDGETS` widget lines) and, when given
+``module_line_limit``, reads at most that many module lines; it keeps no list of past
+bombs (their readers keep what they need). Past a bound the rest is counted in
+:attr:`LogReader.over`, and :meth:`LogReader.finish` names each count in one problem.
+At most :data:`MAX_PROBLEMS` problems are reported.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ _MAX_ID_DIGITS: Final = 9
 MAX_BOMBS: Final = 10_000
 MAX_WIDGETS: Final = 100
 MAX_PROBLEMS: Final = 1_000
+#: The most module instances read at once (a bomb holds at most a few dozen modules).
+MAX_OPEN: Final = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +215,14 @@ class ModuleLineRead:
 
 
 @dataclass(frozen=True, slots=True)
+class ModuleClosed:
+    """An instance is no longer read: more than :data:`MAX_OPEN` were open at once and
+    it had been quiet the longest (a later line of its id starts a new instance)."""
+
+    instance: Instance
+
+
+@dataclass(frozen=True, slots=True)
 class LineProblem:
     """A line that could not be read as it should be."""
 
@@ -217,7 +230,8 @@ class LineProblem:
 
 
 LogEvent = (
-    SessionStarted | BombStarted | EdgeworkRead | ModuleStarted | ModuleLineRead | LineProblem
+    SessionStarted | BombStarted | EdgeworkRead | ModuleStarted | ModuleLineRead
+    | ModuleClosed | LineProblem
 )
 
 
@@ -247,13 +261,20 @@ class BombAttribution:
     the one place that decides it.
     """
 
-    def __init__(self) -> None:
-        self.bombs: list[LoggedBomb] = []
+    def __init__(self, *, bounded: bool = True) -> None:
+        """An attribution; ``bounded``: at most :data:`MAX_BOMBS` bombs over the whole
+        log (else no such bound, for a follower that keeps no bomb past its round and
+        its modules; a round still holds at most that many)."""
+        self.bounded = bounded
+        #: How many bombs the session has made (their numbers).
+        self.count = 0
         #: Bombs made since the caller last took them (:meth:`take_started`).
         self.started: list[LoggedBomb] = []
-        #: Every bomb made in the log (all sessions), for :data:`MAX_BOMBS`.
+        #: Every bomb made in the log (all sessions), for the bound.
         self.total = 0
         self.full = False
+        #: A generator line past a bound was passed over: its widget lines go with it.
+        self._skipping = False
         #: The current round's bombs, in the order they were generated.
         self.round: list[LoggedBomb] = []
         #: How many of the round's bombs have their serial number.
@@ -264,7 +285,7 @@ class BombAttribution:
 
     def new_session(self) -> None:
         """A new session: the bombs so far are closed."""
-        self.bombs = []
+        self.count = 0
         self._new_round()
         self._closed = False
 
@@ -280,8 +301,8 @@ class BombAttribution:
         if self._closed:
             self._new_round()
             self._closed = False
-        bomb = LoggedBomb(len(self.bombs) + 1, line, seed)
-        self.bombs.append(bomb)
+        self.count += 1
+        bomb = LoggedBomb(self.count, line, seed)
         self.round.append(bomb)
         self._choices = None
         self.started.append(bomb)
@@ -289,10 +310,13 @@ class BombAttribution:
         return bomb
 
     def generated(self, line: int, seed: str) -> bool:
-        """A generator line; false when it is past :data:`MAX_BOMBS` (not kept)."""
-        if self.total >= MAX_BOMBS:
+        """A generator line; false when it is past a bound (not kept): :data:`MAX_BOMBS`
+        in the log (when bounded) or in one round."""
+        if self.bounded and self.total >= MAX_BOMBS:
             self.full = True
-        if self.full:
+        crowded = not self._closed and len(self.round) >= MAX_BOMBS
+        self._skipping = self.full or crowded
+        if self._skipping:
             return False
         self._new_bomb(line, seed)
         return True
@@ -302,21 +326,21 @@ class BombAttribution:
         self._closed = True
 
     def edgework_bomb(self, kind: str) -> LoggedBomb | None:
-        """The bomb an edgework line of ``kind`` describes; ``None`` past the bound."""
-        if self.full:
-            # Past the last bomb kept, its own edgework lines are passed over with it.
-            return None
-        if kind == "serial":
+        """The bomb an edgework line of ``kind`` describes; ``None`` past a bound."""
+        if kind == "serial" and not self._closed and self._serials < len(self.round):
             # The round's first bomb without a serial number (all of them follow the
             # last bomb's widgets in a mission with several bombs at once).
-            if self._closed or self._serials >= len(self.round):
-                # Edgework without a generator line (an edited log) still makes a bomb.
-                self._new_bomb()
-            bomb = self.round[self._serials]
             self._serials += 1
+            return self.round[self._serials - 1]
+        if self.full or self._skipping:
+            # Past the last bomb kept, its own edgework lines are passed over with it.
+            return None
+        if kind == "serial" or not self.round:
+            # Edgework without a generator line (an edited log) still makes a bomb; a
+            # serial number when every bomb of the round has one starts the next.
+            bomb = self._new_bomb()
+            self._serials = len(self.round) if kind == "serial" else self._serials
             return bomb
-        if not self.round:
-            self._new_bomb()
         return self.round[-1]
 
     def module_line(self) -> None:
@@ -349,11 +373,14 @@ class _Held:
 class LogReader:
     """The incremental reader: one line in, its events out (see the module's contract)."""
 
-    def __init__(self, *, module_line_limit: int | None = None) -> None:
+    def __init__(
+        self, *, module_line_limit: int | None = None, bounded_bombs: bool = True
+    ) -> None:
         """A reader; ``module_line_limit`` bounds the module lines read (``None``: no
-        bound, for a follower that keeps no lines)."""
+        bound), and ``bounded_bombs`` the bombs over the whole log: a follower, which
+        keeps no line and no bomb past what its open modules need, sets neither."""
         self.module_line_limit = module_line_limit
-        self.bombs = BombAttribution()
+        self.bombs = BombAttribution(bounded=bounded_bombs)
         self.open: dict[int, Instance] = {}
         self.held: dict[int, _Held] = {}
         #: The last module line or bomb start (0 when there is none).
@@ -393,7 +420,7 @@ class LogReader:
         out = self._release_held()
         for what, (first, count) in self.over.items():
             out.append(LineProblem(Problem(
-                first, f"{what} not read: {count:,}, the first on this line "
+                first, f"{what}: {count:,}, the first on this line "
                 "(a bound on what one log may hold)"
             )))
         self.over = {}
@@ -409,10 +436,15 @@ class LogReader:
 
     def _problem(self, number: int, message: str) -> list[LogEvent]:
         if self.problems >= MAX_PROBLEMS:
-            self._passed_over(number, f"problems past the first {MAX_PROBLEMS:,}")
+            self._passed_over(number, f"problems past the first {MAX_PROBLEMS:,} not read")
             return []
         self.problems += 1
         return [LineProblem(Problem(number, message))]
+
+    def _bombs_over(self) -> str:
+        if self.bombs.full:
+            return f"lines of bombs past the first {MAX_BOMBS:,} not read"
+        return f"lines of bombs past {MAX_BOMBS:,} in one round not read"
 
     def _passed_over(self, number: int, what: str) -> None:
         first, count = self.over.get(what, (number, 0))
@@ -425,7 +457,7 @@ class LogReader:
         bomb_match = _BOMB.search(text)
         if bomb_match is not None:
             if not self.bombs.generated(number, bomb_match.group("seed")):
-                self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
+                self._passed_over(number, self._bombs_over())
                 return []
             self.last_event = number
             return self._started()
@@ -437,11 +469,11 @@ class LogReader:
             return []
         bomb = self.bombs.edgework_bomb(kind)
         if bomb is None:
-            self._passed_over(number, f"lines of bombs past the first {MAX_BOMBS:,}")
+            self._passed_over(number, self._bombs_over())
             return []
         out = self._started()
         if len(bomb.holders) + len(bomb.indicators) + len(bomb.ports) >= MAX_WIDGETS:
-            self._passed_over(number, f"widget lines past {MAX_WIDGETS} on one bomb")
+            self._passed_over(number, f"widget lines past {MAX_WIDGETS} on one bomb not read")
             return out
         problem = _add_edgework(bomb, kind, value)
         if problem:
@@ -454,7 +486,7 @@ class LogReader:
             return self._problem(number, f"could not read the module line {text.strip()[:200]!r}")
         limit = self.module_line_limit
         if limit is not None and self.kept >= limit:
-            self._passed_over(number, f"Exploding Mittens lines past the first {limit:,}")
+            self._passed_over(number, f"Exploding Mittens lines past the first {limit:,} not read")
             return []
         self.kept += 1
         self.last_event = number
@@ -462,7 +494,10 @@ class LogReader:
         line = ModuleLine(number, match.group("message").rstrip())
         message = modlog.parse(line.message)
         out: list[LogEvent] = []
-        instance = self.open.get(module_id)
+        instance = self.open.pop(module_id, None)
+        if instance is not None:
+            # The most recently active instance last: the first is the one to close.
+            self.open[module_id] = instance
         held = self.held.pop(module_id, None)
         if held is not None:
             assert instance is not None
@@ -471,6 +506,7 @@ class LogReader:
             out.append(self._read(instance, held.line, held.message))
         self.bombs.module_line()
         if instance is None:
+            out += self._make_room(number)
             bomb, choices = self.bombs.place()
             out += self._started()
             instance = self._start(module_id, bomb, choices, out)
@@ -479,6 +515,22 @@ class LogReader:
             self.held[module_id] = _Held(line, message, bomb, choices)
             return out
         out.append(self._read(instance, line, message))
+        return out
+
+    def _make_room(self, number: int) -> list[LogEvent]:
+        """Close the instance quiet the longest when :data:`MAX_OPEN` are open."""
+        if len(self.open) < MAX_OPEN:
+            return []
+        module_id, instance = next(iter(self.open.items()))
+        out: list[LogEvent] = []
+        held = self.held.pop(module_id, None)
+        if held is not None:
+            out.append(self._read(instance, held.line, held.message))
+        del self.open[module_id]
+        self._passed_over(
+            number, f"module instances no longer read, more than {MAX_OPEN:,} open at once"
+        )
+        out.append(ModuleClosed(instance))
         return out
 
     def _start(

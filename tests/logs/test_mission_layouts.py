@@ -9,11 +9,14 @@ by ``--follow`` through the same reader.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages
-from gamelog_stress import many_bombs
+from gamelog_stress import endless_ids, many_bombs
 
-from defuser.logs import analysis
+from defuser.apps.follow import Follower
+from defuser.logs import analysis, stream
 from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check import check_module
 from defuser.logs.reader import read_log
@@ -112,3 +115,45 @@ def test_many_bombs_then_many_modules_costs_one_check_per_distinct_edgework(
     # Table and opening rule leave at most the 5 values of N for a digit or two.
     assert len(calls) <= 300 * 10
     assert result.inconsistency_count == 0
+
+
+def test_a_follower_fed_endless_distinct_ids_keeps_a_bounded_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stream, "MAX_OPEN", 40)
+    follower = Follower()
+    last = 0
+    for line in itertools.islice(endless_ids(), 7 * 300):
+        follower.feed(line)
+        if line.startswith("[Exploding Mittens #"):
+            last = int(line[len("[Exploding Mittens #"):].split("]")[0])
+        assert len(follower.reader.open) <= 40
+        assert len(follower.modules) <= 40 and len(follower.latest) <= 40
+    assert len(follower.reader.bombs.round) <= 1
+    (notice,) = follower.notices()
+    assert notice.startswith("module instances no longer read, more than 40 open at once: ")
+    # The modules still open are the latest ones, each still advised.
+    assert last > 250 and sorted(follower.modules) == list(range(last - 39, last + 1))
+    assert all(a.reply.ok for a in follower.latest.values())
+
+
+def test_analyze_and_follow_bound_the_bombs_of_one_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stream, "MAX_BOMBS", 50)
+    lines = list(many_bombs(80, 3, edgework=True))
+    game = read_log("\n".join(lines).encode())
+    assert len(game.bombs) == 50
+    # 30 bombs past the bound, each a generator, a battery and a serial number line.
+    assert any(p.message.startswith("lines of bombs past the first 50 not read: 90,")
+               for p in game.problems)
+    assert [b.serial for b in game.bombs] == [
+        line.rsplit(" ", 1)[1] for line in lines if "Serial Number" in line][:50]
+    follower = Follower()
+    follower.feed_all(lines)
+    assert len(follower.reader.bombs.round) == 50
+    assert follower.notices() == [
+        "lines of bombs past 50 in one round not read: 90, the first on line 103"]
+    # The serial numbers still go to the bombs kept, in their order.
+    serials = [line.rsplit(" ", 1)[1] for line in lines if "Serial Number" in line]
+    assert [b.serial for b in follower.reader.bombs.round] == serials[:50]

@@ -9,6 +9,8 @@ the mitten being on top when the replay's countdown says so.
 
 from __future__ import annotations
 
+import functools
+
 from defuser.engine import modlog
 from defuser.engine.actions import Action, StrikeKind
 from defuser.engine.board import Board, Effect
@@ -33,12 +35,20 @@ from edgework import Card, CardType
 
 _DRAW = Action.draw()
 _DISCARD = Action.discard()
+#: ``Action.play(slot)`` made once per slot (the replay asks for them on every play).
+_PLAYS = {slot: Action.play(slot) for slot in range(1, HAND_SIZE + 1)}
 
 
 def _board(s: ReplayState) -> Board:
     """The visible module of a replay state (clicks come after the opening discard)."""
     assert s.discard is not None
-    return Board(ruleset(s.table, s.digit), s.discard, s.hand)
+    return _board_of(s.table, s.digit, s.discard, s.hand)
+
+
+@functools.lru_cache(maxsize=4096)
+def _board_of(table: str, digit: int, discard: Card, hand: tuple[Card, ...]) -> Board:
+    """Boards are values: a long module's replay asks for the same few again and again."""
+    return Board(ruleset(table, digit), discard, hand)
 
 
 def _draw_strike(s: ReplayState) -> StrikeKind | None:
@@ -48,7 +58,7 @@ def _draw_strike(s: ReplayState) -> StrikeKind | None:
 
 def _play_effect(s: ReplayState, card: Card) -> Effect:
     """What playing ``card`` (which is in the hand) does in this state."""
-    slot = Action.play(s.hand.index(card) + 1)
+    slot = _PLAYS[s.hand.index(card) + 1]
     return _board(s).verdict(slot, mitten_on_top=s.until == 0).effect
 
 
