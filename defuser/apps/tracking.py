@@ -466,13 +466,16 @@ def _which_slot(card: Card, views: list[View], first: Recommendation) -> Recomme
 
 def _safe_everywhere(views: list[View], recs: list[Recommendation]) -> Recommendation | None:
     """A click advised on some view that cannot strike on any, if there is one."""
+    candidates = _candidates_of(views)
+    if len(candidates) > 1:
+        note = (f" (the bomb is not certain: {_bomb_words(candidates)} fit this module's "
+                "lines; this click cannot strike on any of them)")
+    else:
+        note = (" (the log leaves the hand's order open; this click cannot strike in any "
+                "order it allows)")
     for rec in reversed(recs):
         action = rec.action
-        if action is None:
-            continue
-        if all(_safe(action, r) for r in recs):
-            note = (f" (the bomb is not certain: {_bomb_words(_candidates_of(views))} fit "
-                    "this module's lines; this click cannot strike on any of them)")
+        if action is not None and all(_safe(action, r) for r in recs):
             return replace(rec, expected_clicks=None, reason=rec.reason + note,
                            why=rec.why + note)
     return None
