@@ -84,15 +84,18 @@ def long_module(actions: int = 100_000, *, seed: int = 0) -> Iterator[str]:
         yield modlog.line(1, click)
 
 
-def endless_ids(*, seed: int = 0) -> Iterator[str]:
+def endless_ids(*, seed: int = 0, edgeworks: int = 4) -> Iterator[str]:
     """A log that never ends: bombs one after another, each with ten modules of new ids
-    that start up and strike once (never solved, so never finished)."""
+    that start up and strike once (never solved, so never finished). The bombs' serial
+    numbers come from a pool of ``edgeworks`` (a long session meets few of the 200
+    table, digit and N combinations; each is solved once)."""
     rng = random.Random(seed)
+    pool = [random_serial(rng) for _ in range(edgeworks)]
     yield "Initialize engine version: 2017.4.22f1"
-    serial = random_serial(rng)
+    serial = pool[0]
     for module_id in itertools.count(1):
         if module_id % 10 == 1:
-            serial = random_serial(rng)
+            serial = rng.choice(pool)
             yield "[State] Enter GameplayState"
             yield f"[BombGenerator] Generating bomb with seed {module_id}"
             yield "[BatteryWidget] Randomizing Battery Widget: 2"
