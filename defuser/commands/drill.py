@@ -185,7 +185,8 @@ def seconds_words(seconds: float | None) -> str:
 
 
 def verdict_line(answered: Answered, term: DrillIO) -> Text:
-    """``RIGHT  L  (1.2 s)`` or ``WRONG  you said K, the answer is L  (3.4 s)``."""
+    """``RIGHT  L  (1.2 s)``, ``WRONG  you said K, the answer is L  (3.4 s)`` or
+    ``TOO SLOW  L, right but past the time limit  (6.1 s)``."""
     grade = answered.grade
     verdict = grade.verdict
     text = Text()
@@ -195,6 +196,8 @@ def verdict_line(answered: Answered, term: DrillIO) -> Text:
         text.append(f"  {grade.reading} (as good as {grade.expected})")
     elif verdict in (Verdict.RIGHT, Verdict.BEST):
         text.append(f"  {grade.reading}")
+    elif grade.late_right:
+        text.append(f"  {grade.reading}, right but past the time limit")
     elif grade.reading is None:
         text.append(f"  could not read {grade.given!r}; {answer} {grade.expected}")
     else:
