@@ -7,7 +7,10 @@ Run as a script to write one (``python tests/gamelog_stress.py KIND [--out FILE]
   whole start-up; else a generator line per bomb and a table line per module);
 - ``long-module``: one module of a log without edgework, with 100,000 action lines;
 - ``endless-ids``: module instances with ever new ids, each a start-up and a few clicks,
-  without end (``--megabytes`` bounds it; a log growing while it is followed).
+  without end (``--megabytes`` bounds it; a log growing while it is followed);
+- ``follow-memory``: feeds the endless log to a ``--follow`` session (the
+  :class:`~defuser.apps.follow.Follower`) and prints, after each of ``--marks`` MiB of
+  input, the process's largest resident memory so far and what the bounds left out.
 
 Each kind is also a generator of lines (:func:`many_bombs`, :func:`long_module`,
 :func:`endless_ids`) for tests that assert the reader's bounds.
@@ -105,15 +108,43 @@ def endless_ids(*, seed: int = 0, edgeworks: int = 4) -> Iterator[str]:
         yield modlog.line(module_id, modlog.hand_full_strike())
 
 
+def follow_memory(marks: list[int]) -> None:
+    """Feed :func:`endless_ids` to a follower; after each mark (MiB of input), print the
+    largest resident memory so far, the modules kept and the bounds' notices."""
+    import resource
+    import time
+
+    from defuser.apps.follow import Follower
+
+    follower = Follower()
+    size, start, pending = 0, time.monotonic(), sorted(marks)
+    for line in endless_ids():
+        follower.feed(line)
+        size += len(line) + 1
+        if size >= pending[0] * 2**20:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            print(f"{pending.pop(0)} MiB read: max RSS {rss} MiB, {len(follower.modules)} "
+                  f"modules kept, {time.monotonic() - start:.0f} s; {follower.notices()}",
+                  flush=True)
+            if not pending:
+                return
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write one stress log (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("many-bombs", "long-module", "endless-ids"))
+    parser.add_argument(
+        "kind", choices=("many-bombs", "long-module", "endless-ids", "follow-memory"))
     parser.add_argument("--out", help="file to write (default: standard output)")
     parser.add_argument("--edgework", action="store_true", help="many-bombs: full edgework")
     parser.add_argument("--count", type=int, help="bombs and modules, or actions")
     parser.add_argument("--megabytes", type=float, default=200.0, help="endless-ids: stop after")
+    parser.add_argument("--marks", type=int, nargs="+", default=[1, 4, 8, 16],
+                        help="follow-memory: MiB of input after which to report")
     args = parser.parse_args(argv)
+    if args.kind == "follow-memory":
+        follow_memory(args.marks)
+        return 0
     if args.kind == "many-bombs":
         n = args.count or 3_000
         lines: Iterator[str] = many_bombs(n, n, edgework=args.edgework)
