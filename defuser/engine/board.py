@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
@@ -98,22 +99,34 @@ def facts_of(
 
 def facts_by_discard(rules: Ruleset, hand: Sequence[Card]) -> tuple[Facts, ...]:
     """:func:`facts_of` of an unsolved board with this hand, for each discard top in
-    face order (one call for the 16 boards of a hand)."""
-    size = len(hand)
-    defuse = _bits(_defuse_mask(rules.table), hand)
-    # Per slot, the discard tops (as a 16-bit set) on which its card is legal.
-    a, b, c = (*(_legal_on(rules)[card] for card in hand), 0, 0, 0)[:HAND_SIZE]
-    return tuple([
-        Facts(size, (a >> d & 1) | (b >> d & 1) << 1 | (c >> d & 1) << 2, defuse)
-        for d in range(len(Card))
-    ])
+    face order (one call for the 16 boards of a hand; the DP asks it for every hand)."""
+    same_size = _UNSOLVED[len(hand)][_bits(_defuse_mask(rules.table), hand)]
+    legal: Iterable[int] = _NO_SLOTS
+    for admits, card in zip(_admits(rules), hand, strict=False):  # hands of 0-3 cards
+        legal = map(operator.or_, legal, admits[card])
+    return tuple(map(same_size.__getitem__, legal))
+
+
+#: The facts of every unsolved board, by hand size, then Defuse slots, then legal slots.
+_UNSOLVED: Final = tuple(
+    tuple(
+        tuple(Facts(size, legal, defuse) for legal in range(1 << HAND_SIZE))
+        for defuse in range(1 << HAND_SIZE)
+    )
+    for size in range(HAND_SIZE + 1)
+)
+#: No slot legal, on each of the 16 discard tops.
+_NO_SLOTS: Final = (0,) * len(Card)
 
 
 @functools.cache
-def _legal_on(rules: Ruleset) -> tuple[int, ...]:
-    """Per face, the discard tops (as a 16-bit set) on which the rule admits it."""
+def _admits(rules: Ruleset) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per slot, per face, per discard top in face order: the slot's bit when the rule
+    admits the face on that top, else 0."""
+    masks = [rules.legal_mask(discard) for discard in Card]
     return tuple(
-        sum(1 << d for d in Card if rules.legal_mask(d) >> card & 1) for card in Card
+        tuple(tuple([(mask >> card & 1) << slot for mask in masks]) for card in range(len(Card)))
+        for slot in range(HAND_SIZE)
     )
 
 

@@ -26,8 +26,11 @@ Speed. One phase is one array of 15,504 values, computed in four slices (hands o
 2, 3 cards: a play only leads to a smaller hand of the same phase) by numpy, gathering
 precomputed candidate indices from one flat vector of "what each action is worth" and
 taking each row's minimum. Those candidate rows are generated from the rulebook once
-per rule set (its answers depend on a state's :class:`~defuser.engine.board.Facts`
-only, so they are worked out once per hand and facts). numpy is imported only when a
+per rule set, with numpy: its answers depend on a state's
+:class:`~defuser.engine.board.Facts` only, so the rulebook is asked once per distinct
+facts (a few dozen) and the answers are spread over the 15,504 states by array
+operations (a few milliseconds; a row per state in Python took ten times as long, which a
+later cycle's first answer waited for). numpy is imported only when a
 phase is evaluated in full, so a process that answers from a stored fixed point
 (:meth:`Solution.from_cycle_value`) never loads it for the first cycle, which it
 computes on demand; the first question in a later cycle evaluates every recurring phase
@@ -159,18 +162,6 @@ def remove_row(h: int) -> tuple[tuple[int, int], ...]:
         rest.remove(c)
         pairs.append((c, HAND_INDEX[tuple(rest)]))
     return tuple(pairs)
-
-
-@functools.cache
-def _add_table() -> tuple[tuple[int, ...], ...]:
-    """:func:`add_row` of every hand."""
-    return tuple(add_row(h) for h in range(HAND_COUNT))
-
-
-@functools.cache
-def _remove_table() -> tuple[tuple[tuple[int, int], ...], ...]:
-    """:func:`remove_row` of every hand."""
-    return tuple(remove_row(h) for h in range(HAND_COUNT))
 
 
 class Mode(enum.Enum):
@@ -602,11 +593,13 @@ class _Tables:
         return found
 
     def _faces(self, d: int, facts: Facts) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        rules, discard = self.rules, self._cards[d]
-        return (
-            tuple([int(c) for c in deal_faces_of(rules, discard, facts, _PLAIN, draw=True)]),
-            tuple([int(c) for c in deal_faces_of(rules, discard, facts, _DEFUSE, draw=True)]),
-        )
+        return self.deal_faces(d, facts, _PLAIN), self.deal_faces(d, facts, _DEFUSE)
+
+    def deal_faces(self, d: int, facts: Facts, kind: DealKind) -> tuple[int, ...]:
+        """The faces a draw dealing ``kind`` can bring on discard top ``d`` with these
+        facts (the rulebook's :func:`~defuser.engine.board.deal_faces_of`)."""
+        found = deal_faces_of(self.rules, self._cards[d], facts, kind, draw=True)
+        return tuple([int(c) for c in found])
 
     @functools.cached_property
     def dead(self) -> list[bool]:
@@ -639,90 +632,176 @@ class _Tables:
         return self.arrays.evaluate(phase, values, cycle_value)
 
 
-@dataclass(slots=True)
-class _CandidateRows:
-    """Per state, the cells of the candidate vector X each choice reads (ragged rows).
+#: A play's :class:`_Option` as a code in the candidate builder's arrays (0: not safe).
+_PLAY_CODE: Final = {None: 0, _Option.PLAY: 1, _Option.PROBE: 2, _Option.SOLVE: 3}
+#: A facts key (see :func:`_state_keys`): hand size, Defuse slots, legal slots.
+_KEY_SIZE: Final = 1 << (2 * HAND_SIZE)
+_KEY_DEFUSE: Final = 1 << HAND_SIZE
+#: How many facts keys there are.
+_KEYS: Final = _KEY_SIZE * (HAND_SIZE + 1)
 
-    ``safe``/``unsafe``/``zero`` are one row per state for each :class:`Mode`; the draw
-    rows (one per state with room in the hand) list the successor states per drawn face.
+
+@dataclass(frozen=True, slots=True)
+class _HandLayout:
+    """numpy views of :data:`HANDS` that every rule set's rows share.
+
+    ``faces`` holds each hand's faces by slot (slot by hand), padded with 16; ``first``
+    whether a slot holds the first copy of its face (the DP's one choice per face);
+    ``played`` the state a play of the slot leads to (the hand without it, the card on
+    top); ``add`` (hand by face) the hand with that face added (-1 for a full hand).
     """
 
-    safe: list[list[int]] = field(default_factory=list)
-    unsafe: list[list[int]] = field(default_factory=list)
-    zero: list[list[int]] = field(default_factory=list)
-    draw_plain: list[list[int]] = field(default_factory=list)
-    draw_weight: list[float] = field(default_factory=list)
-    draw_defuse: list[list[int]] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, tabs: _Tables) -> _CandidateRows:
-        """The rows of one rule set, state by state in state order, from the
-        rulebook's options (:meth:`_Tables.options`)."""
-        rows = cls()
-        add = _add_table()
-        faces: dict[tuple[int, Facts], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        for h in range(HAND_COUNT):
-            room = h < SIZE_START[HAND_SIZE]
-            added = add[h]
-            for d, facts in enumerate(tabs.hand_facts(h)):
-                s = h * FACES + d
-                safe, unsafe, zero = _template(h, facts)
-                rows.safe.append([_DRAW_OFF + s, *safe[1:]] if safe and safe[0] < 0 else safe)
-                rows.unsafe.append(unsafe)
-                rows.zero.append(zero)
-                if room:
-                    found = faces.get((d, facts))
-                    if found is None:
-                        found = faces[d, facts] = tabs._faces(d, facts)
-                    plain, defuse = found
-                    rows.draw_plain.append([added[c] * FACES + d for c in plain])
-                    rows.draw_weight.append(1.0 / len(plain))
-                    rows.draw_defuse.append([added[f] * FACES + d for f in defuse])
-        return rows
-
-
-_CELL: Final = {
-    _Option.DRAW: _DRAW_OFF,
-    _Option.PLAY: 0,
-    _Option.PROBE: _PROBE_OFF,
-}
+    faces: IndexArray
+    size: IndexArray
+    first: NDArray[np.bool_]
+    played: IndexArray
+    add: IndexArray
 
 
 @functools.cache
-def _template(h: int, facts: Facts) -> tuple[list[int], list[int], list[int]]:
-    """The cells of X that the states of hand ``h`` with these facts read in each mode
-    (safe, unsafe, zero; a solve reads the one zero cell). A draw, which reads the
-    state's own cell, is written -1 (first in the row); the rows never change."""
-    rows = []
-    for mode in (Mode.SAFE, Mode.UNSAFE, Mode.ZERO):
-        out: list[int] = []
-        for option, _, target in _derive(mode, h, facts):
-            if option is _Option.SOLVE:
-                out = [_ZERO_CELL]
-                break
-            if option is _Option.DRAW:
-                out.append(-1)
-            elif option is _Option.DISCARD:
-                out.append(_DISC_OFF + h)
-            else:
-                out.append(_CELL[option] + target)
-        rows.append(out)
-    return rows[0], rows[1], rows[2]
+def _hand_layout() -> _HandLayout:
+    """The :class:`_HandLayout`, built once per process."""
+    import numpy as np
+
+    faces = np.array([[*h, *(FACES,) * (HAND_SIZE - len(h))] for h in HANDS], np.intp)
+    index = np.full((FACES + 1) ** HAND_SIZE, -1, np.intp)
+    index[_hand_codes(faces)] = np.arange(HAND_COUNT)
+    size = (faces < FACES).sum(axis=1)
+    first = (faces < FACES) & np.concatenate(
+        (np.ones((HAND_COUNT, 1), bool), faces[:, 1:] != faces[:, :-1]), axis=1
+    )
+    pad = np.full((HAND_COUNT, 1), FACES, np.intp)
+    played = np.stack([
+        index[_hand_codes(np.hstack((np.delete(faces, i, axis=1), pad)))] * FACES + faces[:, i]
+        for i in range(HAND_SIZE)
+    ])
+    grown = np.concatenate(
+        (np.repeat(faces[:, None, :], FACES, axis=1),
+         np.broadcast_to(np.arange(FACES)[None, :, None], (HAND_COUNT, FACES, 1))),
+        axis=2,
+    )
+    grown.sort(axis=2)
+    add = np.where(size[:, None] < HAND_SIZE, index[_hand_codes(grown[..., :HAND_SIZE])], -1)
+    return _HandLayout(np.ascontiguousarray(faces.T), size, first.T.copy(), played, add)
 
 
-def _padded_matrix(rows: list[list[int]], pad: int) -> IndexArray:
-    """Ragged rows as one array padded with ``pad``, stored column by column.
+def _hand_codes(faces: IndexArray) -> IndexArray:
+    """A number per sorted, padded hand (the last axis: its faces), one hand one number."""
+    code = faces[..., 0]
+    for i in range(1, HAND_SIZE):
+        code = code * (FACES + 1) + faces[..., i]
+    return code
 
-    numpy reduces a few long columns much faster than many short rows.
+
+def _state_keys(rules: Ruleset, layout: _HandLayout) -> tuple[IndexArray, dict[int, Facts]]:
+    """Per state (hand * 16 + discard top), a key of its rulebook :class:`Facts`, and
+    the facts of each key that occurs.
+
+    The rulebook's facts of a board are per slot (whether the rule admits its card, and
+    whether it is a Defuse, bit ``i`` for slot ``i + 1``): they are asked of one-card
+    boards and put together per hand, as :func:`~defuser.engine.board.facts_by_discard`
+    gives them (``tests/strategy/test_dp_rows.py`` holds the rows to the rulebook).
     """
     import numpy as np
 
-    lengths = np.fromiter(map(len, rows), dtype=np.intp, count=len(rows))
-    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp)
-    out = np.full((int(lengths.max()), len(rows)), pad, dtype=np.intp)
-    starts = np.cumsum(lengths) - lengths
-    row = np.repeat(np.arange(len(rows)), lengths)
-    out[np.arange(len(flat)) - np.repeat(starts, lengths), row] = flat
+    one = [facts_by_discard(rules, (card,)) for card in Card]
+    admits = np.zeros((FACES + 1, FACES), np.intp)  # face (16: no card), discard top
+    admits[:FACES] = [[f.legal for f in one[c]] for c in range(FACES)]
+    defuse = np.array([one[c][0].defuse for c in range(FACES)] + [0], np.intp)
+    legal = np.zeros((HAND_COUNT, FACES), np.intp)
+    defuses = np.zeros(HAND_COUNT, np.intp)
+    for i, slot in enumerate(layout.faces):
+        legal |= admits[slot] << i
+        defuses |= defuse[slot] << i
+    keys = (layout.size * _KEY_SIZE + defuses * _KEY_DEFUSE)[:, None] + legal
+    facts = {}
+    for key in _distinct_values(keys, _KEYS)[0].tolist():
+        size, rest = divmod(key, _KEY_SIZE)
+        facts[key] = Facts(size, rest % _KEY_DEFUSE, rest // _KEY_DEFUSE)
+    return keys.ravel(), facts
+
+
+def _candidate_cells(
+    mode: Mode, keys: IndexArray, facts: dict[int, Facts], layout: _HandLayout
+) -> IndexArray:
+    """Per state (a column), the cells of X its safe clicks read in ``mode`` (the order
+    of :meth:`_Tables.options`: draw, discard, plays by face; a solve reads the one zero
+    cell alone), packed to the top and padded with -1."""
+    import numpy as np
+
+    draw = np.zeros(_KEYS, bool)
+    discard = np.zeros_like(draw)
+    plays = np.zeros((HAND_SIZE, _KEYS), np.intp)
+    for key, f in facts.items():
+        draw[key], discard[key], options = _classify(mode, f)
+        plays[: len(options), key] = [_PLAY_CODE[o] for o in options]
+    states = np.arange(STATES)
+    hands = states // FACES
+    play = np.where(layout.first[:, hands], plays[:, keys], 0)
+    target = layout.played[:, hands]
+    cells = np.vstack((
+        np.where(draw[keys], _DRAW_OFF + states, -1),
+        np.where(discard[keys], _DISC_OFF + hands, -1),
+        np.where(play == 1, target, np.where(play == 2, _PROBE_OFF + target, -1)),
+    ))
+    solves = (play == 3).any(axis=0)
+    cells[:, solves] = -1
+    cells[0, solves] = _ZERO_CELL
+    valid = cells >= 0
+    _, columns = np.nonzero(valid)
+    packed = np.full_like(cells, -1)
+    packed[(np.cumsum(valid, axis=0) - 1)[valid], columns] = cells[valid]
+    return packed
+
+
+def _draw_cells(
+    tabs: _Tables, kind: DealKind, keys: IndexArray, facts: dict[int, Facts],
+    layout: _HandLayout,
+) -> tuple[IndexArray, IndexArray]:
+    """Per state with room in the hand (a column), the states a draw dealing ``kind``
+    leads to, one per face the rulebook says it can bring (padded with -1), and how
+    many faces."""
+    import numpy as np
+
+    states = np.arange(ROOM_STATES)
+    discards = states % FACES
+    groups, inverse = _distinct_values(discards * _KEYS + keys[:ROOM_STATES], FACES * _KEYS)
+    faces = np.full((FACES, len(groups)), -1, np.intp)
+    counts = np.zeros(len(groups), np.intp)
+    for g, group in enumerate(groups.tolist()):
+        d, key = divmod(group, _KEYS)
+        found = deal_faces_of(tabs.rules, Card(d), facts[key], kind, draw=True)
+        faces[: len(found), g] = found
+        counts[g] = len(found)
+    drawn = faces[:, inverse]
+    cells = np.where(drawn >= 0, layout.add[states // FACES, drawn] * FACES + discards, -1)
+    return cells, counts[inverse]
+
+
+def _distinct_values(values: IndexArray, bound: int) -> tuple[IndexArray, IndexArray]:
+    """The distinct values (each in ``range(bound)``) in increasing order, and where
+    each value is among them (``numpy.unique`` would import ``numpy.ma``)."""
+    import numpy as np
+
+    present = np.zeros(bound, bool)
+    present[values] = True
+    distinct = np.flatnonzero(present)
+    where = np.zeros(bound, np.intp)
+    where[distinct] = np.arange(len(distinct))
+    return distinct, where[values]
+
+
+def _columns(cells: IndexArray, pad: int) -> IndexArray:
+    """Cells packed to the top (-1: none) as the array :class:`_Arrays` gathers with:
+    as many rows as the fullest column needs, padded with ``pad``.
+
+    numpy reduces a few long rows much faster than many short columns.
+    """
+    import numpy as np
+
+    width = int((cells >= 0).sum(axis=0).max())
+    top = cells[:width]
+    out: IndexArray = np.ascontiguousarray(np.where(top >= 0, top, pad))
     return out
 
 
@@ -740,19 +819,19 @@ class _Arrays:
 
         self.np = np
         inf_cell = _PROBE_OFF + STATES
-        rows = _CandidateRows.of(tabs)
+        layout = _hand_layout()
+        keys, facts = _state_keys(tabs.rules, layout)
         slices = [(SIZE_START[k] * FACES, SIZE_START[k + 1] * FACES) for k in range(HAND_SIZE + 1)]
         self.slices = slices
-        self.cands = {
-            mode: [_padded_matrix(cells[a:b], inf_cell) for a, b in slices]
-            for mode, cells in (
-                (Mode.SAFE, rows.safe), (Mode.UNSAFE, rows.unsafe), (Mode.ZERO, rows.zero)
-            )
-        }
+        self.cands = {}
+        for mode in (Mode.SAFE, Mode.UNSAFE, Mode.ZERO):
+            cells = _candidate_cells(mode, keys, facts, layout)
+            self.cands[mode] = [_columns(cells[:, a:b], inf_cell) for a, b in slices]
         # Padding of the draw rows points at a zero appended to the successor's values.
-        self.draw_plain = _padded_matrix(rows.draw_plain, STATES)
-        self.draw_weight = np.array(rows.draw_weight)
-        self.draw_defuse = _padded_matrix(rows.draw_defuse, STATES)
+        plain, counts = _draw_cells(tabs, _PLAIN, keys, facts, layout)
+        self.draw_plain = _columns(plain, STATES)
+        self.draw_weight = 1.0 / counts
+        self.draw_defuse = _columns(_draw_cells(tabs, _DEFUSE, keys, facts, layout)[0], STATES)
         self.n_plain = 1.0 / len(tabs.plain)
         self.n_defuse = 1.0 / len(tabs.defuses)
         # Discard: per hand, the successor's states with each plain (Defuse) face on top.
