@@ -89,21 +89,25 @@ def facts_of(
     rules: Ruleset, discard: Card, hand: Sequence[Card], solved: bool = False
 ) -> Facts:
     """The :class:`Facts` of a board (without making one)."""
-    return Facts(
-        len(hand),
-        _bits(rules.legal_mask(discard), hand),
-        _bits(_defuse_mask(rules.table), hand),
-        solved,
-    )
+    if solved or len(hand) > HAND_SIZE:
+        legal = _bits(rules.legal_mask(discard), hand)
+        return Facts(len(hand), legal, _bits(_defuse_mask(rules.table), hand), solved)
+    admits, defuses = _slot_tables(rules)
+    legal = defuse = 0
+    for slot, card in enumerate(hand):
+        legal |= admits[slot][card][discard]
+        defuse |= defuses[slot][card]
+    return _UNSOLVED[len(hand)][defuse][legal]
 
 
 def facts_by_discard(rules: Ruleset, hand: Sequence[Card]) -> tuple[Facts, ...]:
     """:func:`facts_of` of an unsolved board with this hand, for each discard top in
     face order (one call for the 16 boards of a hand; the DP asks it for every hand)."""
+    admits, _ = _slot_tables(rules)
     same_size = _UNSOLVED[len(hand)][_bits(_defuse_mask(rules.table), hand)]
     legal: Iterable[int] = _NO_SLOTS
-    for admits, card in zip(_admits(rules), hand, strict=False):  # hands of 0-3 cards
-        legal = map(operator.or_, legal, admits[card])
+    for slot_admits, card in zip(admits, hand, strict=False):  # hands of 0-3 cards
+        legal = map(operator.or_, legal, slot_admits[card])
     return tuple(map(same_size.__getitem__, legal))
 
 
@@ -120,13 +124,21 @@ _NO_SLOTS: Final = (0,) * len(Card)
 
 
 @functools.cache
-def _admits(rules: Ruleset) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per slot, per face, per discard top in face order: the slot's bit when the rule
-    admits the face on that top, else 0."""
+def _slot_tables(
+    rules: Ruleset,
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
+    """What a card in a slot adds to an unsolved board's facts, per slot: per face and
+    discard top, the slot's bit when the rule admits the face there; per face, the
+    slot's bit when it is a Defuse."""
     masks = [rules.legal_mask(discard) for discard in Card]
-    return tuple(
+    defuses = _defuse_mask(rules.table)
+    slots = range(HAND_SIZE)
+    admits = tuple(
         tuple(tuple([(mask >> card & 1) << slot for mask in masks]) for card in range(len(Card)))
-        for slot in range(HAND_SIZE)
+        for slot in slots
+    )
+    return admits, tuple(
+        tuple([(defuses >> card & 1) << slot for card in range(len(Card))]) for slot in slots
     )
 
 
@@ -185,8 +197,34 @@ def deal_faces_of(
     return rules.plain_faces
 
 
-@functools.cache
 def verdict_of(facts: Facts, action: Action, mitten_on_top: bool) -> Verdict:
+    """What ``action`` does on a board with these facts, the mitten being on top or not
+    (the rules: :func:`_verdict`; asked once per facts, then looked up)."""
+    kind = action.kind
+    if kind is ActionKind.PLAY:
+        assert action.slot is not None
+        column = action.slot + 1
+    else:
+        column = 0 if kind is ActionKind.DRAW else 1
+    return _verdicts(facts)[column][1 if mitten_on_top else 0]
+
+
+#: Every click, in the order of :func:`_verdicts`' rows.
+_CLICKS: Final = (
+    Action(ActionKind.DRAW),
+    Action(ActionKind.DISCARD),
+    *(Action(ActionKind.PLAY, slot) for slot in range(1, HAND_SIZE + 1)),
+)
+
+
+@functools.cache
+def _verdicts(facts: Facts) -> tuple[tuple[Verdict, Verdict], ...]:
+    """:func:`_verdict` of every click on a board with these facts: draw, discard, play
+    1-3, each with the mitten not on top and on top."""
+    return tuple((_verdict(facts, click, False), _verdict(facts, click, True)) for click in _CLICKS)
+
+
+def _verdict(facts: Facts, action: Action, mitten_on_top: bool) -> Verdict:
     """What ``action`` does on a board with these facts, the mitten being on top or not.
 
     The checks run in the module's order: a solved module does nothing; a draw
@@ -231,15 +269,21 @@ class Board:
     discard: Card
     hand: tuple[Card, ...]
     solved: bool = False
-    #: What the click rules look at on this board (:func:`facts_of`), worked out once.
-    facts: Facts = field(init=False, repr=False, compare=False)
+    _facts: Facts | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.hand) > HAND_SIZE:
             check_hand(self.hand)  # raises, naming the hand
-        object.__setattr__(
-            self, "facts", facts_of(self.rules, self.discard, self.hand, self.solved)
-        )
+
+    @property
+    def facts(self) -> Facts:
+        """What the click rules look at on this board (:func:`facts_of`), worked out on
+        first use (a board a click leaves is often only read for its state)."""
+        facts = self._facts
+        if facts is None:
+            facts = facts_of(self.rules, self.discard, self.hand, self.solved)
+            object.__setattr__(self, "_facts", facts)
+        return facts
 
     # ------------------------------------------------------------ what may be played
 
@@ -323,15 +367,14 @@ class Board:
         kind = action.kind
         if kind is ActionKind.DRAW:
             assert card is not None
-            return replace(self, hand=(*self.hand, card))
+            return Board(self.rules, self.discard, (*self.hand, card), self.solved)
         if kind is ActionKind.DISCARD:
             assert card is not None
-            return replace(self, discard=card)
+            return Board(self.rules, card, self.hand, self.solved)
         slot = action.slot
         assert slot is not None
-        return replace(
-            self, discard=self.hand[slot - 1], hand=self.hand[: slot - 1] + self.hand[slot:]
-        )
+        hand = self.hand
+        return Board(self.rules, hand[slot - 1], hand[: slot - 1] + hand[slot:], self.solved)
 
     def solve(self, slot: int) -> Board:
         """The board after the Defuse in ``slot`` solved the module."""

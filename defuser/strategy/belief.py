@@ -89,6 +89,8 @@ class CycleBelief:
     first_cycle: bool
     support: tuple[tuple[Hidden, Fraction], ...]
     _hash: int = field(init=False, repr=False, compare=False)
+    #: :attr:`mitten_on_top`, worked out on first use.
+    _on_top: Fraction | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Beliefs key dictionaries on every click (policy tables, memoised updates);
@@ -124,7 +126,11 @@ class CycleBelief:
     @property
     def mitten_on_top(self) -> Fraction:
         """The probability that the mitten is on top of the deck now."""
-        return sum((w for (m, _), w in self.support if m == 0), Fraction(0))
+        top = self._on_top
+        if top is None:
+            top = sum((w for (m, _), w in self.support if m == 0), Fraction(0))
+            object.__setattr__(self, "_on_top", top)
+        return top
 
     @property
     def deals_until_on_top(self) -> int | None:
@@ -351,6 +357,8 @@ class Observation:
     strikes: int = 0
     clicks: int = 0
     deals: int = 0
+    #: :attr:`board`, worked out on first use (every click asks it several times).
+    _board: Board | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------ construction
 
@@ -402,9 +410,13 @@ class Observation:
     @property
     def board(self) -> Board:
         """The visible module as the rulebook sees it (the opening state must be known)."""
-        if self.discard is None:
-            raise NoOpeningStateError("the opening state is not known yet; give it first")
-        return Board(self.rules, self.discard, self.hand, self.solved)
+        board = self._board
+        if board is None:
+            if self.discard is None:
+                raise NoOpeningStateError("the opening state is not known yet; give it first")
+            board = Board(self.rules, self.discard, self.hand, self.solved)
+            object.__setattr__(self, "_board", board)
+        return board
 
     @property
     def legal_slots(self) -> tuple[int, ...]:

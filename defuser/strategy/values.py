@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import Board, Effect
+from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
 from defuser.strategy.dp import Solution, state_index
@@ -106,25 +107,48 @@ def action_values(
         return ()
     sol, phase, s = _context(obs, store)
     board = obs.board
-    actions = [Action.draw(), Action.discard()]
-    actions += [Action.play(slot) for slot in range(1, len(obs.hand) + 1)]
-    return tuple(_action_value(obs, sol, phase, s, board, action) for action in actions)
+    p = obs.belief.mitten_on_top
+    chances = tuple((on_top, w) for on_top, w in ((True, p), (False, 1 - p)) if w)
+    return tuple(
+        _action_value(obs, sol, phase, s, board, action, chances)
+        for action in _ACTIONS[len(obs.hand)]
+    )
+
+
+#: Per hand size, the actions :func:`action_values` weighs: draw, discard, each play.
+_ACTIONS: Final = tuple(
+    (Action.draw(), Action.discard(), *(Action.play(slot) for slot in range(1, size + 1)))
+    for size in range(HAND_SIZE + 1)
+)
+_NO_RISK: Final = Fraction(0)
 
 
 def _action_value(
-    obs: Observation, sol: Solution, phase: int, s: int, board: Board, action: Action
+    obs: Observation,
+    sol: Solution,
+    phase: int,
+    s: int,
+    board: Board,
+    action: Action,
+    chances: tuple[tuple[bool, Fraction], ...],
 ) -> ActionValue:
     """One action's value: the rulebook says what it does with the mitten on top and
-    not; each answer the belief allows is weighed by its chance, and an effect that
-    tells the two apart moves the belief with it."""
-    p = obs.belief.mitten_on_top
-    chances = [(on_top, w) for on_top, w in ((True, p), (False, 1 - p)) if w]
+    not; each answer the belief allows (``chances``: the answers with their chance)
+    is weighed by its chance, and an effect that tells the two apart moves the belief
+    with it."""
+    if len(chances) == 1:  # the belief knows whether the mitten is on top
+        on_top, chance = chances[0]
+        effect = board.verdict(action, mitten_on_top=on_top).effect
+        after = _after(sol, phase, s, board, action, effect)
+        return ActionValue(action, 1.0 + after, chance if effect is Effect.STRIKE else _NO_RISK)
     effects = [board.verdict(action, mitten_on_top=on_top).effect for on_top, _ in chances]
-    strike = sum((w for (_, w), e in zip(chances, effects, strict=True) if e is Effect.STRIKE),
-                 Fraction(0))
-    if len(set(effects)) == 1:
+    strike = _NO_RISK
+    for (_, w), effect in zip(chances, effects, strict=True):
+        if effect is Effect.STRIKE:
+            strike += w
+    if effects[0] is effects[-1]:
         return ActionValue(action, 1.0 + _after(sol, phase, s, board, action, effects[0]), strike)
-    pf = float(p)
+    pf = float(obs.belief.mitten_on_top)
     value = 0.0
     for (on_top, _), effect in zip(chances, effects, strict=True):
         learned = sol.graph.find(obs.belief.given_on_top(on_top))
