@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -27,6 +27,9 @@ from defuser.terminal.app import Application
 from defuser.terminal.live_view import TypedLines, install_completion, screen_reply, worded
 from defuser.terminal.params import edgework_options, resolve_edgework
 from edgework import Batteries
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 HISTORY_FILE = "live-history"
 

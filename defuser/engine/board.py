@@ -100,9 +100,10 @@ def facts_of(
     return _UNSOLVED[len(hand)][defuse][legal]
 
 
-def facts_by_discard(rules: Ruleset, hand: Sequence[Card]) -> tuple[Facts, ...]:
+def facts_by_discard(rules: Ruleset, hand: Sequence[Card | int]) -> tuple[Facts, ...]:
     """:func:`facts_of` of an unsolved board with this hand, for each discard top in
-    face order (one call for the 16 boards of a hand; the DP asks it for every hand)."""
+    face order (one call for the 16 boards of a hand; the DP asks it for every hand,
+    given as face values)."""
     admits, _ = _slot_tables(rules)
     same_size = _UNSOLVED[len(hand)][_bits(_defuse_mask(rules.table), hand)]
     legal: Iterable[int] = _NO_SLOTS
@@ -142,7 +143,7 @@ def _slot_tables(
     )
 
 
-def _bits(faces: int, hand: Sequence[Card]) -> int:
+def _bits(faces: int, hand: Sequence[Card | int]) -> int:
     """The slots (bit ``i - 1`` for slot ``i``) whose card is in the set ``faces``."""
     bits = 0
     for i, card in enumerate(hand):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from defuser import paths
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Entries larger than this are not read (ours are about 20 KB).
 MAX_ENTRY_BYTES: Final = 1 << 20
@@ -32,6 +32,8 @@ MAX_ENTRY_BYTES: Final = 1 << 20
 
 def default_directory() -> Path | None:
     """The user's cache directory for the project (not created here), or ``None``."""
+    from defuser import paths  # pathlib only once a cache folder is wanted
+
     return paths.cache_dir()
 
 
@@ -44,7 +46,11 @@ class DiskCache:
     """JSON entries in one directory; ``None`` for a cache that stores nothing."""
 
     def __init__(self, directory: Path | str | None) -> None:
-        self._directory = None if directory is None else Path(directory)
+        self._directory: Path | None = None
+        if directory is not None:
+            from pathlib import Path  # a store without a cache folder does without
+
+            self._directory = Path(directory)
 
     @property
     def directory(self) -> Path | None:

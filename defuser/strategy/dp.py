@@ -479,10 +479,6 @@ def _moves_a_card(facts: Facts) -> bool:
     )
 
 
-#: Every hand of :data:`HANDS` as cards (the rulebook's boards hold cards).
-_CARD_HANDS: Final = tuple(tuple(Card(c) for c in hand) for hand in HANDS)
-
-
 _MODE_INDEX: Final = {mode: i for i, mode in enumerate(Mode)}
 
 
@@ -571,7 +567,7 @@ class _Tables:
         """The rulebook's :class:`Facts` of hand ``h`` on each discard top."""
         found = self._facts.get(h)
         if found is None:
-            found = self._facts[h] = facts_by_discard(self.rules, _CARD_HANDS[h])
+            found = self._facts[h] = facts_by_discard(self.rules, HANDS[h])
         return found
 
     def options(self, mode: Mode, state: int) -> tuple[Option, ...]:
@@ -641,7 +637,6 @@ _KEY_DEFUSE: Final = 1 << HAND_SIZE
 _KEYS: Final = _KEY_SIZE * (HAND_SIZE + 1)
 
 
-@dataclass(frozen=True, slots=True)
 class _HandLayout:
     """numpy views of :data:`HANDS` that every rule set's rows share.
 
@@ -651,11 +646,21 @@ class _HandLayout:
     top); ``add`` (hand by face) the hand with that face added (-1 for a full hand).
     """
 
-    faces: IndexArray
-    size: IndexArray
-    first: NDArray[np.bool_]
-    played: IndexArray
-    add: IndexArray
+    __slots__ = ("add", "faces", "first", "played", "size")
+
+    def __init__(
+        self,
+        faces: IndexArray,
+        size: IndexArray,
+        first: NDArray[np.bool_],
+        played: IndexArray,
+        add: IndexArray,
+    ) -> None:
+        self.faces = faces
+        self.size = size
+        self.first = first
+        self.played = played
+        self.add = add
 
 
 @functools.cache
@@ -933,28 +938,25 @@ def _later_phases(graph: PhaseGraph) -> list[bool]:
 
 
 
-@dataclass(frozen=True, slots=True)
 class _PhaseDeals:
     """A phase's deals laid out for the on-demand path: per outcome its probability,
     successor phase (-1 for the mitten, which starts a new cycle) and whether it deals a
     plain card; the faces a discard can show (a draw's are the state's own,
-    :meth:`_Tables.moves`)."""
+    :meth:`_Tables.draw_faces`). A plain class: a dataclass costs start-up time to
+    define, and these are only read."""
 
-    outcomes: tuple[tuple[float, int, bool], ...]
-    all_outcomes: tuple[tuple[float, int, bool], ...]
-    plain: tuple[int, ...]
-    defuses: tuple[int, ...]
+    __slots__ = ("all_outcomes", "defuses", "outcomes", "plain")
 
-    @classmethod
-    def of(cls, phase: Phase, tabs: _Tables) -> _PhaseDeals:
+    def __init__(self, phase: Phase, tabs: _Tables) -> None:
         """The layout of ``phase`` under ``tabs``' rule set."""
         every = tuple(
             (o.probability, -1 if o.kind is DealKind.MITTEN else o.phase, o.kind is DealKind.PLAIN)
             for o in phase.outcomes
         )
-        return cls(
-            tuple(o for o in every if o[1] >= 0), every, tuple(tabs.plain), tuple(tabs.defuses)
-        )
+        self.outcomes = tuple(o for o in every if o[1] >= 0)
+        self.all_outcomes = every
+        self.plain = tuple(tabs.plain)
+        self.defuses = tuple(tabs.defuses)
 
 
 class Solution:
@@ -992,7 +994,7 @@ class Solution:
         self._later = _later_phases(graph)
         self._modes = [ph.mode for ph in graph.phases]
         self._safe = [mode is Mode.SAFE for mode in self._modes]
-        self._deals = [_PhaseDeals.of(ph, self.tables) for ph in graph.phases]
+        self._deals = [_PhaseDeals(ph, self.tables) for ph in graph.phases]
         #: Values shared by the states of a phase without draws that differ only in a
         #: discard top admitting the same cards of the hand (see :meth:`value`).
         self._alike: dict[int, float] = {}

@@ -33,16 +33,22 @@ from __future__ import annotations
 import array
 import functools
 import json
+import os
 import sys
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from edgework import Ruleset
 
-#: Where the file lives inside the package.
-DATA_FILE: Final = Path(__file__).resolve().parent / "data" / "solutions.bin"
+if TYPE_CHECKING:
+    from pathlib import PurePath
+
+#: Where the file lives inside the package (a string: a process that reads its
+#: solution has no other use for pathlib).
+DATA_PATH: Final = os.path.join(
+    os.path.dirname(os.path.realpath(__file__)), "data", "solutions.bin"
+)
 MAGIC: Final = b"exploding-mittens solutions\n"
 #: Bumped when the file layout changes (the model has :data:`~defuser.strategy.dp.MODEL_VERSION`).
 FORMAT_VERSION: Final = 2
@@ -73,7 +79,7 @@ def _unpack(raw: bytes) -> list[float]:
 
 
 @functools.cache
-def read_header(path: Path) -> tuple[dict[str, Any], int] | None:
+def read_header(path: str | PurePath) -> tuple[dict[str, Any], int] | None:
     """The parsed header of the solutions file ``path`` (its ``entries`` name each
     block's offset, length and CRC-32) and the offset where its blocks start; ``None``
     for a file that is not one. Read once per path (``read_header.cache_clear()``
@@ -96,7 +102,9 @@ def read_header(path: Path) -> tuple[dict[str, Any], int] | None:
     return header, len(MAGIC) + HEADER_DIGITS + 1 + size
 
 
-def _read_block(path: Path, name: str, model: int) -> tuple[bytes, dict[str, Any]] | None:
+def _read_block(
+    path: str | PurePath, name: str, model: int
+) -> tuple[bytes, dict[str, Any]] | None:
     """The uncompressed block of one entry and its header record, checked (the file
     written for model version ``model``); or ``None``."""
     found = read_header(path)
@@ -125,7 +133,7 @@ def load(
     model: int,
     size: int,
     oracle: bool = False,
-    path: Path = DATA_FILE,
+    path: str | PurePath = DATA_PATH,
 ) -> Stored | None:
     """One configuration's stored fixed point (``size`` values) and expectation, written
     for model version ``model`` and checked; ``None`` if unusable."""
@@ -146,7 +154,8 @@ def graph_name(interval: int, oracle: bool) -> str:
 
 
 def load_graph(
-    interval: int, *, model: int, oracle: bool = False, path: Path = DATA_FILE
+    interval: int, *, model: int, oracle: bool = False,
+    path: str | PurePath = DATA_PATH,
 ) -> Any:
     """One N's stored phase graph as :func:`~defuser.strategy.dp.graph_to_data` wrote it
     for model version ``model`` (checked by its CRC-32), or ``None`` if unusable."""
@@ -157,3 +166,4 @@ def load_graph(
         return json.loads(found[0])
     except (ValueError, RecursionError):
         return None
+

@@ -23,7 +23,7 @@ from typing import Any
 from defuser.strategy.dp import MODEL_VERSION, explore_graph, graph_to_data, solve
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import (
-    DATA_FILE,
+    DATA_PATH,
     FORMAT_VERSION,
     HEADER_DIGITS,
     MAGIC,
@@ -88,7 +88,7 @@ def build(jobs: int = 2) -> bytes:
 def main(argv: list[str] | None = None) -> None:
     """Write the shipped solutions file (``--output`` elsewhere, ``--jobs`` workers)."""
     parser = argparse.ArgumentParser(description="Solve every configuration and ship it.")
-    parser.add_argument("--output", type=Path, default=DATA_FILE, help="file to write")
+    parser.add_argument("--output", type=Path, default=Path(DATA_PATH), help="file to write")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = parser.parse_args(argv)
     data = build(args.jobs)

@@ -54,8 +54,8 @@ def test_every_configuration_is_shipped_and_passes_its_checksum() -> None:
 
 
 def test_the_file_is_exactly_what_its_header_lists() -> None:
-    raw = shipped.DATA_FILE.read_bytes()
-    found = shipped.read_header(shipped.DATA_FILE)
+    raw = Path(shipped.DATA_PATH).read_bytes()
+    found = shipped.read_header(shipped.DATA_PATH)
     assert found is not None
     header, base = found
     entries = header["entries"]
@@ -86,8 +86,8 @@ def test_every_shipped_graph_is_the_explored_one(oracle: bool) -> None:
 
 def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
     """A graph block that fails its checksum is not used (None), and the DP explores."""
-    raw = bytearray(shipped.DATA_FILE.read_bytes())
-    found = shipped.read_header(shipped.DATA_FILE)
+    raw = bytearray(Path(shipped.DATA_PATH).read_bytes())
+    found = shipped.read_header(shipped.DATA_PATH)
     assert found is not None
     header, base = found
     entry = header["entries"][shipped.graph_name(12, False)]
@@ -154,7 +154,7 @@ def test_another_model_version_falls_back_to_the_dp(
 
 def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     rules, n = Ruleset("B", 4), 12
-    raw = bytearray(shipped.DATA_FILE.read_bytes())
+    raw = bytearray(Path(shipped.DATA_PATH).read_bytes())
     copy = tmp_path / "solutions.bin"
     copy.write_bytes(bytes(raw))
     assert load(rules, n, path=copy) is not None
@@ -170,7 +170,7 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
     label = f'"crc32":{entry["crc32"]},'.encode("ascii")
     wrong = f'"crc32":{entry["crc32"] ^ 1},'.encode("ascii")
     relabelled = tmp_path / "relabelled.bin"
-    data = shipped.DATA_FILE.read_bytes()
+    data = Path(shipped.DATA_PATH).read_bytes()
     assert data.count(label) == 1 and len(wrong) == len(label)
     relabelled.write_bytes(data.replace(label, wrong))
     assert load(rules, n, path=relabelled) is None
