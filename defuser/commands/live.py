@@ -13,6 +13,7 @@ a program can drive the session through a pipe. The session logic is
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -130,6 +131,9 @@ def live(
         follow_log(follow_path, edge, json_mode=json_mode, full_screen=full_screen,
                    twitch=_followed_codes(twitch_codes))
         return
+    # What is imported by now lasts as long as the process: the collector need not
+    # scan it again while answers are computed (about 4% of a first answer).
+    gc.freeze()
     session = LiveSession(edge.serial, edge.batteries, lenient_serial=lenient_serial)
     session.twitch = _typed_code(twitch_codes)
     answer_lines(session, Application.current(json_mode=json_mode), json_mode=json_mode)
