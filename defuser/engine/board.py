@@ -16,6 +16,9 @@ force admits, which are Defuses, and whether the module is solved (:class:`Facts
 facts and asks it, and so can a caller that has no board at hand (the DP, which asks
 about every state of a rule set and keeps the answers by facts).
 
+What a module can show is checked here too: :meth:`Board.visible` is the one check of
+a hand given from outside (a person, a log), for every front end.
+
 Everything that needs a rule asks a board: the simulator (which keeps the hidden deck
 beside it, :mod:`defuser.engine.deck`), the belief's observation, the log replay, the
 action values, the policies and the DP's transition tables. Boards are immutable;
@@ -32,9 +35,10 @@ from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
 from defuser.engine.actions import Action, ActionKind, StrikeKind
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import REROLL_SLOTS, DealKind
 from defuser.engine.rules import HAND_SIZE, check_hand
-from edgework import DEFUSE_FACES, Card, CardType, Ruleset
+from defuser.errors import InvalidHandError
+from edgework import DEFUSE_FACES, Card, Ruleset
 from edgework.tables import mask_of
 
 
@@ -286,6 +290,33 @@ class Board:
             object.__setattr__(self, "_facts", facts)
         return facts
 
+    @classmethod
+    def visible(cls, rules: Ruleset, discard: Card, hand: Sequence[Card]) -> Board:
+        """The board a module shows with this discard top and hand (slot 1 first), or
+        :class:`~defuser.errors.InvalidHandError` when no module can show the hand: the
+        one check of a visible hand, for every front end.
+
+        A hand holds 0 to 3 cards (:func:`~defuser.engine.rules.check_hand`). The
+        mitten face gets into a hand only at the opening, by the re-roll of slot 1 or 2
+        (:data:`~defuser.engine.deck.REROLL_SLOTS`; a deal never brings it, see
+        :func:`deal_faces_of`), and then once at most: the re-roll stops as soon as some
+        card is legal and plain, and whenever a re-roll happens slot 3 (never re-rolled)
+        is not. A card never moves to a later slot, so the mitten face is never in slot
+        3. Any other face may be held up to three times (plain deals are independent,
+        and every cycle deals a Defuse).
+        """
+        cards = check_hand(hand)
+        mitten = rules.mitten
+        slots = [slot for slot, card in enumerate(cards, start=1) if card == mitten]
+        if len(slots) > 1 or any(slot not in REROLL_SLOTS for slot in slots):
+            where = f"{len(slots)} times" if len(slots) > 1 else f"in slot {slots[0]}"
+            raise InvalidHandError(
+                f"hand '{' '.join(c.code for c in cards)}' holds {mitten.code}, table "
+                f"{rules.table}'s Exploding Mitten, {where}, expected it at most once and "
+                "only in slot 1 or 2 (only the opening deal puts it in a hand)"
+            )
+        return cls(rules, discard, cards)
+
     # ------------------------------------------------------------ what may be played
 
     @property
@@ -324,10 +355,8 @@ class Board:
 
     def defuse_slots(self) -> tuple[int, ...]:
         """The slots holding a Defuse face."""
-        type_of = self.rules.type_of
-        return tuple(
-            i for i, c in enumerate(self.hand, 1) if type_of(c) is CardType.DEFUSE
-        )
+        facts = self.facts
+        return _slots(facts.defuse, facts.size)
 
     # ------------------------------------------------------------ what a click does
 

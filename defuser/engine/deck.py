@@ -11,9 +11,9 @@ same game) and a dealt face from the rulebook's faces; the belief enumerates
 :func:`first_cycle_prior` and :func:`new_cycle_prior`; the log replay checks deals
 against :func:`first_mitten_distances`, :func:`defuse_places` and
 :func:`opening_has_legal_plain`; and :func:`opening_distribution` is computed from the
-same opening rules. :func:`check_visible_hand` is what these rules allow a hand to show
-(the mitten face once at most, never in slot 3): every front end checks a hand it is
-given with it.
+same opening rules. What these rules allow a hand to show (the mitten face once at
+most, never in slot 3) is the rulebook's one check of a visible hand
+(:meth:`defuser.engine.board.Board.visible`).
 
 The cycle. A hidden deck state is ``(deals_until_mitten, defuse_in)``: how many deals
 until the mitten is on top (0: on top now) and until this cycle's Defuse is on top
@@ -34,8 +34,7 @@ import enum
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
-from defuser.engine.rules import HAND_SIZE, check_hand
-from defuser.errors import InvalidHandError
+from defuser.engine.rules import HAND_SIZE
 from edgework import ALL_CARDS, Card, CardType, Ruleset
 
 if TYPE_CHECKING:
@@ -153,30 +152,6 @@ def opening_has_legal_plain(rules: Ruleset, discard: Card, hand: Sequence[Card])
     """Whether some card of ``hand`` is both legal on ``discard`` and plain, as every
     full opening hand is."""
     return any(rules.is_legal(c, discard) and rules.type_of(c).is_plain for c in hand)
-
-
-def check_visible_hand(rules: Ruleset, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """``hand`` (slot 1 first) as a tuple, or :class:`~defuser.errors.InvalidHandError`
-    when no module can show it: the one check of a visible hand, for every front end.
-
-    A hand holds 0 to 3 cards (:func:`~defuser.engine.rules.check_hand`). The mitten
-    face gets into a hand only at the opening, by the re-roll of slot 1 or 2 (a draw
-    never brings it), and then once at most: the re-roll stops as soon as some card is
-    legal and plain, and slot 3 (never re-rolled) is not. A card never moves to a later
-    slot, so the mitten face is never in slot 3. Any other face may be held up to three
-    times (plain deals are independent, and every cycle deals a Defuse).
-    """
-    cards = check_hand(hand)
-    mitten = rules.mitten
-    slots = [slot for slot, card in enumerate(cards, start=1) if card == mitten]
-    if len(slots) > 1 or any(slot not in REROLL_SLOTS for slot in slots):
-        where = f"{len(slots)} times" if len(slots) > 1 else f"in slot {slots[0]}"
-        raise InvalidHandError(
-            f"hand '{' '.join(c.code for c in cards)}' holds {mitten.code}, table "
-            f"{rules.table}'s Exploding Mitten, {where}, expected it at most once and only "
-            "in slot 1 or 2 (only the opening deal puts it in a hand)"
-        )
-    return cards
 
 
 def random_opening(rules: Ruleset, rng: random.Random) -> tuple[Card, list[Card]]:

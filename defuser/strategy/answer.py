@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from defuser.engine.board import Board
-from defuser.engine.deck import check_visible_hand
 from defuser.engine.rules import check_hand
 from defuser.errors import DefuserError
 from edgework import (
@@ -47,10 +46,24 @@ class SolveReport:
     serial: SerialNumber
     batteries: Batteries | None
     rules: Ruleset
-    discard: Card
+    #: The visible module; every rule the report states is the rulebook's answer.
+    board: Board
     hand: tuple[HandCard, ...]
-    legal_slots: tuple[int, ...]
-    blocking_slots: tuple[int, ...]
+
+    @property
+    def discard(self) -> Card:
+        """The discard top."""
+        return self.board.discard
+
+    @property
+    def legal_slots(self) -> tuple[int, ...]:
+        """The 1-based slots whose cards the rule in force admits."""
+        return self.board.legal_slots
+
+    @property
+    def blocking_slots(self) -> tuple[int, ...]:
+        """The slots that make a discard strike (empty when discarding is allowed)."""
+        return self.board.blocking_slots
 
     @property
     def interval(self) -> int | None:
@@ -75,12 +88,12 @@ class SolveReport:
     @property
     def discard_allowed(self) -> bool:
         """Whether clicking the discard pile deals a card instead of striking."""
-        return not self.blocking_slots
+        return self.board.discard_allowed
 
     @property
     def draw_allowed(self) -> bool:
         """Whether the hand has room for a drawn card (the mitten may still be on top)."""
-        return Board(self.rules, self.discard, tuple(h.card for h in self.hand)).has_room
+        return self.board.has_room
 
     @property
     def table_reason(self) -> str:
@@ -99,15 +112,13 @@ class SolveReport:
     def answer(self) -> str:
         """What to do now, in one line, from the visible state alone."""
         commands = [f"play {s}" for s in self.legal_slots]
-        defuse_only = (
-            len(self.legal_slots) == 1
-            and self.hand[self.legal_slots[0] - 1].type is CardType.DEFUSE
-        )
         if self.blocking_slots:
             listed = " or ".join(commands)
             return f"Play a legal card: {listed}. Discarding now would strike."
         room = self.draw_allowed
-        if defuse_only:
+        if self.legal_slots:
+            # A legal card that does not block the discard: the rulebook's lone legal
+            # Defuse.
             slot = self.legal_slots[0]
             return (
                 f"The only legal card is the Defuse in slot {slot}: keep it for the mitten "
@@ -157,24 +168,22 @@ def analyse(edgework: Edgework, discard: Card, hand: Sequence[Card]) -> SolveRep
 
     Raises :class:`DefuserError` when the edgework has no serial number, and
     :class:`~defuser.errors.InvalidHandError` when no module can show the hand
-    (:func:`~defuser.engine.deck.check_visible_hand`).
+    (:meth:`~defuser.engine.board.Board.visible`).
     """
     if edgework.serial is None:
         raise DefuserError("the edgework has no serial number, expected one like AB3CD4")
     rules = Ruleset(edgework.serial.table, edgework.serial.last_digit)
-    cards = check_visible_hand(rules, hand)
-    board = Board(rules, discard, cards)
+    board = Board.visible(rules, discard, hand)
+    cards = board.hand
     legal = board.legal_slots
     return SolveReport(
         serial=edgework.serial,
         batteries=edgework.batteries,
         rules=rules,
-        discard=discard,
+        board=board,
         hand=tuple(
             HandCard(i + 1, c, rules.type_of(c), i + 1 in legal) for i, c in enumerate(cards)
         ),
-        legal_slots=legal,
-        blocking_slots=board.blocking_slots,
     )
 
 

@@ -53,7 +53,6 @@ from defuser.engine.deck import (
     DealKind,
     Hidden,
     after_deal,
-    check_visible_hand,
     deal_kind,
     first_cycle_prior,
     new_cycle_prior,
@@ -63,7 +62,7 @@ from defuser.engine.deck import (
 )
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import InvalidHandError, InvalidObservationError, NoOpeningStateError
-from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, CardType, Ruleset
+from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, Ruleset
 
 if TYPE_CHECKING:
     from defuser.engine.simulator import HiddenState, Result
@@ -391,7 +390,7 @@ class Observation:
             raise InvalidObservationError(
                 f"the opening hand has {len(cards)} cards, expected 1 to {HAND_SIZE}"
             )
-        check_visible_hand(rules, cards)
+        Board.visible(rules, discard, cards)
         if len(cards) == HAND_SIZE and not opening_has_legal_plain(rules, discard, cards):
             raise InvalidObservationError(
                 f"the opening hand {_codes(cards)} has no legal plain card on "
@@ -445,11 +444,7 @@ class Observation:
 
     def defuse_slots(self) -> tuple[int, ...]:
         """The slots holding a Defuse face."""
-        return tuple(
-            i
-            for i, c in enumerate(self.hand, start=1)
-            if self.rules.type_of(c) is CardType.DEFUSE
-        )
+        return self.board.defuse_slots() if self.started else ()
 
     # ------------------------------------------------------------ events
 

@@ -2,7 +2,9 @@
 
 Contract: :func:`reason_line` is a pure function of the observation and the situation's
 action values (from :mod:`defuser.strategy.values`); it quotes a value where a close
-alternative deserves a number, and never looks at hidden state.
+alternative deserves a number, and never looks at hidden state. It words the rules and
+never states one: what a click does (a Defuse that solves, the cards that block the
+discard, room in the hand) is the rulebook's answer (:class:`~defuser.engine.board.Board`).
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from defuser.engine.actions import ActionKind
-from defuser.engine.rules import HAND_SIZE
+from defuser.engine.board import Effect
 from defuser.strategy.belief import Observation, odds
-from edgework import CardType
 
 if TYPE_CHECKING:
     from defuser.strategy.values import ActionValue
@@ -47,12 +48,13 @@ def _play_reason(obs: Observation, chosen: ActionValue) -> tuple[str, str]:
     action = chosen.action
     belief = obs.belief
     p = belief.mitten_on_top
-    holds_defuse = bool(obs.defuse_slots())
-    room = len(obs.hand) < HAND_SIZE
-    assert action.slot is not None and obs.discard is not None
-    card = obs.hand[action.slot - 1]
+    board = obs.board
+    holds_defuse = bool(board.defuse_slots())
+    room = board.has_room
+    assert action.slot is not None
+    card = board.hand[action.slot - 1]
     name = f"Play {action.slot} ({card.code}"
-    if obs.rules.type_of(card) is CardType.DEFUSE:
+    if board.verdict(action, mitten_on_top=True).effect is Effect.SOLVE:  # a Defuse
         if p == 1:
             return f"{name}, a Defuse)", "the mitten is on top, so this solves the module."
         if p > 0:
@@ -61,12 +63,12 @@ def _play_reason(obs: Observation, chosen: ActionValue) -> tuple[str, str]:
                 f"the module if the mitten is on top ({odds(p)})."
             )
     rule = obs.rules.rule(card)
-    legal = obs.legal_slots
+    legal = board.legal_slots
     if not room and p == 0 and belief.defuse_possible and not holds_defuse:
         why = "it is legal, and it frees a slot so the Defuse can be drawn when it comes"
-    elif obs.blocking_slots and len(legal) == 1:
+    elif board.blocking_slots and len(legal) == 1:
         why = "it is the only legal card, and it blocks the discard"
-    elif obs.blocking_slots:
+    elif board.blocking_slots:
         why = (
             f"legal cards block the discard, and this one sets the best next rule ({rule})"
         )
@@ -80,8 +82,9 @@ def _discard_reason(
 ) -> tuple[str, str]:
     belief = obs.belief
     p = belief.mitten_on_top
-    holds_defuse = bool(obs.defuse_slots())
-    room = len(obs.hand) < HAND_SIZE
+    board = obs.board
+    holds_defuse = bool(board.defuse_slots())
+    room = board.has_room
     d = belief.deals_until_on_top
     if p == 1:
         return "Discard", (
@@ -125,7 +128,8 @@ def _discard_reason(
 
 def _draw_reason(obs: Observation) -> tuple[str, str]:
     belief = obs.belief
-    holds_defuse = bool(obs.defuse_slots())
+    board = obs.board
+    holds_defuse = bool(board.defuse_slots())
     if not holds_defuse and belief.defuse_next == 1:
         return "Draw", "the next card is the Defuse; draw it into your hand."
     if not holds_defuse and belief.defuse_next > 0:
@@ -133,7 +137,7 @@ def _draw_reason(obs: Observation) -> tuple[str, str]:
             f"the mitten is not on top, and the Defuse may come next "
             f"({odds(belief.defuse_next)}); drawing catches it."
         )
-    if obs.blocking_slots:
+    if board.blocking_slots:
         return "Draw", (
             "the mitten is not on top; the discard is blocked, and drawing is "
             "cheaper than playing."

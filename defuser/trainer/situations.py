@@ -6,7 +6,10 @@ moves that cannot strike, and the question is asked from what a player has seen 
 :class:`~defuser.strategy.belief.Observation` and the deals so far), never from the hidden deck.
 Expected answers come from the exact belief (:mod:`defuser.strategy.belief`) and, for
 ``decide``, from the optimal zero-strike policy's expected clicks for every candidate
-action (:func:`defuser.strategy.values.action_values`).
+action (:func:`defuser.strategy.values.action_values`). What a click does (which slots
+are legal or hold a Defuse, what blocks a discard, why a click strikes, that an empty
+slot does nothing) is asked of the rulebook (:class:`~defuser.engine.board.Board`); this
+module only words it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from defuser.engine.actions import Action, ActionKind, Discarded, Drew, Struck
+from defuser.engine.actions import Action, ActionKind, Discarded, Drew, StrikeKind, Struck
+from defuser.engine.board import Effect
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Module, Result
@@ -37,6 +41,8 @@ _MAX_CLICKS: Final = 200
 _DECIDE_MODULES: Final = 3
 #: Share of the wandering player's clicks that follow the optimal policy in ``decide``.
 _OPTIMAL_SHARE: Final = 0.7
+#: A click that does nothing whether the mitten is on top or not (an empty slot).
+_NOTHING_EITHER_WAY: Final = (Effect.NOTHING, Effect.NOTHING)
 
 
 
@@ -150,17 +156,17 @@ def wander_step(rng: random.Random, obs: Observation, *, risky: float = 0.0) -> 
     player draws although the mitten may be on top (a strike teaches something too).
     Defuses are never played, so the game is never solved on the way.
     """
-    rules = obs.rules
+    board = obs.board
+    defuses = board.defuse_slots()
     choices: list[tuple[Action, float]] = []
-    for slot in obs.legal_slots:
-        if rules.type_of(obs.hand[slot - 1]) is not CardType.DEFUSE:
+    for slot in board.legal_slots:
+        if slot not in defuses:
             choices.append((Action.play(slot), 1.0))
     if obs.discard_allowed:
         choices.append((Action.discard(), 3.0))
-    room = len(obs.hand) < HAND_SIZE
     if obs.draw_safe:
         choices.append((Action.draw(), 3.0))
-    elif room and obs.belief.mitten_on_top < 1 and rng.random() < risky:
+    elif board.has_room and obs.belief.mitten_on_top < 1 and rng.random() < risky:
         return Action.draw()
     if not choices:
         return None
@@ -306,21 +312,24 @@ def cycle_question(rng: random.Random, skill: CycleSkill) -> Question:
 
 
 def _risk_note(obs: Observation, action: Action, risk: float) -> str:
-    """Why an action can strike, in a few words."""
+    """Why an action can strike, in a few words (the rulebook says why it strikes)."""
     belief = obs.belief
+    board = obs.board
+    # With the mitten not on top, a click strikes only for a reason the board shows.
+    shown = board.verdict(action, mitten_on_top=False)
     if action.kind is ActionKind.DRAW:
-        if len(obs.hand) >= HAND_SIZE:
+        if shown.strike is StrikeKind.HAND_FULL:
             return "the hand is full"
         if belief.mitten_on_top == 1:
             return "the mitten is on top"
         return f"the mitten may be on top ({odds(belief.mitten_on_top)})"
     if action.kind is ActionKind.DISCARD:
-        slots = ", ".join(f"{s} ({obs.hand[s - 1].code})" for s in obs.blocking_slots)
+        slots = ", ".join(f"{s} ({board.hand[s - 1].code})" for s in shown.blocking)
         return f"slot {slots} can be played, so the discard is blocked"
-    assert action.slot is not None and obs.discard is not None
-    card = obs.hand[action.slot - 1]
-    rule = obs.rules.rule(obs.discard)
-    if obs.rules.type_of(card) is CardType.DEFUSE and risk < 1:
+    assert action.slot is not None
+    card = board.hand[action.slot - 1]
+    rule = obs.rules.rule(board.discard)
+    if board.verdict(action, mitten_on_top=True).effect is Effect.SOLVE and risk < 1:
         return (
             f"{card.code} is a Defuse not legal under rule {rule}: it solves only if the "
             "mitten is on top, and strikes otherwise"
@@ -339,24 +348,26 @@ def options_for(obs: Observation) -> tuple[Option, ...]:
         clicks = None if math.isinf(av.expected_clicks) else av.expected_clicks
         note = _risk_note(obs, av.action, risk) if risk > 0 else ""
         options.append(Option(av.action, clicks, risk, note))
-    for slot in range(len(obs.hand) + 1, HAND_SIZE + 1):
-        options.append(
-            Option(
-                Action.play(slot),
-                best.expected_clicks + 1.0,
-                0.0,
-                f"slot {slot} is empty: the click does nothing",
+    board = obs.board
+    valued = {av.action for av in values}
+    for slot in range(1, HAND_SIZE + 1):
+        action = Action.play(slot)
+        if action not in valued and board.effects(action) == _NOTHING_EITHER_WAY:
+            options.append(
+                Option(
+                    action,
+                    best.expected_clicks + 1.0,
+                    0.0,
+                    f"slot {slot} is empty: the click does nothing",
+                )
             )
-        )
     return tuple(options)
 
 
 def decision_skill(obs: Observation, action: Action) -> DecideSkill:
     """The kind of decision whose best answer is ``action``."""
     if action.kind is ActionKind.PLAY:
-        assert action.slot is not None
-        card = obs.hand[action.slot - 1]
-        if obs.rules.type_of(card) is CardType.DEFUSE:
+        if action.slot in obs.board.defuse_slots():
             return DecideSkill(Move.DEFUSE)
         return DecideSkill(Move.PLAY)
     return DecideSkill(Move.DRAW if action.kind is ActionKind.DRAW else Move.DISCARD)

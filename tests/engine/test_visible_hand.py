@@ -12,6 +12,7 @@ from cli_helpers import run_cli
 from defuser.apps.live_session import LiveSession
 from defuser.engine import deck
 from defuser.engine.actions import Action
+from defuser.engine.board import Board
 from defuser.engine.simulator import Module
 from defuser.errors import InvalidHandError
 from edgework import Batteries, Card, Ruleset, SerialNumber, TableLetter
@@ -22,8 +23,8 @@ TABLE_B = Ruleset(TableLetter.B, 4)  # Table B's mitten is RH
 @pytest.mark.parametrize("table", list(TableLetter))
 def test_every_opening_hand_passes(table: TableLetter) -> None:
     rules = Ruleset(table, 3)
-    for _, hand in deck.opening_distribution(rules):
-        assert deck.check_visible_hand(rules, hand) == hand
+    for discard, hand in deck.opening_distribution(rules):
+        assert Board.visible(rules, discard, hand).hand == hand
 
 
 def test_every_hand_of_simulated_games_passes() -> None:
@@ -35,7 +36,7 @@ def test_every_hand_of_simulated_games_passes() -> None:
         rules = Ruleset(list(TableLetter)[seed % 4], seed % 10)
         module = Module(rules, 9 + seed % 5, random.Random(seed))
         for _ in range(40):
-            deck.check_visible_hand(rules, module.hand)
+            Board.visible(rules, module.discard_top, module.hand)
             mittens_held += rules.mitten in module.hand
             if module.solved:
                 break
@@ -50,12 +51,13 @@ def test_every_hand_of_simulated_games_passes() -> None:
 def test_hands_no_module_shows_fail(hand: str, where: str) -> None:
     cards = [Card.parse(c) for c in hand.split()]
     with pytest.raises(InvalidHandError) as failed:
-        deck.check_visible_hand(TABLE_B, cards)
+        Board.visible(TABLE_B, Card.RED_CIRCLE, cards)
     assert str(failed.value) == (
         f"hand '{hand}' holds RH, table B's Exploding Mitten, {where}, expected it at most "
         "once and only in slot 1 or 2 (only the opening deal puts it in a hand)"
     )
-    assert deck.check_visible_hand(TABLE_B, cards[:1]) == tuple(cards[:1])  # RH in slot 1
+    # RH alone, in slot 1, passes.
+    assert Board.visible(TABLE_B, Card.RED_CIRCLE, cards[:1]).hand == tuple(cards[:1])
 
 
 def test_solve_refuses_the_hand_live_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
