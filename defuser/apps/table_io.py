@@ -29,6 +29,7 @@ from edgework import (
     Card,
     CardType,
     Colour,
+    EdgeworkError,
     InvalidTableError,
     RuleLetter,
     SerialNumber,
@@ -283,7 +284,7 @@ def _colour(name: str, where: str) -> Colour:
 def _table_e_row(name: str, where: str) -> str:
     try:
         return CardType.parse(name).value
-    except ValueError:
+    except EdgeworkError:
         raise InvalidTableError(
             f"{where}: Table E row {name!r} is not a card type, expected Nope, Yep, Defuse, "
             "Double Play, Attack or Exploding Mitten"
@@ -519,7 +520,7 @@ def _card_type(text: str, words: dict[str, CardType]) -> CardType | None:
         return meant
     try:
         return CardType.parse(text)
-    except ValueError:
+    except EdgeworkError:
         return None
 
 

@@ -82,8 +82,11 @@ def load_settings(pairs: Mapping[str, str]) -> Settings:
             continue
         try:
             value: float = float(text) if f.name == "retention" else int(text)
+        except ValueError:  # only float() and int() here: a misuse is never swallowed
+            continue
+        try:
             check_setting(f.name, value)
-        except (ValueError, SettingError):
+        except SettingError:
             continue
         found[f.name] = value
     return Settings(**found)

@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 
 from defuser.trainer.model import Kind
 from edgework import ALL_CARDS, RULE_LETTERS, RULE_TEXTS, TABLE_LETTERS, Card, CardType
-from edgework.errors import EdgeworkError
+from edgework.errors import MisuseError
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +233,9 @@ def parse_skill(key: str) -> Skill | None:
             return CycleSkill(rest[0] == "known")
         if head == "edge" and len(rest) == 1:
             return EdgeSkill(EdgeRead(rest[0]))
-    except (ValueError, EdgeworkError):
+    except MisuseError:
+        raise  # a bug, not an unknown key
+    except ValueError:  # an unknown member of an enum, or EdgeworkError (bad input)
         return None
     return None
 

@@ -24,6 +24,7 @@ from edgework import (
     MIN_INTERVAL,
     TABLE_LETTERS,
     Card,
+    EdgeworkError,
     Ruleset,
     SerialNumber,
     interval_for,
@@ -184,7 +185,7 @@ def _parse_serial(serial: str | None, notes: list[str]) -> SerialNumber | None:
         return None
     try:
         return SerialNumber.parse(serial, strict=False)
-    except ValueError as exc:
+    except EdgeworkError as exc:
         notes.append(f"the bomb's serial number could not be used ({exc}); the table "
                      "and last digit are inferred from the log")
         return None

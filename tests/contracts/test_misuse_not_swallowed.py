@@ -1,0 +1,73 @@
+"""A misuse is a bug and passes through: no handler meant for bad input swallows it.
+
+``MisuseError`` is a ``ValueError`` (as ``InputError`` is), so an ``except ValueError``
+around project code also caught a broken precondition and carried on as if the input
+were bad: a stored setting or skill key was dropped, a serial number was noted as
+unusable, a transcribed card type was listed as a difference. Each place now catches
+what it means (the standard library's ``ValueError`` alone, or the input error) and
+lets a misuse through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from defuser.apps import table_io
+from defuser.logs.check.module import check_module
+from defuser.trainer import settings, skills
+from edgework import Card, CardType, MisuseError, SerialNumber, Shape
+
+
+def misuse(*_args: object, **_kwargs: object) -> None:
+    raise MisuseError("a broken precondition")
+
+
+def test_a_stored_setting_check_that_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(settings, "check_setting", misuse)
+    with pytest.raises(MisuseError):
+        settings.load_settings({"retention": "0.9"})
+
+
+def test_a_bad_stored_setting_still_keeps_its_default() -> None:
+    assert settings.load_settings({"retention": "high"}) == settings.Settings()
+
+
+def test_a_skill_key_whose_card_parse_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Card, "parse", classmethod(misuse))
+    with pytest.raises(MisuseError):
+        skills.parse_skill("identify:A:RC")
+
+
+def test_an_unknown_skill_key_is_still_none() -> None:
+    assert skills.parse_skill("decide:juggle") is None
+    assert skills.parse_skill("identify:A:XX") is None
+
+
+def test_a_log_check_whose_serial_parse_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SerialNumber, "parse", classmethod(misuse))
+    with pytest.raises(MisuseError):
+        check_module([], serial="AB3CD4")
+
+
+def test_an_unusable_serial_is_still_a_note() -> None:
+    result = check_module([], serial="not a serial")
+    assert any("could not be used" in note for note in result.notes)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: table_io.compare(
+            table_io.Transcription(card_cells={("A", Shape.CIRCLE, Card.RED_CIRCLE.colour): "Nope"})
+        ),
+        lambda: table_io.read_transcription('{"table_e": {"Nope": "ABCDEFGHIJ"}}', "t.json"),
+    ],
+)
+def test_a_transcription_whose_type_parse_is_misused(
+    monkeypatch: pytest.MonkeyPatch, call: Callable[[], object]
+) -> None:
+    monkeypatch.setattr(CardType, "parse", classmethod(misuse))
+    with pytest.raises(MisuseError):
+        call()
