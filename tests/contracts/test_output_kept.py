@@ -21,6 +21,7 @@ import pytest
 from cli_helpers import Raw, mittens_command, process_env, run_cli, run_process
 
 from defuser.cli import COMMANDS, cli
+from defuser.terminal import safeio
 from defuser.terminal.params import FiniteFloat
 
 #: A user's shell: output to a file or pipe is block-buffered.
@@ -214,15 +215,24 @@ def one_error(result: Raw, *words: str) -> None:
     assert all(word in lines[0] for word in words), lines
 
 
-def test_a_named_pipe_nothing_writes_to_is_refused(tmp_path: Path) -> None:
+def test_a_named_pipe_nothing_writes_to_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In this process, with the wait shortened from its 5 s: opening never blocks, and
+    # nothing written within the wait is one line and exit 2.
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
+    monkeypatch.setattr(safeio, "PIPE_WAIT_SECONDS", 0.05)
     started = time.monotonic()
-    one_error(run_process(["verify", str(fifo)], timeout=60), "nothing is writing to")
+    run = run_cli(["verify", str(fifo)], monkeypatch)
     assert time.monotonic() - started < 30
+    assert run.code == 2 and len(run.err.splitlines()) == 1, run.err
+    assert "nothing is writing to" in run.err
 
 
-def test_a_named_pipe_with_a_writer_is_read(tmp_path: Path) -> None:
+def test_a_named_pipe_with_a_writer_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
 
@@ -232,9 +242,11 @@ def test_a_named_pipe_with_a_writer_is_read(tmp_path: Path) -> None:
 
     writer = threading.Thread(target=write)
     writer.start()
-    result = run_process(["verify", str(fifo)], timeout=60)
+    run = run_cli(["verify", str(fifo)], monkeypatch)
     writer.join()
-    one_error(result, "line 1")  # read, and judged on what it holds
+    # Read, and judged on what it holds.
+    assert run.code == 2 and len(run.err.splitlines()) == 1, run.err
+    assert "line 1" in run.err
 
 
 def test_a_pipe_nothing_reads_from_is_not_written(tmp_path: Path) -> None:
