@@ -55,6 +55,12 @@ class Device:
     ``trace`` sees every line. ``session_seed`` makes session numbers reproducible (for
     transcripts); ``clock`` is the time source (seconds, monotonic) and ``sleep`` waits
     on it (used only while the port is gone, between attempts to open it again).
+
+    ``idle`` is for a clock that is not the wall clock (a simulated prop on emulated
+    time): before each read the loop asks it whether nothing will arrive before the next
+    moment the loop must act (its own time-out, or the session's next deadline); when
+    it says so, it has moved the clock there and the read is skipped. Without it every
+    read waits on the port.
     """
 
     def __init__(
@@ -69,6 +75,7 @@ class Device:
         session_seed: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        idle: Callable[[float], bool] | None = None,
     ) -> None:
         self.url = url
         self.timing = timing or Timing()
@@ -78,6 +85,7 @@ class Device:
         self._trace = trace
         self._clock = clock
         self._sleep = sleep
+        self._idle = idle
         self.session_state = HostSession(self.timing, session_seed=session_seed)
         self._link: Link | None = None
         self._ready: deque[ButtonPressed] = deque()
@@ -218,7 +226,7 @@ class Device:
                 return False
             if session.phase is Phase.DOWN:
                 self._try_reopen(now, deadline)
-            elif self._link is not None:
+            elif self._link is not None and not self._idled(now, deadline):
                 self._read(now, deadline)
             session.tick(self._clock())
 
@@ -297,6 +305,16 @@ class Device:
         if isinstance(error, LinkError) and error.setting is Setting.RECONNECT_TIMEOUT:
             return LinkError(f"the prop on {self.url!r}: {error}", setting=error.setting)
         return error
+
+    def _idled(self, now: float, deadline: float | None) -> bool:
+        """Whether the injected ``idle`` moved the clock on to the next moment to act
+        (a deadline still ahead), nothing being on its way before it."""
+        if self._idle is None:
+            return False
+        wake = [
+            t for t in (deadline, self.session_state.deadline()) if t is not None and t > now
+        ]
+        return bool(wake) and self._idle(min(wake))
 
     def _read(self, now: float, deadline: float | None) -> None:
         assert self._link is not None

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from time import monotonic
 from typing import IO, Any, Final
+from urllib.parse import parse_qs, urlsplit
 
 import click
 from rich.text import Text
@@ -47,6 +48,7 @@ from hardware.errors import HardwareError
 from hardware.propsim import registry
 from hardware.propsim.checking import SimActor, SimClock
 from hardware.propsim.twin import PropSim
+from hardware.propsim.url import open_url
 from hardware.protocol import (
     MAX_TIMER_MS,
     Button,
@@ -484,9 +486,17 @@ def play_on_port(
 ) -> bool:
     """Open the log and trace files (``paths``), set up the game session on the prop at
     ``port`` and play it (``pace``: seconds after each press); return whether Ctrl-C
-    stopped it."""
+    stopped it.
+
+    A simulated prop in this process that plays a script (``--demo``, a ``propsim://``
+    URL with ``script=``) is played on emulated time (:class:`SimClock`) unless a person
+    watches it at a ``pace``: its presses come from the script, so a wait (a reply, a
+    reconnection, the bomb timer) ends at once instead of on the wall clock."""
     log_path, trace_path = paths
     files: list[IO[str]] = []
+    scripted = None if pace else _scripted_sim(port)
+    emulated = None if scripted is None else SimClock(scripted)
+    clock = monotonic if emulated is None else emulated.now
     try:
         game = PropGame(
             out,
@@ -497,7 +507,9 @@ def play_on_port(
             pace=pace,
         )
         device = Device(
-            port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace
+            port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace,
+            clock=clock, sleep=time.sleep if emulated is None else emulated.sleep,
+            idle=None if emulated is None else emulated.idle_until,
         )
         bridge = Bridge(module, edge, device)
         session = GameSession(
@@ -505,7 +517,7 @@ def play_on_port(
             clicker=bridge,
             display=bridge,
             strike_limit=strike_limit,
-            clock=monotonic,
+            clock=clock,
             time_limit=time_limit,
         )
         return play_on_prop(game, device, session, bridge, seed)
@@ -516,16 +528,21 @@ def play_on_port(
 
 def choose_port(port: str | None, demo: bool, module: Module) -> str:
     """The port to play on: the one given, a simulated prop that presses the winning
-    buttons (``demo``), or the one USB board that looks like a prop."""
+    buttons (``demo``), or the one USB board that looks like a prop.
+
+    A simulated prop given with a script is made now, so that the game knows it plays
+    a script (and runs on emulated time, see :func:`play_on_port`)."""
     if demo:
         presses = [button_for(action) for action in winning_actions(module)]
         return registry.url_of(registry.create(script=presses))
-    if port is not None:
-        return port
     try:
-        return discover(system_ports())
+        if port is None:
+            return discover(system_ports())
+        if port.startswith(f"{registry.SCHEME}://") and "script" in parse_qs(urlsplit(port).query):
+            return registry.url_of(open_url(port))
     except HardwareError as exc:
         raise hardware_error(exc) from exc
+    return port
 
 
 def play_on_prop(

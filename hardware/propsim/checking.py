@@ -26,11 +26,14 @@ class SimActor:
 
 
 class SimClock:
-    """The conformance checker's clock for a simulated prop in this process.
+    """Emulated time for a simulated prop in this process: the conformance checker's
+    clock, and the clock of ``mittens prop`` on a scripted simulated prop (its presses
+    come from the script, never from the wall clock).
 
     The simulated prop answers at once, so when nothing waits for the host it will send
     nothing more until it hears more or a button is pressed: a wait then ends at its
-    deadline at once, and time moves on to it.
+    deadline at once, and time moves on to it (:meth:`idle_until`, a
+    :class:`~hardware.device.Device`'s ``idle``); :meth:`sleep` moves it on by itself.
     """
 
     def __init__(self, sim: PropSim) -> None:
@@ -47,3 +50,7 @@ class SimClock:
             return False
         self._now = max(self._now, deadline)
         return True
+
+    def sleep(self, seconds: float) -> None:
+        """Let ``seconds`` pass."""
+        self._now += max(0.0, seconds)

@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 import serial.tools.list_ports
@@ -459,3 +460,28 @@ def test_a_json_slow_notice_carries_the_hint(capsys: pytest.CaptureFixture[str])
         "message": "the prop answered TOP after 0.71 s; the reply timeout is 0.5 s (a slow "
         "prop works better with a longer --timeout)",
     }
+
+
+def test_a_scripted_simulated_prop_plays_on_emulated_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A propsim:// prop with a script presses only what the script says, so the game
+    runs on emulated time: the bomb timer starts at exactly its 600 s, and the press the
+    prop garbled is found by the 1 s heartbeat exactly 1 s later (on the wall clock both
+    were a few milliseconds off and the heartbeat took a real second)."""
+    name = unique_name("emulated")
+    try:
+        run = run_cli(
+            ["prop", "--port", f"propsim://{name}?script=corrupt,PILE", "--edgework", EDGE,
+             "--seed", "7", "--time", "600", "--json"],
+            monkeypatch,
+        )
+    finally:
+        unplug_sim(name)
+    assert run.code == 0, run.err
+    stream = events(run.out)
+    assert [e["kind"] for e in stream if e["event"] == "link"] == ["connected", "bad-line"]
+    start = next(e for e in stream if e["event"] == "start")
+    press = next(e for e in stream if e["event"] == "press")
+    timers = [cast(dict[str, object], e["prop"])["timer_ms"] for e in (start, press)]
+    assert timers == [600_000, 599_000]
+    assert press["outcome"] == "strike"
+    assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "script-ended"
