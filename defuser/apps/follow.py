@@ -67,8 +67,10 @@ from edgework import (
     TABLE_LETTERS,
     Card,
     EdgeworkError,
+    RuleLetter,
     Ruleset,
     SerialNumber,
+    TableLetter,
     interval_for,
 )
 
@@ -210,9 +212,9 @@ class _Module:
     """One module instance: its start-up, and every way it can be (:class:`Tracked`)."""
 
     instance: Instance
-    table: str | None = None
+    table: TableLetter | None = None
     discard: Card | None = None
-    rule: str | None = None
+    rule: RuleLetter | None = None
     hand: list[Card] = field(default_factory=list)
     tracked: Tracked = field(default_factory=Tracked)
     started: bool = False

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, ClassVar, Final
 
-from edgework import Card, CardType, InvalidCardError
+from edgework import Card, CardType, InvalidCardError, MisuseError, RuleLetter, TableLetter
 
 PREFIX_TEMPLATE: Final = "[Exploding Mittens #{module_id}] "
 
@@ -71,7 +71,7 @@ class TableMessage:
     """Start-up, first line: which of Tables A-D the serial number selects."""
 
     name: ClassVar[str] = "table"
-    table: str
+    table: TableLetter
 
     def text(self) -> str:
         """The message as the module writes it."""
@@ -96,7 +96,7 @@ class RuleMessage:
     """The rule in force, at start-up and after every successful play."""
 
     name: ClassVar[str] = "rule"
-    rule: str
+    rule: RuleLetter
 
     def text(self) -> str:
         """The message as the module writes it."""
@@ -186,7 +186,7 @@ class RuleNowMessage:
     """After a successful discard: the rule now in force."""
 
     name: ClassVar[str] = "rule_now"
-    rule: str
+    rule: RuleLetter
 
     def text(self) -> str:
         """The message as the module writes it."""
@@ -286,7 +286,7 @@ MESSAGE_TYPES: Final[tuple[type[Message], ...]] = (
 )
 
 
-def table(letter: str) -> str:
+def table(letter: TableLetter) -> str:
     """Start-up, first line: which of Tables A-D the serial number selects."""
     return TableMessage(letter).text()
 
@@ -296,7 +296,7 @@ def initial_discard(card: Card, kind: CardType) -> str:
     return OpeningDiscardMessage(card, kind).text()
 
 
-def rule(letter: str) -> str:
+def rule(letter: RuleLetter) -> str:
     """The rule in force, at start-up and after every successful play."""
     return RuleMessage(letter).text()
 
@@ -331,7 +331,7 @@ def discarded(card: Card, kind: CardType) -> str:
     return DiscardedMessage(card, kind).text()
 
 
-def rule_now(letter: str) -> str:
+def rule_now(letter: RuleLetter) -> str:
     """After a successful discard: the rule now in force."""
     return RuleNowMessage(letter).text()
 
@@ -418,6 +418,8 @@ def parse(message: str) -> Message | None:
         if match is not None:
             try:
                 return _build(kind, match.groupdict())
+            except MisuseError:
+                raise  # a bug, not text no template produces
             except (InvalidCardError, ValueError, KeyError):
                 return None
     return None
@@ -435,6 +437,10 @@ def _build(kind: type[Message], raw: dict[str, str]) -> Message:
             values[key] = int(value)
         elif key == "ordinal":
             values["slot"] = _ORDINAL_SLOT[value]
+        elif key == "table":
+            values[key] = TableLetter(value)
+        elif key == "rule":
+            values[key] = RuleLetter(value)
         else:
             values[key] = value
     return kind(**values)  # type: ignore[arg-type]

@@ -62,7 +62,7 @@ from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
-from edgework import Card, Ruleset
+from edgework import Card, MisuseError, Ruleset
 
 if TYPE_CHECKING:
     import numpy as np
@@ -292,6 +292,8 @@ def build_graph(interval: int, *, oracle: bool = False) -> PhaseGraph:
     if data is not None:
         try:
             return graph_from_data(data, interval, oracle=oracle)
+        except MisuseError:
+            raise  # a bug, not a damaged entry
         except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
             pass  # a damaged entry: explore instead
     return explore_graph(interval, oracle=oracle)

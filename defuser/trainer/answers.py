@@ -20,7 +20,7 @@ from typing import Final
 from defuser.engine.actions import Action
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
-from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
+from edgework import RULE_LETTERS, TABLE_LETTERS, CardType, RuleLetter, TableLetter
 
 
 class UnreadableAnswer(DefuserError):
@@ -31,7 +31,7 @@ class UnreadableAnswer(DefuserError):
 class TableAnswer:
     """A table letter, A-D."""
 
-    letter: str
+    letter: TableLetter
 
     def __str__(self) -> str:
         return self.letter
@@ -41,7 +41,7 @@ class TableAnswer:
 class RuleAnswer:
     """A rule letter, A-L."""
 
-    letter: str
+    letter: RuleLetter
 
     def __str__(self) -> str:
         return self.letter
@@ -85,14 +85,14 @@ def read_letter(text: str, letters: tuple[str, ...], what: str) -> str:
     )
 
 
-def read_table(text: str) -> str:
+def read_table(text: str) -> TableLetter:
     """A table letter A-D (``B``, ``b``, ``table b``)."""
-    return read_letter(text, TABLE_LETTERS, "table")
+    return TableLetter(read_letter(text, TABLE_LETTERS, "table"))
 
 
-def read_rule(text: str) -> str:
+def read_rule(text: str) -> RuleLetter:
     """A rule letter A-L (``L``, ``rule l``)."""
-    return read_letter(text, RULE_LETTERS, "rule")
+    return RuleLetter(read_letter(text, RULE_LETTERS, "rule"))
 
 
 #: Short names for the card types, beyond unique prefixes of the full names.

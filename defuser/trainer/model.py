@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.actions import Action
 from defuser.trainer.answers import Answer
+from edgework import RuleLetter
 
 if TYPE_CHECKING:
     from defuser.trainer.skills import Skill
@@ -94,7 +95,7 @@ class Question:
     facts: Mapping[str, Any]
     answer: Answer
     reason: str
-    rule: str | None = None
+    rule: RuleLetter | None = None
     options: tuple[Option, ...] = ()
     why: str = ""
     #: For a decision: where the mitten cycle stands, in a player's terms.

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from defuser.trainer.model import Kind
-from edgework import ALL_CARDS, RULE_LETTERS, RULE_TEXTS, TABLE_LETTERS, Card, CardType
+from edgework import (
+    ALL_CARDS,
+    RULE_LETTERS,
+    RULE_TEXTS,
+    TABLE_LETTERS,
+    Card,
+    CardType,
+    RuleLetter,
+    TableLetter,
+)
 from edgework.errors import MisuseError
 
 
@@ -35,7 +44,7 @@ class TableSkill:
     """Recognising one of Tables A-D from a serial number."""
 
     kind: ClassVar[Kind] = Kind.TABLE
-    table: str
+    table: TableLetter
 
     @property
     def key(self) -> str:
@@ -53,7 +62,7 @@ class CellSkill:
     """One cell of Tables A-D: a card's type under a table."""
 
     kind: ClassVar[Kind] = Kind.IDENTIFY
-    table: str
+    table: TableLetter
     card: Card
 
     @property
@@ -91,7 +100,7 @@ class LegalSkill:
     """Applying one Table F rule to a hand."""
 
     kind: ClassVar[Kind] = Kind.LEGAL
-    letter: str
+    letter: RuleLetter
 
     @property
     def key(self) -> str:
@@ -220,13 +229,13 @@ def parse_skill(key: str) -> Skill | None:
     head, rest = parts[0], parts[1:]
     try:
         if head == "table" and len(rest) == 1 and rest[0] in TABLE_LETTERS:
-            return TableSkill(rest[0])
+            return TableSkill(TableLetter(rest[0]))
         if head == "identify" and len(rest) == 2 and rest[0] in TABLE_LETTERS:
-            return CellSkill(rest[0], Card.parse(rest[1]))
+            return CellSkill(TableLetter(rest[0]), Card.parse(rest[1]))
         if head == "rule" and len(rest) == 2 and rest[1].isdigit() and len(rest[1]) == 1:
             return RuleSkill(CardType(rest[0]), int(rest[1]))
         if head == "legal" and len(rest) == 1 and rest[0] in RULE_LETTERS:
-            return LegalSkill(rest[0])
+            return LegalSkill(RuleLetter(rest[0]))
         if head == "decide" and len(rest) == 1:
             return DecideSkill(Move(rest[0]))
         if head == "cycle" and rest in (["known"], ["unknown"]):

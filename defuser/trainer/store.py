@@ -56,6 +56,7 @@ from defuser.streams import os_reason
 from defuser.trainer import namelock
 from defuser.trainer.dbfiles import journal_names, stranded_logs
 from defuser.trainer.readcopy import KeptChanging, copy_to_read
+from edgework import RuleLetter
 
 #: Marks the file as ours (``PRAGMA application_id``): the bytes "MiTn".
 APPLICATION_ID: Final = 0x4D69546E
@@ -143,7 +144,7 @@ class AnswerRecord:
     at: float
     kind: str
     skill: str
-    rule: str | None
+    rule: RuleLetter | None
     question: Mapping[str, Any]
     expected: str
     given: str

@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from edgework.errors import MisuseError
 from hardware.propsim.pty import PTY_HELP, PtyTwin, serve
 from hardware.propsim.registry import create
 from hardware.propsim.script import SimError, parse_script, script_text
@@ -91,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     except KeyboardInterrupt:
         return 0
+    except MisuseError:
+        raise  # a bug: its traceback, not a one-line error
     except (SimError, ValueError) as exc:
         print(f"propsim: error: {exc}", file=sys.stderr)
         return 2

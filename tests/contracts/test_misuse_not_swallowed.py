@@ -3,7 +3,9 @@
 ``MisuseError`` is a ``ValueError`` (as ``InputError`` is), so an ``except ValueError``
 around project code also caught a broken precondition and carried on as if the input
 were bad: a stored setting or skill key was dropped, a serial number was noted as
-unusable, a transcribed card type was listed as a difference. Each place now catches
+unusable, a transcribed card type was listed as a difference, a module line was read as
+no message, a shipped graph was explored again, and ``python -m hardware.propsim``
+printed a bug as a one-line error. Each place now catches
 what it means (the standard library's ``ValueError`` alone, or the input error) and
 lets a misuse through.
 """
@@ -15,9 +17,12 @@ from collections.abc import Callable
 import pytest
 
 from defuser.apps import table_io
+from defuser.engine import modlog
 from defuser.logs.check.module import check_module
+from defuser.strategy import dp
 from defuser.trainer import settings, skills
 from edgework import Card, CardType, MisuseError, SerialNumber, Shape
+from hardware.propsim import __main__ as propsim_main
 
 
 def misuse(*_args: object, **_kwargs: object) -> None:
@@ -71,3 +76,30 @@ def test_a_transcription_whose_type_parse_is_misused(
     monkeypatch.setattr(CardType, "parse", classmethod(misuse))
     with pytest.raises(MisuseError):
         call()
+
+
+def test_a_module_line_whose_card_parse_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    line = modlog.drew(Card.RED_CIRCLE, CardType.NOPE).split("] ", 1)[-1]
+    modlog.parse.cache_clear()
+    monkeypatch.setattr(Card, "parse", classmethod(misuse))
+    try:
+        with pytest.raises(MisuseError):
+            modlog.parse(line)
+    finally:
+        modlog.parse.cache_clear()
+
+
+def test_a_line_no_template_writes_is_still_none() -> None:
+    assert modlog.parse("You drew a purple circle card.") is None
+
+
+def test_a_shipped_graph_whose_reading_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dp, "graph_from_data", misuse)
+    with pytest.raises(MisuseError):
+        dp.build_graph.__wrapped__(9)
+
+
+def test_propsim_main_lets_a_misuse_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(propsim_main, "winning_script_for", misuse)
+    with pytest.raises(MisuseError):
+        propsim_main.main(["--winning-script", "3B // AB3CD4"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from defuser.engine import modlog
-from edgework import Card, CardType
+from edgework import Card, CardType, RuleLetter, TableLetter
 
 
 def test_every_face_and_type_round_trips_through_the_patterns() -> None:
@@ -26,9 +26,9 @@ def test_every_face_and_type_round_trips_through_the_patterns() -> None:
 
 
 def test_every_message_reads_back_as_itself() -> None:
-    letters = "ABCDEFGHIJKL"
+    letters = list(RuleLetter)
     messages: list[modlog.Message] = [
-        *(modlog.TableMessage(t) for t in "ABCD"),
+        *(modlog.TableMessage(t) for t in TableLetter),
         *(modlog.RuleMessage(r) for r in letters),
         *(modlog.RuleNowMessage(r) for r in letters),
         *(modlog.MittenComingMessage(k) for k in range(100)),
@@ -49,9 +49,9 @@ def test_every_message_reads_back_as_itself() -> None:
 @pytest.mark.parametrize(
     ("message", "text"),
     [
-        (modlog.table("C"), "You should use Table C."),
-        (modlog.rule("J"), "The rule used is J."),
-        (modlog.rule_now("A"), "The rule used now is A."),
+        (modlog.table(TableLetter.C), "You should use Table C."),
+        (modlog.rule(RuleLetter.J), "The rule used is J."),
+        (modlog.rule_now(RuleLetter.A), "The rule used now is A."),
         (modlog.mitten_coming(0), "(The Exploding Mitten is coming in 0 draws.)"),
         (modlog.mitten_coming(12), "(The Exploding Mitten is coming in 12 draws.)"),
         (modlog.draw_mitten_strike(), "You were going to draw an Exploding Mitten. Strike!"),

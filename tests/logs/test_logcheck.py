@@ -29,7 +29,7 @@ from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check import ModuleCheck, check_module
 from defuser.logs.check.state import ReplayState, Stage, StateChanges
 from defuser.logs.reader import read_log
-from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
+from edgework import Card, CardType, Ruleset, SerialNumber, TableLetter, interval_for
 
 INDEX = sample_index()
 PREFIX = "[Exploding Mittens #1] "
@@ -377,7 +377,7 @@ def test_evolve_is_replace_and_its_changes_name_every_field_with_its_type() -> N
     assert typing.get_type_hints(StateChanges) == typing.get_type_hints(ReplayState)
     assert list(typing.get_type_hints(StateChanges)) == list(ReplayState._fields)
     state = ReplayState(
-        table="A", digit=3, n=None, n_min=3, stage=Stage.START, discard=None, hand=(),
+        table=TableLetter.A, digit=3, n=None, n_min=3, stage=Stage.START, discard=None, hand=(),
         until=None, first_cycle=True, defuse_line=0, coming=0, pending_line=0, blocking=(),
         listed=0, solved_line=0, deals=0,
     )

@@ -17,7 +17,7 @@ from defuser.logs.stream import (
     ModuleStarted,
     SessionStarted,
 )
-from edgework import Card, CardType
+from edgework import Card, CardType, RuleLetter, TableLetter
 
 
 def _events(lines: list[str]) -> list[LogEvent]:
@@ -45,22 +45,22 @@ def test_a_bomb_its_edgework_and_a_module_come_as_typed_events_in_order() -> Non
 
 def test_a_table_line_is_held_until_the_ids_next_line_says_which_instance() -> None:
     opening = [
-        modlog.table("A"),
+        modlog.table(TableLetter.A),
         modlog.initial_discard(Card.RED_CIRCLE, CardType.YEP),
-        modlog.rule("B"),
+        modlog.rule(RuleLetter.B),
     ]
     lines = [modlog.line(1, m) for m in opening]
     reader = LogReader()
     for number, text in enumerate(lines, start=1):
         reader.feed(number, text)
     # A table line of an id that has begun makes no event on its own...
-    assert reader.feed(4, modlog.line(1, modlog.table("A"))) == []
+    assert reader.feed(4, modlog.line(1, modlog.table(TableLetter.A))) == []
     # ...the opening discard after it starts a new instance that begins with it.
     events = reader.feed(5, modlog.line(1, opening[1]))
     assert [type(e) for e in events] == [ModuleStarted, ModuleLineRead, ModuleLineRead]
     assert [e.line.number for e in events if isinstance(e, ModuleLineRead)] == [4, 5]
     # Held at the end of the log, it stays in the running instance.
-    reader.feed(6, modlog.line(1, modlog.table("A")))
+    reader.feed(6, modlog.line(1, modlog.table(TableLetter.A)))
     (last,) = reader.finish()
     assert isinstance(last, ModuleLineRead) and last.line.number == 6
 

@@ -29,12 +29,13 @@ from defuser.trainer.drill_session import (
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import Skill, TableSkill
+from edgework import TableLetter
 
 
 def table_question(rng: random.Random, skill: Skill) -> Question:
     """Always the same Table B question."""
-    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {},
-                    TableAnswer("B"), "x")
+    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?", {},
+                    TableAnswer(TableLetter.B), "x")
 
 
 def session_of(

@@ -17,6 +17,7 @@ from cli_helpers import check_golden, run_cli
 
 from defuser.cli import main
 from defuser.trainer.store import AnswerRecord, Store
+from edgework import RuleLetter
 
 #: Answer times vary from run to run; goldens show them as 0.0.
 SECONDS = re.compile(r"(\d+\.\d) s\b")
@@ -165,8 +166,8 @@ def fill(db: Path) -> None:
             session = store.start_session(mode, None, at=start)
             for n, (skill, correct, seconds) in enumerate(answers):
                 kind = skill.split(":")[0]
-                rule = skill.split(":")[1] if kind == "legal" else (
-                    "L" if kind == "rule" else None)
+                rule = RuleLetter(skill.split(":")[1]) if kind == "legal" else (
+                    RuleLetter.L if kind == "rule" else None)
                 store.record(session, AnswerRecord(
                     at=start + 60 * n, kind=kind, skill=skill, rule=rule,
                     question={"text": skill}, expected="x", given="x" if correct else "y",

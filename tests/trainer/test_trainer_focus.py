@@ -16,7 +16,7 @@ from defuser.trainer.model import Kind
 from defuser.trainer.session import Drill, FocusError
 from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, Skill, TableSkill
 from defuser.trainer.store import AnswerRow
-from edgework import TABLE_E
+from edgework import TABLE_E, RuleLetter, TableLetter
 
 T0 = 1_700_000_000.0
 
@@ -28,7 +28,7 @@ def every_skill() -> list[Skill]:
 def test_a_table_focus_covers_its_serial_skill_and_cells() -> None:
     focus = Focus(tables=("B",))
     chosen = [s for s in every_skill() if focus.allows(s)]
-    assert TableSkill("B") in chosen and len(chosen) == 17
+    assert TableSkill(TableLetter.B) in chosen and len(chosen) == 17
     assert all(isinstance(s, TableSkill | CellSkill) and s.table == "B" for s in chosen)
     table_e = [s for s in every_skill() if Focus(tables=("E",)).allows(s)]
     assert len(table_e) == 60 and all(isinstance(s, RuleSkill) for s in table_e)
@@ -37,7 +37,7 @@ def test_a_table_focus_covers_its_serial_skill_and_cells() -> None:
 def test_a_rule_focus_covers_applying_it_and_the_cells_that_give_it() -> None:
     focus = Focus(rules=("L",))
     chosen = [s for s in every_skill() if focus.allows(s)]
-    assert LegalSkill("L") in chosen
+    assert LegalSkill(RuleLetter.L) in chosen
     cells = [s for s in chosen if isinstance(s, RuleSkill)]
     assert cells and all(TABLE_E[s.card_type][s.digit] == "L" for s in cells)
     expected = sum(row.count("L") for row in TABLE_E.values())

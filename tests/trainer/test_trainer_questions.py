@@ -28,7 +28,16 @@ from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
 from defuser.trainer.model import Kind, Question, Verdict
 from defuser.trainer.skills import CycleSkill, TableSkill, parse_skill
-from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType, Ruleset, SerialNumber
+from edgework import (
+    RULE_LETTERS,
+    TABLE_LETTERS,
+    Card,
+    CardType,
+    RuleLetter,
+    Ruleset,
+    SerialNumber,
+    TableLetter,
+)
 
 
 def face(card: Card) -> manual.Face:
@@ -122,9 +131,9 @@ def test_every_skill_has_a_label_and_a_stable_key() -> None:
 def typed(kind: Kind, text: str) -> Answer:
     """The typed answer written ``text`` of a lookup kind."""
     if kind is Kind.TABLE:
-        return TableAnswer(text)
+        return TableAnswer(TableLetter(text))
     if kind is Kind.RULE:
-        return RuleAnswer(text)
+        return RuleAnswer(RuleLetter(text))
     if kind is Kind.IDENTIFY:
         return CardType(text)
     return read_legal(text)
@@ -176,7 +185,8 @@ def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
 
 
 def test_time_limit_turns_a_right_answer_slow() -> None:
-    q = Question(Kind.TABLE, TableSkill("B"), "?", {}, TableAnswer("B"), "because")
+    b = TableLetter.B
+    q = Question(Kind.TABLE, TableSkill(b), "?", {}, TableAnswer(b), "because")
     assert grade(q, "B", 4.0, time_limit=5).verdict is Verdict.RIGHT
     slow = grade(q, "B", 6.0, time_limit=5)
     assert slow.verdict is Verdict.SLOW and not slow.correct

@@ -15,6 +15,7 @@ from defuser.trainer.answers import TableAnswer
 from defuser.trainer.game import Game
 from defuser.trainer.model import Kind, Question
 from defuser.trainer.skills import DecideSkill, Move
+from edgework import TableLetter
 
 
 def decide(hand: list[str], discard: str) -> Question:
@@ -31,7 +32,8 @@ def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
     assert text.endswith("bomb 1:30")
     coloured = module_view(decide(["YH"], "RC"), True)
     assert coloured is not None and any("on yellow3" in str(s.style) for s in coloured.spans)
-    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, TableAnswer("A"), ""),
+    table_a = TableAnswer(TableLetter.A)
+    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, table_a, ""),
                        False) is None
 
 

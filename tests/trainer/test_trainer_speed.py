@@ -8,11 +8,12 @@ from defuser.trainer.drill_session import clock_text
 from defuser.trainer.grading import grade
 from defuser.trainer.model import Answered, Kind, Question
 from defuser.trainer.skills import TableSkill
+from edgework import TableLetter
 
 
 def question() -> Question:
-    return Question(Kind.TABLE, TableSkill("B"), "Serial AB1CD2. Which table?", {},
-                    TableAnswer("B"), "x")
+    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?", {},
+                    TableAnswer(TableLetter.B), "x")
 
 
 def test_clock_text_counts_up_to_the_target_then_says_slow() -> None:

@@ -16,7 +16,7 @@ from defuser.engine import modlog
 from defuser.engine.actions import ActionKind, StrikeKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Outcome
-from edgework import TABLE_LETTERS, Card, CardType
+from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType
 
 
 class Click(NamedTuple):
@@ -79,7 +79,7 @@ def _all_messages() -> tuple[str, ...]:
                 modlog.played(card, kind),
             ]
             out += [modlog.hand_card(n, card, kind) for n in range(1, HAND_SIZE + 1)]
-    for letter in "ABCDEFGHIJKL":
+    for letter in RULE_LETTERS:
         out += [modlog.rule(letter), modlog.rule_now(letter)]
     out += [modlog.mitten_coming(k) for k in range(0, 100)]
     out += [modlog.blocking_slot(s) for s in range(1, HAND_SIZE + 1)]

@@ -27,6 +27,7 @@ from edgework import (
     EdgeworkError,
     Ruleset,
     SerialNumber,
+    TableLetter,
     interval_for,
 )
 
@@ -56,7 +57,7 @@ class ModuleCheck:
     last_line: int
     serial: str | None
     batteries: int | None
-    table: str | None
+    table: TableLetter | None
     #: Where the table came from: ``serial`` or ``log``.
     table_source: str
     last_digit: int | None

@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, TypedDict, Unpack
 
 from defuser.engine import modlog
-from edgework import RULE_TEXTS, Card, CardType, Ruleset, SerialNumber, table_traits
+from edgework import (
+    RULE_TEXTS,
+    Card,
+    CardType,
+    Ruleset,
+    SerialNumber,
+    TableLetter,
+    table_traits,
+)
 
 
 class Stage(enum.Enum):
@@ -55,7 +63,7 @@ class Inconsistency(NamedTuple):
 class ReplayState(NamedTuple):
     """One hypothesis: the unknowns it assumes and the module's state under them."""
 
-    table: str
+    table: TableLetter
     digit: int
     #: N, or ``None`` while the log has not yet needed it (before the first mitten).
     n: int | None
@@ -91,7 +99,7 @@ class ReplayState(NamedTuple):
 class StateChanges(TypedDict, total=False):
     """Fields of a :class:`ReplayState` to change, for :meth:`ReplayState.evolve`."""
 
-    table: str
+    table: TableLetter
     digit: int
     n: int | None
     n_min: int
@@ -138,7 +146,7 @@ class Line(NamedTuple):
 
 
 @functools.cache
-def ruleset(table: str, digit: int) -> Ruleset:
+def ruleset(table: TableLetter, digit: int) -> Ruleset:
     """The rule set of a table and last digit (cached: the beam asks for it per line)."""
     return Ruleset(table, digit)
 
@@ -160,7 +168,7 @@ class Context:
         self.serial = serial
         self.batteries = batteries
 
-    def table_reason(self, table: str) -> str:
+    def table_reason(self, table: TableLetter) -> str:
         """Why this table applies."""
         if self.serial is None:
             return f"the types the log gives follow Table {table}"
