@@ -43,6 +43,7 @@ from edgework import (
     CardType,
     Colour,
     InvalidTableError,
+    MisuseError,
     Shape,
 )
 
@@ -400,6 +401,8 @@ def read_manual_page(text: str, source: str, language: str = "en") -> Transcript
     try:
         parser.feed(_guarded(text, source))
         tables = parser.finish()
+    except MisuseError:
+        raise  # a bug, not a page that cannot be read
     except (AssertionError, ValueError) as exc:  # the parser's own complaints
         if isinstance(exc, InvalidTableError):
             raise

@@ -52,6 +52,7 @@ from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
 from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import Store
+from edgework import MisuseError
 
 if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
     from defuser.trainer.game import Game, GameSummary
@@ -690,6 +691,8 @@ class DrillSession:
                              "session's state")
         try:
             return cls._rebuilt(state, store, clock, wall)
+        except MisuseError:
+            raise  # a bug, not a malformed state
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"drill state is incomplete or malformed ({exc!r})") from exc
 

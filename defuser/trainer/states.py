@@ -25,7 +25,7 @@ from defuser.trainer.answers import (
 )
 from defuser.trainer.model import Answered, Grade, Kind, Option, Question, Verdict
 from defuser.trainer.skills import parse_skill
-from edgework import CardType
+from edgework import CardType, RuleLetter, TableLetter
 
 
 class StateError(DefuserError):
@@ -52,9 +52,9 @@ def answer_state(answer: Answer) -> dict[str, Any]:
 def answer_from_state(state: dict[str, Any]) -> Answer:
     """The expected answer :func:`answer_state` wrote."""
     if "table" in state:
-        return TableAnswer(str(state["table"]))
+        return TableAnswer(TableLetter(str(state["table"])))
     if "rule" in state:
-        return RuleAnswer(str(state["rule"]))
+        return RuleAnswer(RuleLetter(str(state["rule"])))
     if "type" in state:
         return CardType(state["type"])
     if "slots" in state:

@@ -4,8 +4,9 @@
 around project code also caught a broken precondition and carried on as if the input
 were bad: a stored setting or skill key was dropped, a serial number was noted as
 unusable, a transcribed card type was listed as a difference, a module line was read as
-no message, a shipped graph was explored again, and ``python -m hardware.propsim``
-printed a bug as a one-line error. Each place now catches
+no message, a shipped graph was explored again, ``python -m hardware.propsim`` printed
+a bug as a one-line error, a drill state was called malformed and a manual page
+unreadable. Each place now catches
 what it means (the standard library's ``ValueError`` alone, or the input error) and
 lets a misuse through.
 """
@@ -13,14 +14,19 @@ lets a misuse through.
 from __future__ import annotations
 
 from collections.abc import Callable
+from html.parser import HTMLParser
 
 import pytest
 
 from defuser.apps import table_io
+from defuser.apps.manual_html import read_manual_page
 from defuser.engine import modlog
 from defuser.logs.check.module import check_module
 from defuser.strategy import dp
 from defuser.trainer import settings, skills
+from defuser.trainer.drill_session import STATE_VERSION, DrillSession
+from defuser.trainer.session import Drill
+from defuser.trainer.states import StateError
 from edgework import Card, CardType, MisuseError, SerialNumber, Shape
 from hardware.propsim import __main__ as propsim_main
 
@@ -103,3 +109,20 @@ def test_propsim_main_lets_a_misuse_through(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(propsim_main, "winning_script_for", misuse)
     with pytest.raises(MisuseError):
         propsim_main.main(["--winning-script", "3B // AB3CD4"])
+
+
+def test_a_drill_state_whose_rebuilding_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Drill, "from_state", classmethod(misuse))
+    with pytest.raises(MisuseError):
+        DrillSession.from_state({"version": STATE_VERSION, "drill": {}}, None)
+
+
+def test_a_malformed_drill_state_is_still_a_state_error() -> None:
+    with pytest.raises(StateError):
+        DrillSession.from_state({"version": STATE_VERSION, "drill": {}}, None)
+
+
+def test_a_manual_page_whose_parsing_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(HTMLParser, "feed", misuse)
+    with pytest.raises(MisuseError):
+        read_manual_page("<table><tr><td>Nope</td></tr></table>", "manual.html")
