@@ -30,7 +30,7 @@ from defuser.trainer.skills import (
     Skill,
     TableSkill,
 )
-from edgework import TABLE_LETTERS, table_for
+from edgework import TABLE_LETTERS, TableLetter, table_for
 from edgework.tables import VOWELS
 
 #: The kinds that combine lookups, taught after the lookups, in this order.
@@ -59,7 +59,7 @@ def table_shares() -> Mapping[str, float]:
     return {table: counts[table] / whole for table in TABLE_LETTERS}
 
 
-def tables_by_share() -> tuple[str, ...]:
+def tables_by_share() -> tuple[TableLetter, ...]:
     """Tables A-D, the most common first."""
     shares = table_shares()
     return tuple(sorted(TABLE_LETTERS, key=lambda t: (-shares[t], t)))

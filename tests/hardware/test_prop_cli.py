@@ -29,7 +29,7 @@ from hardware.device import Device, Notice, NoticeKind
 from hardware.errors import Setting
 from hardware.propsim import registry
 from hardware.propsim.pty import PtyTwin
-from hardware.propsim.script import script_text
+from hardware.propsim.script import parse_script, script_text
 from hardware.propsim.twin import Faults
 from hardware.protocol import Button, Cue, GameState, ShowHand, ShowTop
 
@@ -333,22 +333,15 @@ def test_hardware_loads_neither_click_nor_rich() -> None:
 
 def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """--time: the prop gets the timer, faster after a strike (1.25x), then the time-out
-    with the explosion sound; the game ends as 'timeout'."""
-    sim = registry.create(unique_name("timer"))
-
-    def press_once_shown() -> None:
-        for _ in range(500):
-            if sim.display.shown and sim.display.state.solved is False and sim.session:
-                sim.press(Button.PILE)
-                return
-            threading.Event().wait(0.005)
-
-    presser = threading.Thread(target=press_once_shown, daemon=True)
-    presser.start()
+    with the explosion sound; the game ends as 'timeout'. The prop plays a script, so
+    the game runs on emulated time: the timer starts at exactly its 1 s; after the
+    strike the script's DECK press is garbled, and the 0.8 s left run out before the
+    heartbeat (1 s) would find it."""
+    sim = registry.create(unique_name("timer"), script=parse_script("PILE,corrupt,DECK"))
     try:
         run = run_cli(
             ["prop", "--port", registry.url_of(sim), "--edgework", EDGE, "--seed", "7",
-             "--time", "1.5", "--json"],
+             "--time", "1", "--json"],
             monkeypatch,
         )
     finally:
@@ -356,7 +349,7 @@ def test_the_bomb_timer_reaches_the_prop_and_can_run_out(monkeypatch: pytest.Mon
     assert run.code == 0, run.err
     stream = [json.loads(line) for line in run.out.splitlines()]
     start = next(e for e in stream if e["event"] == "start")
-    assert start["prop"]["timer_rate"] == 1000 and 1000 < start["prop"]["timer_ms"] <= 1500
+    assert start["prop"]["timer_rate"] == 1000 and start["prop"]["timer_ms"] == 1000
     press = next(e for e in stream if e["event"] == "press")
     assert press["outcome"] == "strike" and press["prop"]["timer_rate"] == 1250
     assert stream[-1]["event"] == "end" and stream[-1]["reason"] == "timeout"
