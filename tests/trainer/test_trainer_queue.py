@@ -110,7 +110,7 @@ def test_a_heatmap_cell_counts_every_answer_that_used_it() -> None:
     from defuser.trainer.report import lookups_of
     from defuser.trainer.skills import CellSkill, RuleSkill
     from defuser.trainer.store import AnswerRow
-    from edgework import ALL_CARDS, MITTEN_FACES, SerialNumber, card_type, rule_letter
+    from edgework import ALL_CARDS, MITTEN_FACES, SerialNumber, TableLetter, card_type, rule_letter
 
     serial = SerialNumber.parse("BC1DF0")  # no vowel, every character unique: Table D
     assert serial.table == "D"
@@ -121,12 +121,12 @@ def test_a_heatmap_cell_counts_every_answer_that_used_it() -> None:
         return AnswerRow(1, 1, kind, 0.0, kind, skill, None, question, "x", "x", "right",
                          True, 1.0, None)
 
-    cell = CellSkill("D", discard)
+    cell = CellSkill(TableLetter.D, discard)
     table_e = RuleSkill(card_type("D", discard), 0)
-    mitten = CellSkill("D", MITTEN_FACES["D"])
+    mitten = CellSkill(TableLetter.D, MITTEN_FACES["D"])
     assert lookups_of(row("rule", table_e.key)) == {cell, table_e}
     assert lookups_of(row("legal", "legal:J")) == {cell, table_e, mitten}
     assert lookups_of(row("identify", "identify:B:RC", '{"text": "q"}')) == {
-        CellSkill("B", next(c for c in ALL_CARDS if c.code == "RC"))}
+        CellSkill(TableLetter.B, next(c for c in ALL_CARDS if c.code == "RC"))}
     assert lookups_of(row("cycle", "cycle:known", '{"text": "q", "serial": "BC1DF0"}')) == set()
     assert lookups_of(row("table", "table:D", "not json")) == set()
