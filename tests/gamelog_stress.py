@@ -27,7 +27,7 @@ from typing import TextIO
 
 from defuser.engine import modlog
 from defuser.engine.generate import random_serial
-from edgework import Card, Ruleset, SerialNumber
+from edgework import Card, Ruleset, SerialNumber, TableLetter
 
 
 def _start_up(serial: SerialNumber, rng: random.Random) -> list[str]:
@@ -65,7 +65,7 @@ def many_bombs(bombs: int = 3_000, modules: int = 3_000, *, edgework: bool = Fal
             for message in _start_up(rng.choice(serials), rng):
                 yield modlog.line(module_id, message)
         else:
-            yield modlog.line(module_id, modlog.table("A"))
+            yield modlog.line(module_id, modlog.table(TableLetter.A))
 
 
 def long_module(actions: int = 100_000, *, seed: int = 0) -> Iterator[str]:

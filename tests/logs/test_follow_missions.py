@@ -153,7 +153,7 @@ def test_two_equal_cards_the_advice_names_the_card_and_gives_no_command() -> Non
     # RC YC or YC RC, and the best click is the other yellow circle: slot 1 or 2.
     rules = Ruleset("D", 7)
     opening = [
-        modlog.table("D"),
+        modlog.table(rules.table),
         modlog.initial_discard(Card.RED_CIRCLE, rules.type_of(Card.RED_CIRCLE)),
         modlog.rule(rules.rule(Card.RED_CIRCLE)),
         *(modlog.hand_card(n, c, rules.type_of(c)) for n, c in
