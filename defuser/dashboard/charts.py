@@ -61,6 +61,17 @@ def nice_top(value: float) -> float:
     return float(10 * power)
 
 
+def count_top(value: float) -> float:
+    """The top of a count axis at or above ``value``: a multiple of 4, so the four grid
+    steps are whole numbers (4, 8, 12, 16, 20, 40, 60, 80, 100, 200, ...)."""
+    scale = 1
+    while True:
+        for top in (4, 8, 12, 16, 20, 40, 60, 80, 100):
+            if top * scale >= value:
+                return float(top * scale)
+        scale *= 10
+
+
 class Frame:
     """The coordinates of a chart: ``count`` x positions and a y axis from 0 to ``top``."""
 
@@ -108,7 +119,15 @@ def _line(frame: Frame, series: Series, number: int) -> tuple[list[str], float |
         return [], None
     dash = DASHES[number % len(DASHES)]
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-    path = " ".join(f"{'M' if n == 0 else 'L'}{x:.1f} {y:.1f}" for n, (x, y) in enumerate(points))
+    # A week without answers breaks the line: nothing is drawn across it.
+    steps, after_gap = [], True
+    for i, value in enumerate(series.values):
+        if value is None:
+            after_gap = True
+            continue
+        steps.append(f"{'M' if after_gap else 'L'}{frame.x(i):.1f} {frame.y(value):.1f}")
+        after_gap = False
+    path = " ".join(steps)
     parts = [f'<path class="line {cls}" d="{path}" fill="none"{dash_attr}/>']
     parts += [_marker(MARKERS[number % len(MARKERS)], x, y, f"dot {cls}") for x, y in points]
     return parts, points[-1][1]
@@ -159,6 +178,9 @@ class Chart:
     table: str
     css_class: str = "chart"
     data_words: str = "The numbers"
+    #: The lines' names with their number (for their dash and marker), shown under the
+    #: chart too: on a narrow screen the names at the lines' ends may be scrolled away.
+    legend: tuple[tuple[int, str], ...] = ()
 
     def svg(self, x: float | None = None, y: float | None = None,
             width: float | None = None) -> str:
@@ -175,9 +197,25 @@ class Chart:
     def figure(self) -> str:
         """The chart as an HTML ``<figure>`` with its caption and its numbers."""
         return (f'<figure class="chart-figure"><figcaption><strong>{escape(self.title)}'
-                f"</strong> {escape(self.caption)}</figcaption>{self.svg()}"
+                f"</strong> {escape(self.caption)}</figcaption>{self.svg()}{self._legend()}"
                 f'<details class="chart-data"><summary>{escape(self.data_words)}</summary>'
                 f"{self.table}</details></figure>")
+
+    def _legend(self) -> str:
+        if len(self.legend) < 2:
+            return ""
+        items = []
+        for number, name in self.legend:
+            cls = f"series-{number % len(DASHES)}"
+            dash = DASHES[number % len(DASHES)]
+            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+            sample = (f'<svg class="key" viewBox="0 0 28 10" width="28" height="10" '
+                      f'aria-hidden="true"><path class="line {cls}" d="M1 5 L27 5"'
+                      f'{dash_attr}/>{_marker(MARKERS[number % len(MARKERS)], 14, 5, cls)}'
+                      "</svg>")
+            items.append(f"<li>{sample} {escape(name)}</li>")
+        return f'<ul class="legend">{"".join(items)}</ul>'
+
 
 
 def data_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -216,12 +254,13 @@ def line_chart(
     rows = [[label, *("" if s.values[i] is None else fmt(s.values[i] or 0.0) for s in series)]
             for i, label in enumerate(labels)]
     return Chart(WIDTH, HEIGHT, tuple(body), title, caption,
-                 data_table(["", *(s.name for s in series)], rows))
+                 data_table(["", *(s.name for s in series)], rows),
+                 legend=tuple((n, s.name) for n, s in enumerate(series)))
 
 
 def bar_chart(title: str, caption: str, labels: Sequence[str], values: Sequence[int]) -> Chart:
     """One bar per label, its value written above it."""
-    frame = Frame(len(labels), nice_top(max(values, default=0) * 1.05 or 1))
+    frame = Frame(len(labels), count_top(max(values, default=0) * 1.05))
     inner = (WIDTH - LEFT - RIGHT) / max(len(labels), 1)
     body = _axes(frame, [], lambda v: f"{v:g}")
     for index, (label, value) in enumerate(zip(labels, values, strict=True)):

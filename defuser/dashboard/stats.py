@@ -129,8 +129,9 @@ def heatmap_words(report: Mapping[str, Any]) -> str:
     return str(report.get("heatmap_note") or (
         "Each cell counts every answer that used it: its own questions (card types for "
         "Tables A-D, rule letters for Table E) and every rule, legal-card and decision "
-        "question whose serial number and discard pile read it. A cell says how many of "
-        "those were right, and the median time of its own questions."))
+        "question whose serial number and discard pile read it (under rules I-L also the "
+        "table's Exploding Mitten cell, which those rules compare with). A cell says how "
+        "many of those were right, and the median time of its own questions."))
 
 
 HEAT_LEGEND: Final = ("Shading: under 50% right, 50-80%, 80-95%, 95% or more; every cell "

@@ -420,6 +420,14 @@ class DrillSession:
         """Whether the answer clock runs (a question shown and not yet answered)."""
         return self.question is not None
 
+    def shown(self) -> None:
+        """The front end has just shown the question asked: its answer clock runs from
+        now. A web page reaches the learner a moment after the question is asked (the
+        redirect, the page); a terminal prints it at once and never calls this. The bomb
+        timer of a game is not moved: it runs in real time."""
+        if self.question is not None:
+            self.started = self.clock()
+
     def elapsed(self) -> float:
         """Seconds on the answer clock now (0 when no question waits)."""
         return self.clock() - self.started if self.question is not None else 0.0

@@ -295,6 +295,8 @@ def _rule_in_force(serial: SerialNumber | None, discard: Card | None) -> dict[st
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail if isinstance(exc.detail, str) else "error"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=exc.status_code)
     return PlainTextResponse(f"{exc.status_code} {detail}\n", status_code=exc.status_code)
 
 

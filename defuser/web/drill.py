@@ -35,6 +35,7 @@ from defuser.trainer.answers import (
 from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
+    CaughtUp,
     DrillOptions,
     DrillSession,
     Ended,
@@ -59,6 +60,9 @@ from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
 MAX_DRILLS: Final = 4
 #: A drill nobody has answered for this long is ended.
 IDLE_SECONDS: Final = 30 * 60
+#: What of an unanswered question the page and its JSON show.
+SHOWN: Final = frozenset({"kind", "text", "serial", "batteries", "discard", "hand",
+                          "history", "strikes"})
 #: Bounds of the start form's numbers.
 MAX_COUNT: Final = 500
 MAX_MINUTES: Final = 240.0
@@ -78,6 +82,20 @@ class WebDrill:
     store: Store
     events: list[Event] = field(default_factory=list)
     used: float = 0.0
+    #: Questions asked so far: the page sends it back with an answer, so an answer from
+    #: a stale page (another tab, the Back button) is refused, never stored.
+    asked: int = 0
+    #: The number of the question whose page was shown (its answer clock restarted).
+    shown: int = 0
+    #: A word for the page about the last request (a refused stale answer).
+    notice: str = ""
+
+    def take(self, events: list[Event]) -> None:
+        """Keep ``events`` for the page, counting the questions they ask."""
+        if events:
+            self.events = events
+            self.notice = ""
+            self.asked += sum(isinstance(e, Asked) for e in events)
 
 
 def _number(form: Mapping[str, str], name: str, kind: type[int] | type[float],
@@ -103,8 +121,13 @@ def read_options(form: Mapping[str, str],
     if mode not in MODES:
         raise DrillFormError(f"mode {mode[:20]!r} is not a drill mode, expected one of "
                              f"{', '.join(MODES)}")
-    tables = tuple(t for t in letters.get("table", ()) if t in TABLE_LETTERS)
-    rules = tuple(r for r in letters.get("rule", ()) if r in RULE_LETTERS)
+    tables = tuple(letters.get("table", ()))
+    rules = tuple(letters.get("rule", ()))
+    for name, given, known in (("table", tables, TABLE_LETTERS), ("rule", rules, RULE_LETTERS)):
+        for letter in given:
+            if letter not in known:
+                raise DrillFormError(f"{name} {letter[:10]!r} is not a {name} letter, "
+                                     f"expected one of {', '.join(known)}")
     options = DrillOptions(
         count=_number(form, "count", int, MAX_COUNT),
         minutes=_number(form, "minutes", float, MAX_MINUTES),
@@ -114,6 +137,7 @@ def read_options(form: Mapping[str, str],
         tables=tables,
         rules=rules,
         settings=_daily_goal(form),
+        practice=form.get("practice") == "1",
     )
     return mode, options
 
@@ -123,7 +147,7 @@ def _daily_goal(form: Mapping[str, str]) -> dict[str, float | int | None]:
     text = form.get("daily_goal", "").strip()
     if not text:
         return {}
-    if not text.isdigit() or int(text) > MAX_COUNT:
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_COUNT:
         raise DrillFormError(f"daily goal {text[:20]!r} is not a whole number from 0 to "
                              f"{MAX_COUNT}")
     return {"daily_goal": int(text)}
@@ -147,7 +171,7 @@ class DrillHub:
     def start(self, mode: str, options: DrillOptions) -> WebDrill:
         """A new drill, its first question asked."""
         self.sweep()
-        if len(self.drills) >= MAX_DRILLS:
+        if sum(not d.session.ended for d in self.drills.values()) >= MAX_DRILLS:
             raise DrillFormError(f"{MAX_DRILLS} drills are already running here; finish or "
                                  "stop one first")
         store = Store.open(self.path())
@@ -159,7 +183,8 @@ class DrillHub:
         except BaseException:
             store.close()
             raise
-        drill = WebDrill(secrets.token_urlsafe(12), session, store, events, self.clock())
+        drill = WebDrill(secrets.token_urlsafe(12), session, store, [], self.clock())
+        drill.take(events)
         self.drills[drill.key] = drill
         if session.ended:
             self._close(drill)
@@ -169,36 +194,49 @@ class DrillHub:
         """The drill ``key`` with its bomb timer brought up to date, or ``None``."""
         drill = self.drills.get(key[:40])
         if drill is not None and not drill.session.ended:
-            ran_out = drill.session.tick()
-            if ran_out:
-                drill.events = ran_out
+            drill.take(drill.session.tick())
             self._close_if_ended(drill)
         return drill
 
-    def answer(self, drill: WebDrill, line: str) -> None:
+    def show(self, drill: WebDrill) -> None:
+        """The drill's page is being drawn: a question shown for the first time starts
+        its answer clock now (see :meth:`DrillSession.shown`)."""
+        if drill.session.clock_running() and drill.shown != drill.asked:
+            drill.shown = drill.asked
+            drill.session.shown()
+
+    def answer(self, drill: WebDrill, line: str, question: int | None = None) -> bool:
         """One line from the page: an answer, ``?`` for help, empty after a pause to go
-        on, ``quit`` to stop."""
+        on, ``quit`` to stop. ``question`` is the number of the question the page showed;
+        an answer to an earlier one is refused (``False``) and nothing is stored."""
         if drill.session.ended or not drill.session.asking:
-            return
+            return False
+        if question is not None and question != drill.asked:
+            drill.notice = ("That answer was for an earlier question (another tab, or "
+                            "the Back button); it was not taken. Answer this one.")
+            return False
         drill.used = self.clock()
-        events = drill.session.answer(line[:200])
-        if events:
-            drill.events = events
+        drill.take(drill.session.answer(line[:200]))
         self._close_if_ended(drill)
+        return True
 
     def stop(self, drill: WebDrill) -> None:
         """End the drill now, with its summary."""
         if not drill.session.ended:
-            drill.events = drill.session.stop()
+            drill.take(drill.session.stop())
         self._close_if_ended(drill)
 
     def sweep(self) -> None:
-        """End drills idle too long; forget ended ones that nobody looks at any more."""
+        """End drills idle too long, and forget them; of the ended ones, keep only the
+        latest few (their summaries), so the drills kept stay bounded."""
         now = self.clock()
         for drill in list(self.drills.values()):
             if now - drill.used > IDLE_SECONDS:
                 self.stop(drill)
                 del self.drills[drill.key]
+        ended = [d for d in self.drills.values() if d.session.ended]
+        for drill in sorted(ended, key=lambda d: d.used)[:-MAX_DRILLS]:
+            del self.drills[drill.key]
 
     def _close_if_ended(self, drill: WebDrill) -> None:
         if drill.session.ended:
@@ -272,7 +310,10 @@ def event_json(event: Event) -> dict[str, Any] | None:
     if isinstance(event, Graded):
         return _graded_json(event)
     if isinstance(event, Started):
-        return {"type": "started", "plan": event.plan, "daily": event.daily}
+        return {"type": "started", "plan": event.plan, "daily": event.daily,
+                "outlook": event.outlook}
+    if isinstance(event, CaughtUp):
+        return {"type": "caught_up", "why": event.why}
     if isinstance(event, GameStarted):
         return {"type": "game", "index": event.index, "progress": event.progress,
                 "edge": event.edge, "expected": round(event.expected_at_start, 2)}
@@ -293,8 +334,9 @@ def event_json(event: Event) -> dict[str, Any] | None:
     if isinstance(event, Ended):
         return {"type": "ended", "right": event.right, "answered": event.answered,
                 "daily": event.daily, "tallies": [t.to_json() for t in event.tallies]}
-    assert isinstance(event, Asked | LineTaken)
-    return None
+    if isinstance(event, Asked | LineTaken):
+        return None
+    return {"type": "other", "name": type(event).__name__}
 
 
 def page_data(drill: WebDrill, clock: Callable[[], float]) -> dict[str, Any]:
@@ -302,13 +344,16 @@ def page_data(drill: WebDrill, clock: Callable[[], float]) -> dict[str, Any]:
     session = drill.session
     state = session.to_json()
     if state["question"] is not None:
-        # The options' values are the answer to a decision: shown only after it.
-        state["question"].pop("options", None)
+        # Only what the learner sees: a skill's key, N, a game's seed or a decision's
+        # option values would give the answer away.
+        state["question"] = {k: v for k, v in state["question"].items() if k in SHOWN}
     asked = next((e for e in reversed(drill.events) if isinstance(e, Asked)), None)
     deadline = session.deadline()
     game = session.game
     return {
         "key": drill.key,
+        "question_number": drill.asked,
+        "notice": drill.notice,
         "plan": session.plan(),
         "state": state,
         "feedback": [j for j in (event_json(e) for e in drill.events) if j is not None],

@@ -6,7 +6,8 @@ to its page. ``GET /drill/<key>`` shows the feedback on the last answer and the 
 asked with its answer buttons; ``POST /drill/<key>`` takes one answer (``choice``: a
 button's answer; ``go=legal`` with ``slot`` and ``discard``: the legal cards; ``line``
 with ``go=typed``: typed in the drill notation; ``go``: ``next``, ``help``, ``quit`` or
-``stop``) and answers ``303`` back to the page.
+``stop``; ``q``: the number of the question the page showed, so a stale page's answer is
+refused) and answers ``303`` back to the page.
 ``/api/drill/<key>`` sends the same page data as JSON (``POST`` takes an answer first).
 Errors are one line (400; 404 for a drill that is no longer kept).
 """
@@ -33,6 +34,14 @@ Render = Callable[..., Response]
 T = TypeVar("T")
 #: Form fields read from an answer or the start form.
 MAX_FIELDS = 40
+
+
+def question_number(form: FormData) -> int | None:
+    """The number of the question the answering page showed (``None``: not sent)."""
+    value = form.get("q")
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 9:
+        return int(value)
+    return None
 
 
 def answer_line(form: FormData) -> str:
@@ -122,6 +131,7 @@ class DrillPages:
         drill = await self._drill(request)
         if drill is None:
             return await self._gone(False)
+        await self._run(self.hub.show, drill)
         return self.render("drill.html", page="drill", d=await self._data(drill))
 
     async def answer(self, request: Request) -> Response:
@@ -129,12 +139,15 @@ class DrillPages:
         drill = await self._drill(request)
         if drill is None:
             return await self._gone(False)
-        form = await request.form(max_files=0, max_fields=MAX_FIELDS)
+        await self._take(drill, await request.form(max_files=0, max_fields=MAX_FIELDS))
+        return RedirectResponse(f"/drill/{drill.key}", status_code=303)
+
+    async def _take(self, drill: WebDrill, form: FormData) -> None:
+        """Apply one posted form: ``go=stop`` stops, anything else is a line."""
         if form.get("go") == "stop":
             await self._run(self.hub.stop, drill)
         else:
-            await self._run(self.hub.answer, drill, answer_line(form))
-        return RedirectResponse(f"/drill/{drill.key}", status_code=303)
+            await self._run(self.hub.answer, drill, answer_line(form), question_number(form))
 
     async def api(self, request: Request) -> Response:
         """The drill's page data as JSON; a ``POST`` takes an answer first."""
@@ -142,6 +155,5 @@ class DrillPages:
         if drill is None:
             return await self._gone(True)
         if request.method == "POST":
-            form = await request.form(max_files=0, max_fields=MAX_FIELDS)
-            await self._run(self.hub.answer, drill, answer_line(form))
+            await self._take(drill, await request.form(max_files=0, max_fields=MAX_FIELDS))
         return JSONResponse(await self._data(drill), headers={"cache-control": "no-store"})

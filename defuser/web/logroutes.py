@@ -30,13 +30,13 @@ from defuser.web.logview import (
     analyse,
     document,
     edgework_fields,
+    judge_wanted,
     read_path,
     view,
 )
 
 #: Form fields read (a larger form is refused by the parser).
 MAX_FIELDS: Final = 8
-FORM_TYPES: Final = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 Render = Callable[..., Response]
 
@@ -66,7 +66,7 @@ class LogPages:
         """The form, and the analysis of the log the address names."""
         params = request.query_params
         asked = {k: params.get(k, "") for k in ("path", "serial", "batteries")}
-        asked["judge"] = params.get("judge", "1")
+        asked["judge"] = "1" if judge_wanted(params.getlist("judge")) else "0"
         try:
             doc = await self._from_query(params)
         except LogSourceError as exc:
@@ -104,18 +104,23 @@ class LogPages:
         return JSONResponse(doc, headers={"cache-control": "no-store"})
 
     async def _posted(self, request: Request) -> LogSource:
+        """The log of a POST: the viewer's form, or the body itself (a script's upload;
+        curl sends a file as URL-encoded form data unless told otherwise)."""
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if content_type in FORM_TYPES:
+        data = await request.body()
+        if content_type == "multipart/form-data" or (
+            content_type == "application/x-www-form-urlencoded" and _is_viewer_form(data)
+        ):
             form = await request.form(max_files=1, max_fields=MAX_FIELDS,
                                       max_part_size=MAX_LOG_BYTES)
             return await _form_source(form)
         params = request.query_params
         serial, batteries = edgework_fields(params.get("serial", ""),
                                             params.get("batteries", ""))
-        data = await request.body()
         if not data:
             raise LogSourceError("the request body is empty, expected a game log")
-        return LogSource("upload", data, serial, batteries, params.get("judge", "1") != "0")
+        return LogSource("upload", data, serial, batteries,
+                         judge_wanted(params.getlist("judge")))
 
     async def _from_query(self, params: Any) -> dict[str, Any] | None:
         key = params.get("id", "")
@@ -127,7 +132,7 @@ class LogPages:
             return kept
         serial, batteries = edgework_fields(params.get("serial", ""),
                                             params.get("batteries", ""))
-        judge = params.get("judge", "1") != "0"
+        judge = judge_wanted(params.getlist("judge"))
         path = params.get("path", "").strip()
         if params.get("followed"):
             path = str(self.followed)
@@ -146,6 +151,13 @@ class LogPages:
         )
 
 
+def _is_viewer_form(data: bytes) -> bool:
+    """Whether a URL-encoded body is the viewer's form (it names a ``text`` field), not a
+    log sent with curl's default content type."""
+    return any(part.split(b"=", 1)[0] in (b"text", b"serial", b"batteries", b"judge")
+               for part in data[:4096].split(b"&"))
+
+
 def _document_of(source: LogSource) -> dict[str, Any]:
     return document(analyse(source))
 
@@ -153,7 +165,7 @@ def _document_of(source: LogSource) -> dict[str, Any]:
 async def _form_source(form: FormData) -> LogSource:
     """The log and edgework of the viewer's form: a file, else pasted text."""
     serial, batteries = edgework_fields(_text(form, "serial"), _text(form, "batteries"))
-    judge = _text(form, "judge") != "0"
+    judge = judge_wanted([v for v in form.getlist("judge") if isinstance(v, str)])
     upload = form.get("file")
     if isinstance(upload, UploadFile) and upload.filename:
         data = await upload.read(MAX_LOG_BYTES + 1)

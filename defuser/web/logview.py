@@ -58,6 +58,7 @@ class LogSource:
 def read_path(path: str) -> bytes:
     """The bytes of the regular file ``path``, at most :data:`MAX_LOG_BYTES`."""
     shown = repr(path.replace("\n", " ")[:200])
+    path = os.path.expanduser(path)
     if "://" in path[:12]:
         raise LogSourceError(f"log file {shown} is a web address; download the log first "
                              "and open the file (or upload it)")
@@ -65,6 +66,9 @@ def read_path(path: str) -> bytes:
         info = os.stat(path)
     except FileNotFoundError:
         raise LogSourceError(f"log file {shown} does not exist on this machine") from None
+    except ValueError:
+        raise LogSourceError(f"log file {shown} is not a file name (it holds a NUL "
+                             "character)") from None
     except OSError as exc:
         raise LogSourceError(f"log file {shown} cannot be read: {exc.strerror}") from None
     if not stat.S_ISREG(info.st_mode):
@@ -98,11 +102,17 @@ def edgework_fields(serial: str, batteries: str) -> tuple[str | None, int | None
             raise LogSourceError(f"serial {serial!r}: {exc}") from None
     chosen_batteries = None
     if batteries:
-        if not batteries.isdigit() or int(batteries) > MAX_BATTERIES:
+        if not (batteries.isascii() and batteries.isdigit()) or int(batteries) > MAX_BATTERIES:
             raise LogSourceError(
                 f"batteries {batteries!r} is not a battery count, expected 0 to {MAX_BATTERIES}")
         chosen_batteries = int(batteries)
     return chosen_serial, chosen_batteries
+
+
+def judge_wanted(values: list[str]) -> bool:
+    """Whether to judge, from the ``judge`` values sent: none sent (a script) means yes;
+    the form sends ``0`` always and ``1`` too when its box is ticked."""
+    return not values or "1" in values
 
 
 def analyse(source: LogSource) -> FileAnalysis:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from defuser.dashboard.charts import Series, line_chart, spread
+from defuser.dashboard.charts import Series, count_top, line_chart, spread
 from defuser.dashboard.stats import sections
 from defuser.trainer.progress import dashboard_data, local_day, practice_days
 from defuser.trainer.sample import sample_database as learner_db
@@ -103,3 +103,11 @@ def test_end_labels_never_overlap() -> None:
 def test_a_chart_without_data_says_so() -> None:
     chart = line_chart("t", "c", [], [], fmt=str)
     assert "No answers yet" in chart.figure()
+
+
+def test_a_week_without_answers_breaks_the_line_and_counts_have_whole_ticks() -> None:
+    chart = line_chart("t", "c", ["a", "b", "c", "d"], [Series("x", (0.5, None, 0.7, 0.8))],
+                       fmt=str, top=1.0)
+    (path,) = re.findall(r'<path class="line series-0" d="([^"]+)"', "".join(chart.body))
+    assert path.count("M") == 2
+    assert [count_top(v) for v in (1, 3.2, 5, 91, 130)] == [4.0, 4.0, 8.0, 100.0, 160.0]

@@ -199,3 +199,87 @@ def test_the_daily_goal_is_saved_like_the_terminals(tmp_path: Path) -> None:
     assert store is not None
     with store:
         assert store.settings()["daily_goal"] == "25"
+
+
+def test_a_learner_caught_up_is_told_so_not_shown_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "s.sqlite3"
+    run = run_cli(["drill", "--db", str(db), "--mode", "decide", "--count", "1",
+                   "--new-per-day", "0"], monkeypatch, stdin="quit\n")
+    assert "Caught up" in run.out + run.err, run.out + run.err
+    client = client_for(db)
+    url = client.post("/drill", data={"mode": "mixed", "count": "3"},
+                      follow_redirects=False).headers["location"]
+    page = client.get(url)
+    assert page.status_code == 200 and "Caught up" in page.text
+    kinds = [f["type"] for f in client.get("/api" + url).json()["feedback"]]
+    assert "caught_up" in kinds and kinds[-1] == "ended"
+    practice = client.post("/drill", data={"mode": "table", "count": "1", "practice": "1"},
+                           follow_redirects=False).headers["location"]
+    data = client.get("/api" + practice).json()
+    assert "extra practice" in data["plan"]
+    assert "caught_up" in [f["type"] for f in data["feedback"]]   # nothing seen yet
+
+
+def test_ended_drills_do_not_count_towards_the_limit(tmp_path: Path) -> None:
+    client = client_for(tmp_path / "s.sqlite3")
+    for _ in range(MAX_DRILLS + 2):
+        url = client.post("/drill", data={"mode": "table", "count": "2"},
+                          follow_redirects=False).headers["location"]
+        client.post(url, data={"go": "stop"})
+        assert client.get("/api" + url).json()["state"]["ended"]
+
+
+def test_an_answer_from_a_stale_page_is_refused_and_not_stored(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    client = client_for(db)
+    url = client.post("/drill", data={"mode": "table", "count": "5"},
+                      follow_redirects=False).headers["location"]
+    first = client.get("/api" + url).json()["question_number"]
+    client.post(url, data={"choice": "A", "q": str(first)})
+    data = client.get("/api" + url).json()
+    if data["state"]["waiting"]:
+        client.post(url, data={"go": "next", "q": str(data["question_number"])})
+    stored_before = len(stored(db))
+    client.post(url, data={"choice": "B", "q": str(first)})      # the stale tab
+    data = client.get("/api" + url).json()
+    assert len(stored(db)) == stored_before
+    assert "earlier question" in data["notice"]
+    assert "earlier question" in client.get(url).text
+
+
+def test_the_page_restarts_the_answer_clock_when_it_shows_the_question(
+    tmp_path: Path,
+) -> None:
+    hub, clock = hub_with_clock(tmp_path / "s.sqlite3")
+    drill = hub.start("table", DrillOptions(count=2, seed=3))
+    clock.now += 0.6          # the redirect and the page reaching the browser
+    hub.show(drill)
+    clock.now += 2.0
+    hub.show(drill)           # a reload does not restart it again
+    clock.now += 1.0
+    hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
+    assert page_data(drill, clock)["feedback"][0]["seconds"] == pytest.approx(3.0)
+
+
+def test_stop_works_through_the_json_twin_and_questions_give_nothing_away(
+    tmp_path: Path,
+) -> None:
+    client = client_for(tmp_path / "s.sqlite3")
+    for mode in ("identify", "rule", "cycle", "game", "decide"):
+        url = client.post("/drill", data={"mode": mode, "count": "1"},
+                          follow_redirects=False).headers["location"]
+        question = client.get("/api" + url).json()["state"]["question"]
+        assert not {"skill", "interval", "seed", "options", "defuse_slots"} & set(question)
+        assert question["text"]
+        assert client.post("/api" + url, data={"go": "stop"}).json()["state"]["ended"]
+
+
+@pytest.mark.parametrize("form", [{"mode": "table", "daily_goal": "²"},
+                                  {"mode": "table", "table": "Z"}])
+def test_odd_start_forms_are_one_line_not_a_server_error(
+    tmp_path: Path, form: dict[str, str]
+) -> None:
+    page = client_for(tmp_path / "s.sqlite3").post("/drill", data=form)
+    assert page.status_code == 400 and "Traceback" not in page.text

@@ -165,3 +165,49 @@ def test_a_long_module_draws_its_first_rows_and_counts_the_rest() -> None:
     (shown,) = view(doc)["bombs"][0]["modules"]
     assert len(shown["rows"]) == MAX_ROWS and shown["rows_left_out"] == 5
     assert shown["marks_left_out"] == [{"line": MAX_ROWS + 3, "message": "late"}]
+
+
+@pytest.mark.parametrize("params", [
+    {"path": "/dev/null", "batteries": "²"},
+    {"path": "/tmp/a\x00b"},
+])
+def test_odd_fields_are_one_line_not_a_server_error(
+    client: TestClient, params: dict[str, str]
+) -> None:
+    assert client.get("/logs", params=params).status_code == 400
+    api = client.get("/api/logs", params=params)
+    assert api.status_code == 400 and api.json()["error"]
+
+
+def test_an_unticked_judge_box_skips_the_judgement(client: TestClient) -> None:
+    data, _ = tampered_log()
+    posted = client.post("/logs", files={"file": ("g.log", data, "text/plain")},
+                         data={"judge": "0"}, follow_redirects=False)
+    page = client.get(posted.headers["location"]).text
+    assert "Not judged" in page and "Decisions:" not in page
+    ticked = client.post("/logs", files={"file": ("g.log", data, "text/plain")},
+                         data={"judge": ["0", "1"]}, follow_redirects=False)
+    assert "Decisions:" in client.get(ticked.headers["location"]).text
+
+
+def test_a_log_sent_as_curl_sends_a_file_is_read(client: TestClient) -> None:
+    data, _ = tampered_log()
+    sent = client.post("/api/logs", content=data,
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert sent.status_code == 200 and sent.json()["files"][0]["bombs"]
+
+
+def test_api_errors_are_json(client: TestClient) -> None:
+    missing = client.get("/api/nothing-here")
+    assert missing.status_code == 404 and "error" in missing.json()
+    broken = client.post("/api/logs", content=b"--x\r\nnot a part",
+                         headers={"content-type": "multipart/form-data; boundary=x"})
+    assert broken.status_code == 400 and "error" in broken.json()
+
+
+def test_a_home_relative_path_is_expanded(client: TestClient, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    data, _ = tampered_log()
+    (tmp_path / "Player.log").write_bytes(data)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert client.get("/api/logs", params={"path": "~/Player.log"}).status_code == 200

@@ -28,14 +28,26 @@
       show(Math.min(at + 1, rows.length - 1));
     });
     bar.querySelector(".step-all").addEventListener("click", function () { show(-1); });
-    module.addEventListener("keydown", function (event) {
-      if (event.target.closest("input, textarea")) { return; }
-      if (event.key === "ArrowRight") { bar.querySelector(".step-next").click(); }
-      if (event.key === "ArrowLeft") { bar.querySelector(".step-prev").click(); }
-    });
+    module.stepKey = function (key) {
+      if (key === "ArrowRight") { bar.querySelector(".step-next").click(); }
+      if (key === "ArrowLeft") { bar.querySelector(".step-prev").click(); }
+    };
     show(-1);
   }
-  document.querySelectorAll(".log-module").forEach(stepper);
+  var modules = Array.prototype.slice.call(document.querySelectorAll(".log-module"));
+  modules.forEach(stepper);
+  // The arrow keys step the module that holds the focus, else the first one on screen.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") { return; }
+    if (event.target.closest && event.target.closest("input, textarea, select")) { return; }
+    var focused = document.activeElement && document.activeElement.closest
+      ? document.activeElement.closest(".log-module") : null;
+    var module = focused || modules.find(function (m) {
+      var box = m.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight && m.stepKey;
+    });
+    if (module && module.stepKey) { event.preventDefault(); module.stepKey(event.key); }
+  });
   var print = document.querySelector("button.print");
   if (print) {
     print.hidden = false;
