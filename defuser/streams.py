@@ -11,8 +11,9 @@ Contract:
   end of input. Nothing raises on bad bytes, so no answer already computed is lost.
 - **Output.** :func:`setup_streams` (called once by ``main``) makes stdout and stderr
   never raise on a character their encoding lacks: it degrades to ASCII (card glyphs
-  become letters, accents are dropped, anything else becomes ``?``); a closed stdout or
-  stderr becomes a sink. A reader that goes away (``mittens ... | head -1``) is
+  become letters, accents are dropped, anything else becomes ``?``); a closed stderr
+  becomes a sink, and a closed stdout counts what it is given, so that output is an
+  error (exit 2), never lost unseen. A reader that goes away (``mittens ... | head -1``) is
   :class:`ReaderGone`, which ``main`` ends with exit 0. :func:`flush_stdout` writes out
   what stdout holds before the exit status is chosen, so output is never lost unseen
   (a full disk is an error, never exit 0).
@@ -110,20 +111,48 @@ def is_pipe_error(exc: OSError) -> bool:
 
 
 class _Sink(io.TextIOWrapper):
-    """Where a closed stdout or stderr writes: nowhere."""
+    """Where a closed stderr writes: nowhere."""
 
     def __init__(self) -> None:
         super().__init__(open(os.devnull, "wb"), encoding="utf-8")  # noqa: SIM115
+
+
+class _Count(io.RawIOBase):
+    """A writer that keeps nothing and counts the bytes it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def writable(self) -> bool:
+        """It takes any write."""
+        return True
+
+    def write(self, data: Any) -> int:
+        """Count ``data`` and drop it."""
+        size = len(memoryview(data).cast("B"))
+        self.count += size
+        return size
+
+
+class _ClosedStdout(io.TextIOWrapper):
+    """Where a closed stdout writes: nowhere, but counted, so :func:`flush_stdout` can
+    say that the output could not be written (exit 2) instead of losing it unseen."""
+
+    def __init__(self) -> None:
+        self.counter = _Count()
+        super().__init__(io.BufferedWriter(self.counter), encoding="utf-8")
 
 
 def setup_streams() -> None:
     """Make the standard streams safe for every command (called once by ``main``).
 
     stdout and stderr degrade to ASCII instead of raising on an unencodable character,
-    stdin replaces undecodable bytes, and a closed stdout or stderr becomes a sink.
+    stdin replaces undecodable bytes; a closed stderr becomes a sink, a closed stdout a
+    counter that :func:`flush_stdout` reports.
     """
     if sys.stdout is None:
-        sys.stdout = _Sink()
+        sys.stdout = _ClosedStdout()
     if sys.stderr is None:
         sys.stderr = _Sink()
     for stream, errors in ((sys.stdout, ASCII_FALLBACK), (sys.stderr, ASCII_FALLBACK),
@@ -162,6 +191,12 @@ def flush_stdout() -> None:
     """
     stream = sys.stdout
     if stream is None:
+        return
+    if isinstance(stream, _ClosedStdout):
+        stream.flush()
+        if stream.counter.count:
+            stream.counter.count = 0
+            raise OSError(errno.EBADF, "standard output is closed, so nothing was written")
         return
     try:
         stream.flush()

@@ -175,10 +175,13 @@ def test_closed_stdin_is_the_end_of_input(args: tuple[str, ...], tmp_path: Path)
         (("live", "--json"), b"serial AB3CD4\n"),
     ],
 )
-def test_closed_stdout_is_no_traceback(args: tuple[str, ...], stdin: bytes) -> None:
+def test_closed_stdout_is_one_line_and_exit_2(args: tuple[str, ...], stdin: bytes) -> None:
+    # The output had nowhere to go: that is said, never lost unseen with exit 0.
     result = run_process(args, stdin, close=(1,))
     no_traceback(result)
-    assert result.code == 0
+    assert result.code == 2
+    (line,) = result.text.err.strip().splitlines()
+    assert line.endswith("error: standard output is closed, so nothing was written")
 
 
 # ------------------------------------------------------------ row 22: pipes and Ctrl-C
