@@ -137,9 +137,14 @@ class _Count(io.RawIOBase):
 
 class _ClosedStdout(io.TextIOWrapper):
     """Where a closed stdout writes: nowhere, but counted, so :func:`flush_stdout` can
-    say that the output could not be written (exit 2) instead of losing it unseen."""
+    say that the output could not be written (exit 2) instead of losing it unseen.
+
+    The null device is opened and held too: it takes the free descriptor 1, so no file
+    opened later (the stats database) can become "standard output" for ``/dev/stdout``
+    or a child process."""
 
     def __init__(self) -> None:
+        self.placeholder = os.open(os.devnull, os.O_WRONLY)
         self.counter = _Count()
         super().__init__(io.BufferedWriter(self.counter), encoding="utf-8")
 

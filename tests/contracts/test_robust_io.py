@@ -184,6 +184,18 @@ def test_closed_stdout_is_one_line_and_exit_2(args: tuple[str, ...], stdin: byte
     assert line.endswith("error: standard output is closed, so nothing was written")
 
 
+def test_a_closed_stdout_is_never_a_file_opened_later(tmp_path: Path) -> None:
+    # With descriptor 1 free, the database opened next took it: '/dev/stdout' was the
+    # database (a child process or a write to fd 1 would have gone into it).
+    db = tmp_path / "s.db"
+    made = run_process(["drill", "--mode", "table", "--count", "1", "--db", str(db)], b"A\n")
+    assert made.code == 0
+    result = run_process(["stats", "--db", str(db), "--export", "/dev/stdout"], b"",
+                         close=(1,))
+    no_traceback(result)
+    assert result.code == 2 and "stats database" not in result.text.err
+
+
 # ------------------------------------------------------------ row 22: pipes and Ctrl-C
 
 
