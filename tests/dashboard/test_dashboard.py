@@ -25,19 +25,19 @@ PARTS = ("Accuracy per kind, by week", "Answer time per kind, by week",
 
 
 @pytest.fixture(scope="module")
-def sixty_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def learner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("dash") / "private-name" / "stats.sqlite3"
     path.parent.mkdir()
-    learner_db(path, days=60, answers=1200, seed=4)
+    learner_db(path, days=21, answers=300, seed=4)
     return path
 
 
 @pytest.mark.parametrize("suffix", [".svg", ".html"])
 def test_the_picture_is_one_self_contained_file(
-    sixty_days: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+    learner: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
     target = tmp_path / f"mine{suffix}"
-    run = run_cli(["stats", "--db", str(sixty_days), "--picture", str(target)], monkeypatch)
+    run = run_cli(["stats", "--db", str(learner), "--picture", str(target)], monkeypatch)
     assert run.code == 0, run.err
     text = target.read_text(encoding="utf-8")
     for part in PARTS:
@@ -66,19 +66,19 @@ def test_the_picture_of_an_empty_database(tmp_path: Path,
         assert "No answers yet" in target.read_text(encoding="utf-8")
 
 
-def test_the_html_sections_count_every_answer(sixty_days: Path) -> None:
-    store = Store.open(sixty_days, create=False, readonly=True)
+def test_the_html_sections_count_every_answer(learner: Path) -> None:
+    store = Store.open(learner, create=False, readonly=True)
     assert store is not None
     with store:
         rows = store.answers()
     now = rows[-1].at + 60
     data = dashboard_data(rows, now)
     html = sections(data["report"], data["progress"], local_day(now))
-    assert "<dd>1200</dd>" in html
+    assert "<dd>300</dd>" in html
     right = sum(r.correct for r in rows)
     cells = re.findall(r"(\d+)/(\d+) right", html)
     assert cells and all(int(a) <= int(b) for a, b in cells)
-    assert f"<dd>{round(100 * right / 1200)}%</dd>" in html
+    assert f"<dd>{round(100 * right / 300)}%</dd>" in html
 
 
 def test_days_start_on_a_monday_and_end_today() -> None:
