@@ -246,6 +246,9 @@ class HostSession:
         self._desired = DisplayState()
         self._posted: dict[Slot, float] = {}
         self._confirmed = DisplayState()
+        #: Per part, the command posted and the one the prop confirmed for it: they differ
+        #: for a running timer, sent with the time left at the moment it went out.
+        self._sent_as: dict[Slot, tuple[DisplayCommand, DisplayCommand]] = {}
         self._pending_ack: int | None = None
         self._pending_sound: PlaySound | None = None
         self._sound_number = 0
@@ -399,10 +402,17 @@ class HostSession:
     def display_state(self) -> DisplayState:
         """The display state wanted (what the prop shows once it is synced): the parts of
         the version in use once a handshake chose one (a version-1 prop is never sent the
-        holders, indicators, plates, limit, timer or game)."""
-        if not self.version:
-            return self._desired
-        return DisplayState.of(c for c in self._desired.commands() if self.version >= c.SINCE)
+        holders, indicators, plates, limit, timer or game), each part as it was sent once
+        the prop confirmed it (a running timer with the time left when it went out)."""
+        commands = [
+            self._as_sent(c) for c in self._desired.commands()
+            if not self.version or self.version >= c.SINCE
+        ]
+        return DisplayState.of(commands)
+
+    def _as_sent(self, command: DisplayCommand) -> DisplayCommand:
+        posted, sent = self._sent_as.get(command.slot, (None, command))
+        return sent if posted == command else command
 
     # ------------------------------------------------------------------ handshake
 
@@ -475,6 +485,7 @@ class HostSession:
         self.last_seq = hi.seq
         self._gap = None
         self._confirmed = DisplayState()
+        self._sent_as.clear()
         self._pending_ack = None
         self._pending_sound = None
         self._ping_owed = False
@@ -594,6 +605,8 @@ class HostSession:
             self._pong(reply, now)
         elif not isinstance(command, Hello):
             self._confirmed = self._confirmed.apply(command)
+            if isinstance(flight.sent_as, DisplayCommand):
+                self._sent_as[command.slot] = (command, flight.sent_as)
             self._check_recovered()
 
     def _pong(self, pong: Pong, now: float) -> None:

@@ -535,6 +535,24 @@ def test_a_running_timer_is_sent_with_the_time_left_at_sending() -> None:
     assert retry.endswith(" 299375 1250")
 
 
+def test_the_display_state_holds_the_timer_as_it_was_sent() -> None:
+    """The JSON's ``timer_ms`` is what the prop was sent (the time left when the TIMER
+    went out), not the time left when the game posted it."""
+    wire = Wire()
+    handshake(wire)
+    wire.session.show(ShowTop(Card.BLUE_HEART), wire.now)
+    [top] = wire.take()
+    wire.session.show(ShowTimer(300_000, 1000), wire.now)
+    wire.at(0.2)
+    wire.prop(f"OK {top.split()[1]}")
+    [timer] = wire.take()
+    assert timer.endswith(" 299800 1000")
+    wire.prop(f"OK {timer.split()[1]}")
+    assert wire.session.display_state().commands()[-1] == ShowTimer(299_800, 1000)
+    wire.session.show(ShowTimer(250_000, 0), wire.now)  # posted, not yet confirmed
+    assert ShowTimer(250_000, 0) in wire.session.display_state().commands()
+
+
 def test_sounds_are_numbered_so_a_retry_plays_once() -> None:
     wire = Wire()
     handshake(wire)
