@@ -697,6 +697,36 @@ def _resend_session_check(c: _Checker, state: dict[str, int]) -> None:
         c.check("resend-session", "3.2, 3.4",
                 "a re-sent event carries the session it was pressed in, not the one in use",
                 resend_session, needs="presses")
+    if 1 in c.versions and max(c.versions) >= 2:
+        _resend_form_check(c, state)
+
+
+def _resend_form_check(c: _Checker, state: dict[str, int]) -> None:
+    """A prop speaking versions 1 and 2 re-sends version-2 presses in the form of a
+    version-1 session in use (no session token), then speaks version 2 again."""
+    probe = c.probe
+
+    def resend_form() -> None:
+        if "newest" not in state:
+            raise _Failed("no presses to re-send (the numbering check failed)")
+        _hello(c, 1)
+        try:
+            newest = state["newest"]
+            t = c.next_tag()
+            probe.events.clear()
+            bodies = probe.ask(f"RESEND {t} {newest}")
+            got = [b for b in bodies if b.startswith("BTN ")]
+            # Only the form is checked here: the range of a RESEND has its own checks.
+            expected = ButtonPressed(newest, Button.HAND1).encode()
+            if expected not in got or any(len(b.split()) != 3 for b in got):
+                raise _Failed(f"> 'RESEND {t} {newest}' in a version-1 session: expected "
+                              f"{expected!r} (the form of the session in use), got {got}")
+        finally:
+            _hello(c, 2)
+
+    c.check("resend-form", "3.2, 3.4",
+            "a re-sent event takes the form of the session in use (version 1: no session)",
+            resend_form, needs="presses")
 
 
 def _reset_checks(c: _Checker) -> None:

@@ -54,6 +54,8 @@ def test_the_simulated_prop_passes_every_requirement(
                      "reset", "btn-without-session", "reply-deadline"):
         assert expected in names
     assert ("v2 TIMER" in names) == (version == 2)
+    for v2_only in ("resend-session", "resend-form", "v2 IND index 0", "v2 PLATE index 0"):
+        assert (v2_only in names) == (version == 2)
     assert "v1 TIMER unknown" in names  # a version-2 command in a version-1 session
 
 
@@ -106,6 +108,16 @@ class ResendsInTheSessionInUse(PropSim):
         return super()._event_line(event, self.session)
 
 
+class ResendsAsFirstSent(PropSim):
+    """Re-sends each event in the version-2 form it was first sent in, also while a
+    version-1 session is in use."""
+
+    def _event_line(self, event: ButtonPressed, session: int) -> str:
+        if self._in_use() == 1 and session:
+            return ButtonPressed(event.seq, event.button, session).encode()
+        return super()._event_line(event, session)
+
+
 class WrongPrior(PropSim):
     """Answers every version-2 HELLO with <prior> 0."""
 
@@ -131,6 +143,7 @@ class TakesIndex0(PropSim):
     ("prop", "failing", "said"),
     [
         (ResendsInTheSessionInUse, ["resend-session"], "the session each was pressed in"),
+        (ResendsAsFirstSent, ["resend-form"], "the form of the session in use"),
         (WrongPrior, ["hello-2"], "<prior> is 0, expected the session before"),
         (TakesIndex0, ["v2 IND index 0", "v2 PLATE index 0"], "'IND "),
     ],
