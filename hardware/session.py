@@ -475,7 +475,11 @@ class HostSession:
         shake = self._handshake
         assert shake is not None
         if hi.version != asked or (hi.prior is None) != (asked == 1):
-            shake.wrong_hi = f"the prop answered HELLO for version {asked} with {hi.encode()!r}"
+            # (A HI whose form does not fit its own version is no valid line at all.)
+            shake.wrong_hi = (
+                f"the prop answered HELLO for version {asked} with {hi.encode()!r}, a "
+                f"version-{hi.version} HI"
+            )
             self._notice(NoticeKind.DEVICE_ERROR, shake.wrong_hi)
             return
         self.version = hi.version
@@ -729,7 +733,7 @@ class HostSession:
                 # It answered, only not in the version asked for: not "no answer".
                 self._fail(
                     DeviceProtocolError(
-                        f"{shake.wrong_hi} and never in the version asked for within "
+                        f"{shake.wrong_hi}, and never in the version asked for within "
                         f"{limit:g} s (docs/protocol.md section 5.1)"
                     )
                 )
@@ -740,6 +744,9 @@ class HostSession:
                         setting=Setting.HANDSHAKE_TIMEOUT,
                     )
                 )
+            elif shake.wrong_hi is not None:
+                self._lose(f"{shake.wrong_hi}, and never in the version asked for within "
+                           f"{limit:g} s", now)
             else:
                 self._lose(f"no answer to HELLO within {limit:g} s", now)
             return

@@ -226,8 +226,23 @@ def test_a_hi_in_the_wrong_version_is_not_called_no_answer() -> None:
     [failed] = wire.others
     assert isinstance(failed, Failed) and isinstance(failed.error, DeviceProtocolError)
     assert str(failed.error) == (
-        "the prop answered HELLO for version 2 with 'HI 0 1 0 fw-1' and never in the "
-        "version asked for within 5 s (docs/protocol.md section 5.1)"
+        "the prop answered HELLO for version 2 with 'HI 0 1 0 fw-1', a version-1 HI, and "
+        "never in the version asked for within 5 s (docs/protocol.md section 5.1)"
+    )
+
+
+def test_a_hi_in_the_wrong_version_after_a_restart_is_not_called_no_answer() -> None:
+    wire = Wire()
+    handshake(wire)
+    wire.prop("BOOT 2")
+    [hello] = wire.take()
+    assert hello.startswith("HELLO ")
+    wire.prop(f"HI {hello.split()[1]} 1 0 fw-1")
+    wire.at(wire.now + 5.0)
+    [down] = [e for e in wire.others if isinstance(e, LinkDown)]
+    assert down.reason == (
+        f"the prop answered HELLO for version 2 with 'HI {hello.split()[1]} 1 0 fw-1', a "
+        "version-1 HI, and never in the version asked for within 5 s"
     )
 
 
@@ -551,6 +566,20 @@ def test_the_display_state_holds_the_timer_as_it_was_sent() -> None:
     assert wire.session.display_state().commands()[-1] == ShowTimer(299_800, 1000)
     wire.session.show(ShowTimer(250_000, 0), wire.now)  # posted, not yet confirmed
     assert ShowTimer(250_000, 0) in wire.session.display_state().commands()
+
+
+def test_a_lone_lf_goes_out_after_opening_the_port_and_not_after_a_restart() -> None:
+    """docs/protocol.md 5.1, step 1: the LF ends a half line the opened port held; a prop
+    that restarted on a port that stayed open holds none."""
+    session = HostSession(T, session_seed=1)
+    session.start(0.0)
+    opened = session.data_to_send()
+    assert opened.startswith(b"\nHELLO 0 2 ")
+    session.receive(seal("HI 0 2 0 fw-2 0"), 0.01)
+    session.data_to_send()
+    session.receive(seal("BOOT 2"), 0.02)
+    restarted = session.data_to_send()
+    assert restarted.startswith(b"HELLO ") and b"\n\n" not in restarted
 
 
 def test_sounds_are_numbered_so_a_retry_plays_once() -> None:
