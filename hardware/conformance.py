@@ -559,6 +559,14 @@ def _message_checks(c: _Checker, version: int) -> None:
         c.check("v2 SOUND repeat", "6.3", "a repeated SOUND (same number) is answered OK",
                 sound_once)
 
+        def no_timer() -> None:
+            t = c.next_tag()
+            probe.expect(f"TIMER {t} - 0", f"OK {t}")
+
+        c.check("v2 TIMER none", "3.1, 6.1",
+                "'TIMER <tag> - 0' (no timer) is answered OK; '-' with another rate is ARGS",
+                no_timer)
+
 
 def _await_presses(probe: _Probe, count: int) -> list[ButtonPressed]:
     """The first ``count`` events the probe has seen, waiting for them a while."""

@@ -54,7 +54,8 @@ def test_the_simulated_prop_passes_every_requirement(
                      "reset", "btn-without-session", "reply-deadline"):
         assert expected in names
     assert ("v2 TIMER" in names) == (version == 2)
-    for v2_only in ("resend-session", "resend-form", "v2 IND index 0", "v2 PLATE index 0"):
+    for v2_only in ("resend-session", "resend-form", "v2 IND index 0", "v2 PLATE index 0",
+                    "v2 TIMER none", "v2 TIMER args"):
         assert (v2_only in names) == (version == 2)
     assert "v1 TIMER unknown" in names  # a version-2 command in a version-1 session
 
@@ -118,6 +119,17 @@ class ResendsAsFirstSent(PropSim):
         return super()._event_line(event, session)
 
 
+class RefusesNoTimer(PropSim):
+    """Refuses 'TIMER - 0' as it refuses 'TIMER - 1000' (no '-' at all)."""
+
+    def _handle(self, body: str) -> None:
+        words = body.split()
+        if words[:1] == ["TIMER"] and len(words) == 4 and words[2] == "-":
+            self._emit(f"ERR {words[1]} ARGS")
+            return
+        super()._handle(body)
+
+
 class WrongPrior(PropSim):
     """Answers every version-2 HELLO with <prior> 0."""
 
@@ -144,6 +156,7 @@ class TakesIndex0(PropSim):
     [
         (ResendsInTheSessionInUse, ["resend-session"], "the session each was pressed in"),
         (ResendsAsFirstSent, ["resend-form"], "the form of the session in use"),
+        (RefusesNoTimer, ["v2 TIMER none"], "'TIMER "),
         (WrongPrior, ["hello-2"], "<prior> is 0, expected the session before"),
         (TakesIndex0, ["v2 IND index 0", "v2 PLATE index 0"], "'IND "),
     ],
