@@ -8,10 +8,8 @@ they happen; ``--json`` prints one JSON object per command for scripts.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
-from collections.abc import Iterator
 from time import monotonic
 from typing import IO, Any
 
@@ -35,9 +33,21 @@ from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from defuser.logs.reader import bomb_lines
 from defuser.strategy import explain
-from defuser.streams import input_lines, prompt_line, stdin_is_terminal
+from defuser.streams import input_lines, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
-from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end_headline
+from defuser.terminal.drill_clock import TIMED_OUT
+from defuser.terminal.game_view import (
+    PROMPT,
+    BoardRegion,
+    Reader,
+    Stop,
+    batteries_words,
+    elapsed_words,
+    end_headline,
+    mitten_words,
+    readline_reader,
+    timed_reader,
+)
 from defuser.terminal.params import edgework_options, game_options, resolve_edgework
 from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
@@ -97,16 +107,23 @@ class TerminalGame:
         colour: bool,
         json_mode: bool,
         log_file: IO[str] | None,
+        reveal: bool = False,
+        in_place: bool = False,
     ) -> None:
-        """Render ``session``; its module's start-up log lines go to ``log_file`` at once."""
+        """Render ``session``; its module's start-up log lines go to ``log_file`` at once.
+        ``reveal`` names each card's type and where the mitten is (what the defuser
+        cannot see); ``in_place`` redraws the board where it stands (a terminal)."""
         self.session = session
+        self.reveal = reveal
+        #: On a terminal, what was printed since the last click's report, to be redrawn.
+        self.region: BoardRegion | None = BoardRegion(out.out) if in_place else None
         self.module = session.module
         self.edge = edge
         self.out = out
         self.colour = colour
         self.json_mode = json_mode
         #: A person's terminal: long lines break at word boundaries, never mid-word.
-        self.wrap = colour or (sys.stdout.isatty() and not json_mode)
+        self.wrap = colour or in_place or (sys.stdout.isatty() and not json_mode)
         self.log = LogAppender(log_file)
         self.log.flush(self.module.log, self.module.log_total)
 
@@ -123,9 +140,14 @@ class TerminalGame:
             text = Text(text.lstrip(" "), style=style if self.colour else "")
             if indent and self.wrap:
                 # An explanation line keeps its indent on every line it wraps to.
-                self.out.print(Padding(text, (0, 0, 0, indent), expand=False), wrap=True)
+                padded = Padding(text, (0, 0, 0, indent), expand=False)
+                if self.region is not None:
+                    self.region.count(padded)
+                self.out.print(padded, wrap=True)
                 return
             text = Text(" " * indent).append_text(text)
+        if self.region is not None:
+            self.region.count(text)
         self.out.print(text, wrap=self.wrap)
 
     def show_edge(self) -> None:
@@ -150,7 +172,10 @@ class TerminalGame:
                 hand.append("   ")
             hand.append(f"{slot}: ").append_text(self.card(card))
         self.say(hand)
-        self.say(f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt")
+        deck = f"Deck:    face down, {m.deals} card{'' if m.deals == 1 else 's'} dealt"
+        if self.reveal and not m.solved:
+            deck += " · " + mitten_words(m.reveal().deals_until_mitten)
+        self.say(deck)
         session = self.session
         limit = f"/{session.strike_limit}" if session.strike_limit else ""
         left = session.time_left()
@@ -164,6 +189,11 @@ class TerminalGame:
         )
 
     # --------------------------------------------------------------- the game
+
+    def typed(self, line: str) -> None:
+        """A line was typed at the prompt (its echo is on the board's terminal)."""
+        if self.region is not None:
+            self.region.typed(line)
 
     def start(self, seed: int) -> None:
         """Print the opening: seed, edge and state."""
@@ -182,6 +212,8 @@ class TerminalGame:
             return
         self.say(f"Exploding Mittens · seed {seed} (replay with --seed {seed})", "bold")
         self.show_edge()
+        if self.region is not None:
+            self.region.rows = 0  # the heading stays; the board is redrawn
         self.show_state()
 
     def command(self, text: str) -> bool:
@@ -205,13 +237,19 @@ class TerminalGame:
             if self.json_mode:
                 self.out.json({"command": text, "error": str(exc)})
             else:
-                self.out.note(f"error: {exc} (type help for the commands)")
+                message = f"error: {exc} (type help for the commands)"
+                if self.region is not None:
+                    self.region.count_note(message, self.out.err)
+                self.out.note(message)
             return True
         self.show(text, self.session.click(action))
         return not self.session.over
 
     def show(self, text: str, events: list[GameEvent]) -> None:
-        """Render what the command ``text`` did: the click, then the end or the state."""
+        """Render what the command ``text`` did: the click, then the end or the state.
+        In place, the last click's report and board are drawn over first."""
+        if self.region is not None:
+            self.region.rewind()
         for event in events:
             if isinstance(event, Clicked):
                 self.log.flush(self.module.log, self.module.log_total)
@@ -241,9 +279,12 @@ class TerminalGame:
             assert result.card is not None
             kind = result.action.kind
             line = Text(f"{action}: you {kind.past_tense} ").append_text(self.card(result.card))
-            line.append(f", {m.rules.type_of(result.card).card_words}.")
-            if result.card == m.rules.mitten and kind is ActionKind.DISCARD:
-                line.append(" That was the Exploding Mitten.")
+            if self.reveal:
+                line.append(f", {m.rules.type_of(result.card).card_words}.")
+                if result.card == m.rules.mitten and kind is ActionKind.DISCARD:
+                    line.append(" That was the Exploding Mitten.")
+            else:
+                line.append(".")
             self.say(line)
         else:
             self.report_strike(result)
@@ -288,35 +329,58 @@ class TerminalGame:
         )
 
 
-def read_commands(interactive: bool) -> Iterator[str]:
-    """Yield command lines: prompted on a terminal, plain lines from a pipe."""
-    if interactive:
-        # Loading readline gives input() line editing and history where it exists.
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401
-        while (line := prompt_line("> ")) is not None:
-            yield line
-    else:
-        yield from input_lines()
+def terminal_reader(session: GameSession, out: Application) -> Reader:
+    """How a terminal's lines are read: giving up at the bomb's deadline when the game
+    has a timer (the timer runs out on its own), with readline's editing otherwise."""
+    if session.time_limit is None:
+        return readline_reader()
+    return timed_reader(session.clock, lambda: out.out.width)
 
 
-def run_game(game: TerminalGame, seed: int, interactive: bool) -> None:
-    """Play the commands read as they come, until the game is over or the input ends."""
+def run_game(game: TerminalGame, seed: int, read: Reader | None) -> None:
+    """Play the commands as they come, until the game is over or the input ends: typed
+    at a terminal through ``read`` (the bomb explodes when its deadline comes first), or
+    piped line by line (``read`` None)."""
     game.start(seed)
-    if interactive:
-        game.say("Type help for the commands.")
     with game.out.interruptible(lambda: game.finish(Stop.STOPPED)):
-        for line in read_commands(interactive):
-            if not game.command(line):
-                return
-    if interactive:
+        if read is None:
+            for line in input_lines():
+                if not game.command(line):
+                    return
+        elif not play_typed(game, read):
+            return
+    if read is not None:
         game.say("")
     game.finish(Stop.END_OF_INPUT)
+
+
+def play_typed(game: TerminalGame, read: Reader) -> bool:
+    """Lines typed at a terminal until the game ends (False) or the input does (True)."""
+    game.say("Type help for the commands.")
+    session = game.session
+    while True:
+        line = read(PROMPT, session.deadline())
+        if line is None:
+            return True
+        game.typed("" if line is TIMED_OUT else line)
+        if line is TIMED_OUT:
+            events = session.tick()
+            if events:
+                game.show("", events)
+        elif not game.command(line):
+            return False
+        if session.over:
+            return False
 
 
 @click.command()
 @edgework_options(if_missing="random if omitted")
 @game_options()
+@click.option(
+    "--reveal",
+    is_flag=True,
+    help="Name each card's type and say where the mitten is (what the defuser cannot see).",
+)
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object per command.")
 def play(
     serial: str | None,
@@ -327,6 +391,7 @@ def play(
     log_path: str | None,
     strike_limit: int,
     time_limit: float | None,
+    reveal: bool,
     json_mode: bool,
 ) -> None:
     """Play the module in the terminal with Twitch Plays commands.
@@ -369,8 +434,10 @@ def play(
             colour=interactive and colour_enabled(sys.stdout),
             json_mode=json_mode,
             log_file=log_file,
+            reveal=reveal,
+            in_place=interactive and sys.stdout.isatty() and colour_enabled(sys.stdout),
         )
-        run_game(game, seed, interactive)
+        run_game(game, seed, terminal_reader(session, game.out) if interactive else None)
     finally:
         if log_file is not None:
             log_file.close()
