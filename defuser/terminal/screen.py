@@ -57,7 +57,10 @@ def hand_row(hand: Sequence[Card], legal: Sequence[int] = ()) -> Text:
 def move_badge(action: Action, card: Card | None = None) -> Text:
     """The move as a badge (`` PLAY 2 `` in reverse video), then the card it plays."""
     kind = action.kind.value
-    text = Text(f" {str(action).upper()} ", style=MOVE_STYLES.get(kind, "bold reverse"))
+    # The reverse video covers the badge's words only: as the line's own style it would
+    # run to the end of the line, and a card of the badge's colour would vanish in it.
+    text = Text()
+    text.append(f" {str(action).upper()} ", style=MOVE_STYLES.get(kind, "bold reverse"))
     if card is not None:
         text.append(" ")
         text.append_text(card_chip(card))
@@ -70,14 +73,20 @@ def reason_words(rec: Recommendation) -> str:
 
 
 def gauge(belief: CycleBelief) -> Text:
-    """The cycle in one line: the chance the mitten is on top as a bar, the deals until
-    it can be on top, and whether a Defuse may still come before it."""
+    """The cycle in one line: a bar (the chance the mitten is on top now; once its phase
+    is known, how near it is: full on top, empty just after one was dealt), the deals
+    until it can be on top, and whether a Defuse may still come before it."""
     top = belief.mitten_on_top
-    filled = math.ceil(float(top) * GAUGE_CELLS) if top else 0
-    text = Text("mitten ")
-    text.append("█" * filled, style="bold red" if top == 1 else "red")
-    text.append("░" * (GAUGE_CELLS - filled), style="dim")
     known = belief.deals_until_on_top
+    if known is not None:
+        # The phase is known: the bar is how near the mitten is, full when on top.
+        cycle = belief.interval - 1
+        filled = math.ceil(GAUGE_CELLS * max(cycle - known, 0) / cycle)
+    else:
+        filled = math.ceil(float(top) * GAUGE_CELLS) if top else 0
+    text = Text("mitten ")
+    text.append("█" * filled, style="bold red" if known == 0 else "red")
+    text.append("░" * (GAUGE_CELLS - filled), style="dim")
     if known == 0:
         text.append(" on top now", style="bold red")
     elif known is not None:

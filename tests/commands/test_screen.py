@@ -13,6 +13,8 @@ import pytest
 from rich.console import Console
 
 from defuser.apps.live_session import LiveSession
+from defuser.engine.actions import Action
+from defuser.strategy.belief import CycleBelief
 from defuser.terminal import screen
 from defuser.terminal.live_view import screen_reply
 from edgework import Batteries, Card, SerialNumber
@@ -82,3 +84,31 @@ def test_the_docs_example_is_the_real_screen() -> None:
     shown = _render(GAME[:1], 80).export_text()
     # The first line of the real output is the session's note ("new module: ...").
     assert shown.splitlines()[1:] == block.splitlines()
+
+
+def test_the_badge_s_reverse_video_ends_with_its_words() -> None:
+    # Issue 24: the badge's style was the whole line's, so 'PLAY 1 ▲ GT' drew the green
+    # card in a green bar to the end of the line, where it disappeared.
+    badge = screen.move_badge(Action.play(1), Card.GREEN_TRIANGLE)
+    assert badge.plain == " PLAY 1  ▲ GT" and not str(badge.style)
+    for span in badge.spans:
+        reversed_ = "reverse" in str(span.style)
+        assert reversed_ == (badge.plain[span.start:span.end] == " PLAY 1 ")
+    console = Console(width=40, record=True, color_system="truecolor", force_terminal=True)
+    console.print(badge, soft_wrap=False)
+    coloured = console.export_text(styles=True)
+    # After the badge's words the reverse video (7) is off: the card and the rest of
+    # the line are drawn normally.
+    assert re.search(r"\x1b\[[0-9;]*7[0-9;]*m PLAY 1 \x1b\[0m", coloured)
+    assert not re.search(r"\x1b\[[0-9;]*7[0-9;]*m[^\x1b]*▲ GT", coloured)
+
+
+def test_the_gauge_shows_how_near_a_known_mitten_is() -> None:
+    # Issue 24: the bar was the chance the mitten is on top now, empty for the whole
+    # second half of the game even when it was known to be on top in 1 deal.
+    near = CycleBelief.point(9, (1, None))
+    far = CycleBelief.point(9, (8, None))
+    on_top = CycleBelief.point(9, (0, None))
+    bars = [screen.gauge(b).plain.split()[1] for b in (far, near, on_top)]
+    assert bars == ["░" * 10, "█" * 9 + "░", "█" * 10]
+    assert "on top in 1 deal" in screen.gauge(near).plain
