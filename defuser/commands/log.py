@@ -207,11 +207,11 @@ def render_file(out: Application, analysis: FileAnalysis, *, brief: bool) -> Non
         f"bomb{'s' if len(analysis.bombs) != 1 else ''}, {len(modules)} Exploding Mittens "
         f"module{'s' if len(modules) != 1 else ''})"
     )
-    out.print(head)
+    out.prose(head)
     for problem in analysis.problems:
-        out.print(f"  line {problem.line}: could not read: {problem.message}")
+        out.prose(f"  line {problem.line}: could not read: {problem.message}")
     if not modules:
-        out.print("  No Exploding Mittens lines in this file.")
+        out.prose("  No Exploding Mittens lines in this file.")
     for number, bomb in enumerate(analysis.bombs, start=1):
         if not bomb.modules:
             continue
@@ -219,19 +219,19 @@ def render_file(out: Application, analysis: FileAnalysis, *, brief: bool) -> Non
         for module in bomb.modules:
             render_module(out, module, brief=brief)
     total = analysis.inconsistency_count
-    out.print(
+    out.prose(
         Text(
             f"{total} inconsistenc{'y' if total == 1 else 'ies'} in {analysis.path}",
             style="bold red" if total else "bold green",
         )
     )
-    out.print("")
+    out.prose("")
 
 
 def render_bomb(out: Application, number: int, bomb: BombAnalysis) -> None:
     """The bomb's edgework as the log (or the options) gave it."""
     where = f"line {bomb.bomb.line}" if bomb.bomb.line is not None else "no bomb lines"
-    out.print(Text(f"Bomb {number} ({where})", style="bold"))
+    out.prose(Text(f"Bomb {number} ({where})", style="bold"))
     serial = bomb.serial if bomb.serial is not None else "unknown"
     source = {"log": "", "given": " (given)", "unknown": ""}[bomb.serial_source]
     parts = [f"serial number {serial}{source}"]
@@ -249,9 +249,9 @@ def render_bomb(out: Application, number: int, bomb: BombAnalysis) -> None:
         parts.append("indicators " + ", ".join(bomb.bomb.indicators))
     if bomb.bomb.ports:
         parts.append("port plates " + " | ".join(p or "empty" for p in bomb.bomb.ports))
-    out.print("  " + "; ".join(parts))
+    out.prose("  " + "; ".join(parts))
     for note in bomb.notes:
-        out.print(f"  note: {note}")
+        out.prose(f"  note: {note}")
 
 
 def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> None:
@@ -259,55 +259,55 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
     check = module.check
     title = Text(f"  Exploding Mittens #{check.module_id}", style="bold")
     title.append(f" (lines {check.first_line}-{check.last_line})")
-    out.print(title)
+    out.prose(title)
     facts = module_facts(check)
     if facts:
-        out.print("    " + ", ".join(facts))
+        out.prose("    " + ", ".join(facts))
     for note in check.notes:
-        out.print(f"    note: {note}")
+        out.prose(f"    note: {note}")
     verdict = "solved" if check.solved else "not solved"
-    out.print(
+    out.prose(
         f"    {verdict}; {check.actions} action{'s' if check.actions != 1 else ''}, "
         f"{check.strikes} strike{'s' if check.strikes != 1 else ''}"
     )
     judged = module.judgement
     if judged is not None and judged.judgements:
         counts = judged.counts
-        out.print(
+        out.prose(
             f"    decisions against the optimal policy: {counts['best']} best, "
             f"{counts['slower']} safe but slower (+{judged.extra_clicks:.1f} expected "
             f"clicks in all), {counts['risky']} risky"
         )
     if judged is not None and judged.stopped:
-        out.print(f"    not judged: {judgement_note(judged)}")
+        out.prose(f"    not judged: {judgement_note(judged)}")
     render_opening(out, check)
     marks = loganalysis.marks_by_step(check)
     render_marks(out, marks.get(-1, []))
     if not brief and check.steps:
-        out.print("    replay:")
+        out.prose("    replay:")
         for index, step in enumerate(check.steps):
             render_step(out, module, step)
             render_marks(out, marks.get(index, []))
     elif check.strikes:
-        out.print("    strikes:")
+        out.prose("    strikes:")
         for step in check.steps:
             if step.outcome is Outcome.STRIKE:
-                out.print(f"      line {step.line}: {step.command}: "
+                out.prose(f"      line {step.line}: {step.command}: "
                           f"{loganalysis.strike_words(check, step)}")
     if check.inconsistencies:
         count = len(check.inconsistencies)
-        out.print(Text(f"    {count} inconsistenc{'y' if count == 1 else 'ies'}:",
+        out.prose(Text(f"    {count} inconsistenc{'y' if count == 1 else 'ies'}:",
                        style="bold red"))
         for item in check.inconsistencies:
-            out.print(Text(f"      line {item.line}: {item.message}", style="red"))
+            out.prose(Text(f"      line {item.line}: {item.message}", style="red"))
     else:
-        out.print(Text("    every line agrees with the module's behaviour", style="green"))
+        out.prose(Text("    every line agrees with the module's behaviour", style="green"))
 
 
 def render_marks(out: Application, marks: list[Inconsistency]) -> None:
     """The inconsistencies whose lines belong to the replay row just printed."""
     for item in marks:
-        out.print(Text(f"        ! inconsistency at line {item.line}: {item.message}",
+        out.prose(Text(f"        ! inconsistency at line {item.line}: {item.message}",
                        style="bold red"))
 
 
@@ -341,7 +341,7 @@ def render_opening(out: Application, check: ModuleCheck) -> None:
     for slot, card in enumerate(hand, start=1):
         line.append(f" {slot}:")
         line.append_text(card_text(card, words=False))
-    out.print(line)
+    out.prose(line)
 
 
 def judgement_note(judged: ModuleJudgement) -> str:
@@ -364,9 +364,9 @@ def render_step(out: Application, module: ModuleAnalysis, step: ReplayStep) -> N
     line.append(text, style=style)
     if step.countdown is not None:
         line.append(f" [log: mitten coming in {step.countdown}]", style="dim")
-    out.print(line)
+    out.prose(line)
     judgement = module.judgement_at(step.line)
     if judgement is not None:
         detail = Text(f"        player's view: {judgement.cycle}; ")
         detail.append(judgement.words(), style=_VERDICT_STYLES[judgement.verdict])
-        out.print(detail)
+        out.prose(detail)

@@ -14,7 +14,6 @@ from time import monotonic
 from typing import IO, Any
 
 import click
-from rich.padding import Padding
 from rich.text import Text
 
 from defuser.engine.actions import Action, ActionKind, StrikeKind
@@ -51,17 +50,18 @@ from defuser.terminal.game_view import (
 from defuser.terminal.params import edgework_options, game_options, resolve_edgework
 from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
+from defuser.terminal.wrap import wrap_text
 from defuser.trainer.answers import read_action
 from edgework import Batteries, Card, Edgework
 
 HELP_TEXT = """\
 Commands (Twitch Plays style, any case, optional '!1 ' prefix):
   draw          click the deck: take its top card into the first empty slot
-  discard       click the discard pile: the deck's top card goes onto the pile
-                (only allowed when no card in your hand is legal; a Defuse that is
-                the only legal card does not count, so you may still discard)
-  play <1-3>    click a hand slot: play that card onto the discard pile
-                (also p1, 1, play1, as in mittens drill)
+  discard       click the discard pile: the deck's top card goes onto the pile (only
+                allowed when no card in your hand is legal; a Defuse that is the only
+                legal card does not count, so you may still discard)
+  play <1-3>    click a hand slot: play that card onto the discard pile (also p1, 1,
+                play1, as in mittens drill)
   help          show this help
   quit          stop the game
 Goal: draw a Defuse and play it while the Exploding Mitten is on top of the deck.
@@ -134,21 +134,15 @@ class TerminalGame:
         return card_text(card, colour=self.colour)
 
     def say(self, text: str | Text, style: str = "") -> None:
-        """Print one line, styled only when colour is on."""
+        """Print one line, styled only when colour is on; on a person's terminal laid
+        out by the one wrapping routine (an explanation keeps its indent)."""
         if isinstance(text, str):
-            indent = len(text) - len(text.lstrip(" "))
-            text = Text(text.lstrip(" "), style=style if self.colour else "")
-            if indent and self.wrap:
-                # An explanation line keeps its indent on every line it wraps to.
-                padded = Padding(text, (0, 0, 0, indent), expand=False)
-                if self.region is not None:
-                    self.region.count(padded)
-                self.out.print(padded, wrap=True)
-                return
-            text = Text(" " * indent).append_text(text)
+            text = Text(text, style=style if self.colour else "")
+        if self.wrap:
+            text = wrap_text(text, self.out.out.width)
         if self.region is not None:
             self.region.count(text)
-        self.out.print(text, wrap=self.wrap)
+        self.out.print(text)
 
     def show_edge(self) -> None:
         """The bomb's edge: serial number, batteries as holders, other widgets."""

@@ -3,7 +3,8 @@
 Contract: :mod:`~defuser.terminal.app` is the application object (consoles, the error
 boundary, Ctrl-C); :mod:`~defuser.terminal.params` the shared options and parameter
 types; :mod:`~defuser.terminal.words` how library errors are worded;
-:mod:`~defuser.terminal.style` how cards look; :mod:`~defuser.terminal.safeio` every
+:mod:`~defuser.terminal.style` how cards look; :mod:`~defuser.terminal.wrap` the one
+wrapping routine for text on a terminal; :mod:`~defuser.terminal.safeio` every
 user path; :mod:`~defuser.terminal.screen` the expert's screen;
 :mod:`~defuser.terminal.game_view` how a game is worded;
 :mod:`~defuser.terminal.drill_clock` the drill's answer clock on a terminal;

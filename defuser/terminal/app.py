@@ -159,7 +159,25 @@ class Application:
     def print(self, *items: Any, wrap: bool = False) -> None:
         """Print a result to stdout. With ``wrap`` (a person's terminal) long lines break
         at word boundaries to the terminal's width; otherwise a line is never broken."""
-        self.out.print(*(_safe_item(item) for item in items), soft_wrap=not wrap)
+        if not wrap:
+            self.out.print(*(_safe_item(item) for item in items), soft_wrap=True)
+            return
+        from rich.text import Text
+
+        from defuser.terminal.wrap import wrap_text
+
+        width = self.out.width
+        # Text goes through the one wrapping routine (hanging indents, words whole);
+        # other renderables (tables, groups) lay themselves out in the width.
+        laid = [wrap_text(item, width) if isinstance(item, str | Text) else item
+                for item in (_safe_item(item) for item in items)]
+        for item in laid:
+            self.out.print(item, soft_wrap=isinstance(item, Text))
+
+    def prose(self, *items: Any) -> None:
+        """Print text for a person: wrapped on a terminal (:meth:`print` with ``wrap``),
+        never when piped."""
+        self.print(*items, wrap=self.out.is_terminal)
 
     def note(self, message: str) -> None:
         """Print a diagnostic to stderr (on a terminal, wrapped at word boundaries)."""

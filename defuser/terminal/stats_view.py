@@ -12,6 +12,7 @@ without colour every cell still reads as text (accuracy and median time), so a p
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -21,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from defuser.streams import printable
+from defuser.terminal.wrap import wrap_text
 from defuser.trainer.export import iso_time
 from defuser.trainer.report import (
     Cell,
@@ -232,31 +234,38 @@ def week_chart(report: StatsReport, colour: bool) -> Table:
     return table
 
 
+def prose(console: Console, text: str | Text) -> None:
+    """A line of the report's text: on a terminal through the one wrapping routine
+    (words whole, its indent kept), never wrapped when piped."""
+    console.print(wrap_text(text, console.width) if console.is_terminal else text)
+
+
 def render(report: StatsReport, console: Console, colour: bool, now: float) -> None:
     """The human report, on ``console`` (the terminal, or a recording for a picture)."""
     total = report.total
     if not total.answers:
-        console.print(f"No answers yet in {report.database}. Run `mittens drill` to start.")
+        prose(console, f"No answers yet in {report.database}. Run `mittens drill` to start.")
         return
     assert report.first is not None and report.last is not None
     bold = "bold" if colour else ""
+    say = functools.partial(prose, console)
 
     def head(title: str) -> None:
-        console.print(Text(f"\n{title}", style=bold))
+        say(Text(f"\n{title}", style=bold))
 
-    console.print(
+    say(
         f"Stats from {report.database}: {total.answers} answers in {report.sessions} "
         f"session{'s' if report.sessions != 1 else ''} over {report.days} "
         f"day{'s' if report.days != 1 else ''} ({iso_time(report.first)[:10]} to "
         f"{iso_time(report.last)[:10]})"
     )
-    console.print(
+    say(
         f"Overall: {_pct(total.accuracy)} right, median {_secs(total.median_seconds)}, "
         f"90th percentile {_secs(total.p90_seconds)}; best streak {report.streaks.best}, "
         f"current streak {report.streaks.current}"
     )
     if report.retention is not None:
-        console.print(retention_words(report.retention))
+        say(retention_words(report.retention))
     head("By drill kind")
     streaks = {k: str(v) for k, v in report.streaks.best_by_kind.items()}
     console.print(tally_table("kind", report.by_kind, streaks))
@@ -269,15 +278,15 @@ def render(report: StatsReport, console: Console, colour: bool, now: float) -> N
     console.print(trend_table(report.speed_trends))
     head("Progress per week")
     console.print(week_chart(report, colour))
-    console.print(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
+    say(f"Accuracy per week: {sparkline([w.accuracy for w in report.weeks])}")
     head("Recent sessions")
     console.print(tally_table("session", report.recent_sessions))
     head("Weakest skills (missed or slow; 'mittens drill --practice' asks these most)")
     if report.weakest:
         for n, weak in enumerate(report.weakest, start=1):
-            console.print(Text(printable(f"{n:2d}. {weak.label}: {weak.record}")))
+            say(Text(printable(f"{n:2d}. {weak.label}: {weak.record}")))
     else:
-        console.print("none yet")
+        say("none yet")
     console.print(f"\nDue today: {_skills(report.due)} (missed last time, or their review "
                   "falls on this day)")
     if report.forecast:
