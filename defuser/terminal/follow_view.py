@@ -3,21 +3,26 @@
 Contract: :func:`follow_log` resolves the log's path and shows every change the
 log-follow session (:class:`defuser.apps.follow.Follower`, driven by
 :func:`defuser.apps.follow.follow`) reports: plain lines, drawn for a person, a
-full-screen board, or JSON; it words the hints the terminal adds. The ``live`` command
+full-screen board (:class:`FollowBoard`, laid out in the terminal's size when drawn and
+redrawn on a resize: every module's box when they fit, else one line per module with
+``+N more``, the last events kept), or JSON; it words the hints the terminal adds. The
+``live`` command
 imports it only when ``--follow`` is given, so that a typed ``mittens live`` does not
 pay for the log reader at start-up.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
 import click
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
@@ -25,8 +30,10 @@ from rich.text import Text
 from defuser.apps.follow import Advice, Follower, FollowNotice, follow
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
+from defuser.terminal import screen
 from defuser.terminal.app import Application
 from defuser.terminal.live_view import screen_reply
+from defuser.terminal.wrap import wrap_text
 from edgework import Edgework
 
 
@@ -85,24 +92,86 @@ class FollowBoard:
         )
 
     def render(self) -> RenderableType:
-        """The whole screen, top to bottom."""
-        parts: list[RenderableType] = [
+        """The whole screen, laid out when drawn, in the console's size then."""
+        return self
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Every module's box when they fit the screen's height; else one line per
+        module (``+N more`` for those that do not fit), the last events kept."""
+        width = options.max_width
+        height = options.height or console.height
+        heading = wrap_text(
             Text(f"mittens live --follow {self.path}", style="bold")
-            .append("   Ctrl-C stops", style="dim")
-        ]
+            .append("   Ctrl-C stops", style="dim"), width)
+        events = self._events(width)
+        full = Group(heading, *self._boxes(width), *events)
+        if len(console.render_lines(full, options.update(height=None), pad=False)) <= height:
+            yield full
+            return
+        yield heading
+        room = max(height - len(heading.plain.splitlines()) - min(len(events), 4), 1)
+        lines = [compact_line(self.latest[m], width) for m in sorted(self.latest)]
+        if len(lines) > room:
+            more = len(lines) - (room - 1)
+            lines = [*lines[: room - 1], Text(f"+{more} more", style="bold")]
+        yield from lines
+        yield from events[: max(height - len(heading.plain.splitlines()) - len(lines), 0)]
+
+    def _boxes(self, width: int) -> list[RenderableType]:
         if not self.latest:
-            parts.append(Text("waiting for an Exploding Mittens module in the log...",
-                              style="dim"))
+            return [Text("waiting for an Exploding Mittens module in the log...", style="dim")]
+        boxes: list[RenderableType] = []
         for module_id in sorted(self.latest):
             advice = self.latest[module_id]
-            title = follow_header(advice).split(" · line ")[0]
-            body = Group(*screen_reply(advice.reply))
+            # The header inside the box, wrapped: a panel's title would be cut.
+            title = wrap_text(Text(follow_header(advice).split(" · line ")[0], style="bold"),
+                              max(width - 4, 1))
+            body = Group(title, *screen_reply(advice.reply))
             style = "green" if advice.solved else ("red" if not advice.reply.ok else "cyan")
-            parts.append(Panel(body, title=title, title_align="left", border_style=style))
-        if self.events:
-            parts.append(Text("last events", style="bold dim"))
-            parts.extend(Text(f"  {event}", style="dim") for event in self.events)
-        return Group(*parts)
+            boxes.append(Panel(body, title=f"#{module_id}", title_align="left",
+                               border_style=style))
+        return boxes
+
+    def _events(self, width: int) -> list[Text]:
+        if not self.events:
+            return []
+        lines = [Text("last events", style="bold dim")]
+        for event in self.events:
+            lines.extend(wrap_text(Text(f"  {event}", style="dim"), width).split("\n"))
+        return lines
+
+
+def compact_line(advice: Advice, width: int) -> Text:
+    """One module in one line: its number, then its move (or how it stands) and where
+    the mitten is."""
+    reply = advice.reply
+    line = Text(f"#{advice.module_id} ", style="bold")
+    rec, obs = reply.recommendation, reply.observation
+    if advice.solved:
+        line.append("solved", style="green")
+    elif not reply.ok or rec.action is None or obs is None or obs.discard is None:
+        line.append(reply.error or rec.reason, style="red" if not reply.ok else "")
+    else:
+        card = obs.hand[rec.action.slot - 1] if rec.action.slot is not None else None
+        line.append_text(screen.move_badge(rec.action, card))
+        line.append(" ").append_text(screen.gauge(obs.belief))
+    line.truncate(width, overflow="ellipsis")
+    return line
+
+
+@contextlib.contextmanager
+def redraw_on_resize(redraw: Callable[[], None]) -> Iterator[None]:
+    """While inside, a resized terminal (SIGWINCH, where it exists) is redrawn at once,
+    in its new size, instead of staying blank until the log's next line."""
+    resized = getattr(signal, "SIGWINCH", None)
+    if resized is None:
+        yield
+        return
+    before = signal.signal(resized, lambda _sig, _frame: redraw())
+    try:
+        yield
+    finally:
+        signal.signal(resized, before)
 
 
 def follow_summary(follower: Follower, shown: int) -> str:
@@ -152,7 +221,7 @@ def run_follow(
         board = FollowBoard(path)
         with out.interruptible(summary), Live(
             board.render(), console=out.out, screen=True, auto_refresh=False
-        ) as view:
+        ) as view, redraw_on_resize(view.refresh):
 
             def show(advice: Advice) -> None:
                 nonlocal shown

@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -350,7 +351,7 @@ def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
     midway = next(i for i, a in enumerate(advice) if a.module_id == 3)
     for a in advice[: midway + 1]:
         board.add(a)
-    console = Console(width=80, record=True, color_system=None)
+    console = Console(width=80, height=60, record=True, color_system=None)
     console.print(board.render())
     text = console.export_text()
     # One panel per module, the newest state of each, and the last events below.
@@ -515,3 +516,63 @@ def test_live_follow_announces_what_happens_to_the_log(
         "followed afresh",
     ]
     assert {json.loads(line)["session"] for line in run.out.splitlines()} == {2, 3}
+
+
+def _board_of(advice: list[Advice]) -> Any:
+    from defuser.terminal.follow_view import FollowBoard
+
+    board = FollowBoard(Path("Player.log"))
+    for a in advice:
+        board.add(a)
+    return board
+
+
+def _screen(board: Any, width: int, height: int) -> str:
+    from rich.console import Console
+
+    console = Console(width=width, height=height, record=True, color_system=None)
+    console.print(board.render())
+    return console.export_text()
+
+
+def test_the_board_fits_80x24_with_five_modules_one_line_each() -> None:
+    # Issue 24: at 80x24 with five modules the board silently left out module #5 and
+    # the event list.
+    advice = list(Follower().feed_all(_lines(_two_bomb_log())))
+    five = [replace(a, module_id=a.module_id + k * 10) for k in range(2) for a in advice]
+    board = _board_of(five)
+    modules = sorted(board.latest)
+    assert len(modules) >= 5
+    text = _screen(board, 80, 24)
+    lines = text.splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    shown = [m for m in modules if any(line.startswith(f"#{m} ") for line in lines)]
+    more = [line for line in lines if line.endswith(" more") and line.startswith("+")]
+    assert len(shown) + (int(more[0].split()[0][1:]) if more else 0) == len(modules)
+    assert "last events" in text and five[-1].event in text
+    # With room, every module has its box again.
+    assert _screen(board, 80, 200).count("Exploding Mittens #") == len(modules)
+
+
+def test_the_board_wraps_at_40_columns_instead_of_cutting() -> None:
+    board = _board_of(list(Follower().feed_all(_lines(_two_bomb_log()))))
+    text = _screen(board, 40, 300)
+    assert all(len(line) <= 40 for line in text.splitlines())
+    words = text.split()
+    for word in ["Exploding", "Mittens", "#1", "bomb", "AB3CD4,", "batteries"]:
+        assert word in words
+
+
+def test_a_resize_redraws_the_board_at_once() -> None:
+    import signal
+
+    from defuser.terminal.follow_view import redraw_on_resize
+
+    if not hasattr(signal, "SIGWINCH"):
+        pytest.skip("no SIGWINCH on this system")
+    drawn: list[int] = []
+    before = signal.getsignal(signal.SIGWINCH)
+    with redraw_on_resize(lambda: drawn.append(1)):
+        signal.raise_signal(signal.SIGWINCH)
+    assert drawn == [1]
+    assert signal.getsignal(signal.SIGWINCH) == before
