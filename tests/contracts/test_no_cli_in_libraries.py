@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from cli_helpers import run_cli_bytes
+from source_helpers import docstring_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
@@ -49,20 +50,10 @@ def _library_files() -> list[Path]:
     return files
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                ids.add(id(body[0].value))
-    return ids
-
-
 def flags_named(path: Path) -> set[str]:
     """The ``--options`` that string literals of ``path`` name (docstrings aside)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _docstrings(tree)
+    skip = docstring_ids(tree)
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:

@@ -11,26 +11,18 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_helpers import docstring_ids
+
 ROOT = Path(__file__).resolve().parents[2]
 THE_PLACE = "defuser/terminal/app.py"
 #: Where the exit status is defined.
 DEFINED = "defuser/streams.py"
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                ids.add(id(body[0].value))
-    return ids
-
-
 def ctrl_c_endings(path: Path) -> list[str]:
     """What in ``path`` ends a run on Ctrl-C by itself, as ``line: what``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _docstrings(tree)
+    skip = docstring_ids(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
