@@ -261,6 +261,7 @@ def controls(question: Question | None) -> dict[str, Any]:
     if question is None:
         return {"kind": "none", "choices": []}
     answer = question.answer
+    hand = len(question.facts.get("hand", ())) or 3
     if isinstance(answer, TableAnswer):
         return {"kind": "choice", "choices": [(t, t, t.lower()) for t in TABLE_LETTERS]}
     if isinstance(answer, RuleAnswer):
@@ -269,13 +270,11 @@ def controls(question: Question | None) -> dict[str, Any]:
         return {"kind": "choice", "choices": [
             (t.value, t.value, str(n + 1)) for n, t in enumerate(CardType)]}
     if isinstance(answer, LegalAnswer):
-        hand = len(question.facts.get("hand", ())) or 3
         return {"kind": "slots", "slots": list(range(1, hand + 1))}
     if isinstance(answer, CountAnswer):
         return {"kind": "number", "choices": []}
     if isinstance(answer, ProbabilityAnswer):
         return {"kind": "text", "choices": [], "placeholder": "1/3 or 33%"}
-    hand = len(question.facts.get("hand", ())) or 3
     choices = [("Draw", "draw", "w"), ("Discard", "discard", "d")]
     choices += [(f"Play {n}", f"play {n}", str(n)) for n in range(1, hand + 1)]
     return {"kind": "choice", "choices": choices}
