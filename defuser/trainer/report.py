@@ -293,12 +293,10 @@ def lookups_of(row: AnswerRow) -> set[Skill]:
     own = parse_skill(row.skill)
     if isinstance(own, CellSkill | RuleSkill):
         used.add(own)
-    try:
-        facts = json.loads(row.question)
-        serial = SerialNumber.parse(facts["serial"], strict=False)
-        discard = Card.parse(facts["discard"])
-    except (ValueError, TypeError, KeyError, EdgeworkError):
+    facts = _question_facts(row.question)
+    if facts is None:
         return used  # no discard pile (or not a question this version wrote)
+    serial, discard = facts
     table = serial.table
     used.add(CellSkill(table, discard))
     used.add(RuleSkill(card_type(table, discard), serial.last_digit))
@@ -306,6 +304,25 @@ def lookups_of(row: AnswerRow) -> set[Skill]:
     if row.kind != "rule" and letter in MITTEN_RULES and table in MITTEN_FACES:
         used.add(CellSkill(table, MITTEN_FACES[table]))  # rules I-L compare with it
     return used
+
+
+def _question_facts(question: str) -> tuple[SerialNumber, Card] | None:
+    """A stored question's serial number and discard pile, or ``None`` when it has
+    none (or is not a question this version wrote). Only the stored text's faults are
+    caught: a misuse of the parsers passes through."""
+    try:
+        facts = json.loads(question)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(facts, dict):
+        return None
+    serial, discard = facts.get("serial"), facts.get("discard")
+    if not isinstance(serial, str) or not isinstance(discard, str):
+        return None
+    try:
+        return SerialNumber.parse(serial, strict=False), Card.parse(discard)
+    except EdgeworkError:
+        return None
 
 
 def _cell(used: Sequence[AnswerRow], own: Sequence[AnswerRow], target: float) -> Cell:

@@ -5,8 +5,8 @@ around project code also caught a broken precondition and carried on as if the i
 were bad: a stored setting or skill key was dropped, a serial number was noted as
 unusable, a transcribed card type was listed as a difference, a module line was read as
 no message, a shipped graph was explored again, ``python -m hardware.propsim`` printed
-a bug as a one-line error, a drill state was called malformed and a manual page
-unreadable. Each place now catches
+a bug as a one-line error, a drill state was called malformed, a manual page
+unreadable and a stored answer's question read as one without a discard pile. Each place now catches
 what it means (the standard library's ``ValueError`` alone, or the input error) and
 lets a misuse through.
 """
@@ -25,8 +25,10 @@ from defuser.logs.check.module import check_module
 from defuser.strategy import dp
 from defuser.trainer import settings, skills
 from defuser.trainer.drill_session import STATE_VERSION, DrillSession
+from defuser.trainer.report import lookups_of
 from defuser.trainer.session import Drill
 from defuser.trainer.states import StateError
+from defuser.trainer.store import AnswerRow
 from edgework import Card, CardType, MisuseError, SerialNumber, Shape
 from hardware.propsim import __main__ as propsim_main
 
@@ -126,3 +128,26 @@ def test_a_manual_page_whose_parsing_is_misused(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(HTMLParser, "feed", misuse)
     with pytest.raises(MisuseError):
         read_manual_page("<table><tr><td>Nope</td></tr></table>", "manual.html")
+
+
+def _stored(question: str) -> AnswerRow:
+    return AnswerRow(1, 1, "rule", 0.0, "legal", "legal:J", None, question, "x", "x",
+                     "right", True, 1.0, None)
+
+
+@pytest.mark.parametrize("parser", [SerialNumber, Card])
+def test_a_stored_question_whose_parse_is_misused(
+    monkeypatch: pytest.MonkeyPatch, parser: type
+) -> None:
+    monkeypatch.setattr(parser, "parse", classmethod(misuse))
+    with pytest.raises(MisuseError):
+        lookups_of(_stored('{"serial": "BC1DF0", "discard": "RC"}'))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["not json", "[1, 2]", '{"serial": 5, "discard": "RC"}', '{"serial": "BC1DF0"}',
+     '{"serial": "not a serial", "discard": "RC"}', '{"serial": "BC1DF0", "discard": "XX"}'],
+)
+def test_a_bad_stored_question_still_uses_no_discard_pile(question: str) -> None:
+    assert lookups_of(_stored(question)) == set()
