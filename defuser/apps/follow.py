@@ -9,8 +9,10 @@ state changed: the bombs, their edgework and the module instances as the one
 incremental log reader reads them (:class:`defuser.logs.stream.LogReader`, the reader
 of ``mittens log analyze`` too), each module's start-up and clicks from its typed
 messages, and the optimal policy's next click
-(:func:`defuser.strategy.values.recommend`). :func:`follow` is the I/O around it: the
-file and the wait between reads (an injected ``sleep``).
+(:func:`defuser.strategy.values.recommend`). What happened on the module is a typed
+:data:`FollowEvent`; :func:`event_text` is its notation, the JSON ``event`` field.
+:func:`follow` is the I/O around it: the file and the wait between reads (an injected
+``sleep``).
 
 Only what the defuser can see informs the advice: the cards shown, each click and
 whether it struck. The module's ``(The Exploding Mitten is coming in N draws.)`` lines
@@ -41,7 +43,15 @@ from stat import S_ISREG
 from typing import Any, Final
 
 from defuser.apps.live_session import SessionReply
-from defuser.apps.tracking import Candidate, Tracked, View, combine
+from defuser.apps.tracking import (
+    Candidate,
+    Click,
+    ClickKind,
+    OtherLine,
+    Tracked,
+    View,
+    combine,
+)
 from defuser.engine import modlog
 from defuser.errors import DefuserError
 from defuser.logs.reader import MAX_LINE_CHARS
@@ -234,6 +244,68 @@ class _Module:
 
 
 @dataclass(frozen=True, slots=True)
+class Started:
+    """The module's start-up was read (complete, or found missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LostTrack:
+    """A line followed from no way the module could be: it is picked up again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowed:
+    """A line that moved nothing told apart the bombs or hand orders the module may
+    have, and the advice changed: a rule line (``rule``), or a blocked discard's slots
+    (``rule`` is ``None``)."""
+
+    rule: RuleLetter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A click the log shows (or a line in its place); ``picked_up``: with it, a module
+    that was being picked up again is followed as before."""
+
+    line: Click | OtherLine
+    picked_up: bool = False
+
+
+#: What happened on a module, in an :class:`Advice`.
+FollowEvent = Started | LostTrack | Narrowed | Moved
+
+
+def event_text(event: FollowEvent) -> str:
+    """The event's notation: the JSON ``event`` field (``start``, ``lost track``,
+    ``rule K``, ``blocked``, ``played 1 or 3 (YC)``, ``strike draw; picked up
+    again``), which the terminal prints as it is."""
+    match event:
+        case Started():
+            return "start"
+        case LostTrack():
+            return "lost track"
+        case Narrowed(rule=None):
+            return "blocked"
+        case Narrowed(rule=rule):
+            return f"rule {rule}"
+        case Moved(line=line, picked_up=picked_up):
+            text = _line_text(line)
+            return text + "; picked up again" if picked_up else text
+
+
+def _line_text(line: Click | OtherLine) -> str:
+    if isinstance(line, OtherLine):
+        return line.message.name
+    where = " or ".join(str(s) for s in line.slots) or "?"
+    code = "" if line.card is None else line.card.code
+    if line.kind in (ClickKind.PLAYED, ClickKind.STRIKE_PLAY):
+        return f"{line.kind.value} {where} ({code})"
+    if line.kind in (ClickKind.DREW, ClickKind.DISCARDED):
+        return f"{line.kind.value} {code}"
+    return str(line.kind)
+
+
+@dataclass(frozen=True, slots=True)
 class Advice:
     """A change on one module: what happened at ``line`` and the best next click."""
 
@@ -241,7 +313,7 @@ class Advice:
     session: int
     bomb: LoggedBomb | None
     module_id: int
-    event: str
+    event: FollowEvent
     reply: SessionReply
     #: Whether the module's bomb is certain (several bombs of a mission may fit).
     bomb_certain: bool = True
@@ -276,7 +348,7 @@ class Advice:
                 "candidates": self.candidates,
             },
             "module": self.module_id,
-            "event": self.event,
+            "event": event_text(self.event),
             "solved": self.solved,
             **self.reply.to_json(),
         }
@@ -463,7 +535,7 @@ class Follower:
         module.started = True
         if module.discard is None or not module.hand:
             module.lost = "the module's start-up (its discard and hand) is not in the log"
-            return [self._advice(module, "start")]
+            return [self._advice(module, Started())]
         missing = ""
         for key, bombs in self._groups(module.instance.choices).items():
             serial, batteries = self._edge(bombs[-1])
@@ -489,14 +561,14 @@ class Follower:
                 "no bomb's serial number agrees with this module's table and rule lines"
                 + _implied(module)
             )
-        return [self._advice(module, "start")]
+        return [self._advice(module, Started())]
 
     def _narrow(self, module: _Module, message: modlog.Message) -> list[Advice]:
         """A rule line or a blocked discard's slots: the views they leave out go; the
         advice is given again when that changed it."""
         if not module.tracked.narrow(message):
             return []
-        advice = self._advice(module, _narrowed_words(message))
+        advice = self._advice(module, _narrowed(message))
         before = module.advised
         module.advised = _words_of(advice)
         return [advice] if module.advised != before else []
@@ -504,18 +576,19 @@ class Follower:
     def _act(self, module: _Module, message: modlog.Message) -> list[Advice]:
         tracked = module.tracked
         was_resyncing = tracked.resync is not None
-        event = tracked.act(message, self.line)
-        if event is None:
+        line = tracked.act(message, self.line)
+        if line is None:
             module.resyncing = self.line
-            return [self._advice(module, "lost track")]
+            return [self._advice(module, LostTrack())]
+        picked_up = False
         if was_resyncing and (tracked.resync is None or tracked.resync.picked_up()) and (
             module.resyncing
         ):
             module.resyncing = 0
-            event += "; picked up again"
-        return [self._advice(module, event)]
+            picked_up = True
+        return [self._advice(module, Moved(line, picked_up))]
 
-    def _advice(self, module: _Module, event: str) -> Advice:
+    def _advice(self, module: _Module, event: FollowEvent) -> Advice:
         if module.lost:
             bomb = module.instance.bomb
             rec = Recommendation(None, None, module.lost)
@@ -534,7 +607,7 @@ class Follower:
         return advice
 
     def _advice_for(
-        self, module: _Module, event: str, bomb: LoggedBomb, reply: SessionReply,
+        self, module: _Module, event: FollowEvent, bomb: LoggedBomb, reply: SessionReply,
         candidates: Sequence[Candidate], needs: tuple[str, ...],
     ) -> Advice:
         serial, batteries = self._edge(bomb)
@@ -549,10 +622,10 @@ class Follower:
                       batteries, given, max(count, 1))
 
 
-def _narrowed_words(message: modlog.Message) -> str:
+def _narrowed(message: modlog.Message) -> Narrowed:
     if isinstance(message, modlog.RuleMessage | modlog.RuleNowMessage):
-        return f"rule {message.rule}"
-    return "blocked"
+        return Narrowed(message.rule)
+    return Narrowed()
 
 
 def _words_of(advice: Advice) -> str:

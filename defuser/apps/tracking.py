@@ -5,8 +5,9 @@ Contract: :class:`Tracked` takes one module instance's typed log messages
 bomb's edgework (the bombs of the mission with that table, last digit and N) and the
 module as the defuser sees it there, in each hand order the lines allow. The lines
 narrow the views: the start-up's table and rule lines, the rule after every click, the
-slots a blocked discard lists. :func:`combine` gives the advice for all views at once,
-never resting on a guess that could strike:
+slots a blocked discard lists. :meth:`Tracked.act` returns the click a line shows as a
+typed :class:`Click` (its kind, card and possible slots), never as text. :func:`combine`
+gives the advice for all views at once, never resting on a guess that could strike:
 
 - one view, or views that all advise the same click: that click;
 - views that advise playing the same card from different slots (two equal cards were
@@ -29,6 +30,7 @@ Bounds: at most :data:`MAX_STATES` states are kept while picking a module up aga
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -46,6 +48,37 @@ from edgework import Card, CardType, Ruleset
 
 #: The most visible states kept while a module is picked up again.
 MAX_STATES: Final = 512
+
+
+class ClickKind(enum.StrEnum):
+    """What a click a followed module's log shows did."""
+
+    DREW = "drew"
+    DISCARDED = "discarded"
+    PLAYED = "played"
+    STRIKE_PLAY = "strike play"
+    STRIKE_DRAW = "strike draw"
+    STRIKE_DISCARD = "strike discard"
+    SOLVED = "solved"
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A click the log shows: its kind, the card that moved (a draw, a discard, a
+    play), and for a play the slots the card may have been in (empty: none fits)."""
+
+    kind: ClickKind
+    card: Card | None = None
+    slots: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OtherLine:
+    """A line in a click's place that is not a click (a start-up line again, read
+    while the module is picked up)."""
+
+    message: modlog.Message
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +163,8 @@ class Tracked:
 
     # ------------------------------------------------------------ lines
 
-    def act(self, message: modlog.Message, line: int) -> str | None:
-        """Apply one click's first line to every view; the event in words, or ``None``
+    def act(self, message: modlog.Message, line: int) -> Click | OtherLine | None:
+        """Apply one click's first line to every view; the click it shows, or ``None``
         when it follows from no view (the module is then being picked up again)."""
         if self.resync is not None:
             return self._resync_act(message)
@@ -146,7 +179,7 @@ class Tracked:
             self._lose(message, line)
             return None
         self.views = list(out.values())
-        return event_words(message, sorted(slots))
+        return click_of(message, sorted(slots))
 
     def narrow(self, message: modlog.Message) -> bool:
         """A line that moves nothing but tells views apart (a rule line, a blocked
@@ -202,7 +235,7 @@ class Tracked:
             return states[:MAX_STATES]
         return states
 
-    def _resync_act(self, message: modlog.Message) -> str | None:
+    def _resync_act(self, message: modlog.Message) -> Click | OtherLine | None:
         assert self.resync is not None
         states: dict[tuple[EdgeworkKey, Card, tuple[Card, ...]], _State] = {}
         slots: set[int] = set()
@@ -215,10 +248,10 @@ class Tracked:
             # Nothing fits: start again from every state, one more line away.
             self._lose_again(message)
             self._resume()
-            return event_words(message, [])
+            return click_of(message, [])
         self.resync.states = self._bounded(list(states.values()))
         self._resume()
-        return event_words(message, sorted(slots))
+        return click_of(message, sorted(slots))
 
     def _lose_again(self, message: modlog.Message) -> None:
         assert self.resync is not None
@@ -300,25 +333,26 @@ def _each_slot(
     return out
 
 
-def event_words(message: modlog.Message, slots: Sequence[int]) -> str:
-    """A click in the words of the follower's events (``played 2 (GS)``)."""
-    where = " or ".join(str(s) for s in slots) or "?"
+def click_of(message: modlog.Message, slots: Sequence[int]) -> Click | OtherLine:
+    """The click a module's first line of a click shows (``slots``: where the card
+    played may have been); any other line as it is."""
+    where = tuple(slots)
     match message:
         case modlog.DrewMessage(card=card):
-            return f"drew {card.code}"
+            return Click(ClickKind.DREW, card)
         case modlog.DiscardedMessage(card=card):
-            return f"discarded {card.code}"
+            return Click(ClickKind.DISCARDED, card)
         case modlog.PlayedMessage(card=card):
-            return f"played {where} ({card.code})"
+            return Click(ClickKind.PLAYED, card, where)
         case modlog.InvalidPlayMessage(card=card):
-            return f"strike play {where} ({card.code})"
+            return Click(ClickKind.STRIKE_PLAY, card, where)
         case modlog.DrawMittenStrikeMessage() | modlog.HandFullStrikeMessage():
-            return "strike draw"
+            return Click(ClickKind.STRIKE_DRAW)
         case modlog.DiscardBlockedMessage():
-            return "strike discard"
+            return Click(ClickKind.STRIKE_DISCARD)
         case modlog.SolvedMessage():
-            return "solved"
-    return message.name
+            return Click(ClickKind.SOLVED)
+    return OtherLine(message)
 
 
 def _repairs(

@@ -27,7 +27,7 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
-from defuser.apps.follow import Advice, Follower, FollowNotice, follow
+from defuser.apps.follow import Advice, Follower, FollowNotice, event_text, follow
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
 from defuser.terminal import screen
@@ -52,9 +52,8 @@ def follow_header(advice: Advice) -> str:
         if not advice.bomb_certain:
             where += " (or another bomb of this mission)"
     # The serial number comes from the log: never let its bytes drive the terminal.
-    return printable(
-        f"Exploding Mittens #{advice.module_id} · {where} · line {advice.line}: {advice.event}"
-    )
+    what = f"line {advice.line}: {event_text(advice.event)}"
+    return printable(f"Exploding Mittens #{advice.module_id} · {where} · {what}")
 
 
 def with_option_hint(advice: Advice) -> Advice:
@@ -88,7 +87,7 @@ class FollowBoard:
             self.events.append(f"session {advice.session}: the log started over")
         self.latest[advice.module_id] = advice
         self.events.append(
-            printable(f"#{advice.module_id} line {advice.line}: {advice.event}")
+            printable(f"#{advice.module_id} line {advice.line}: {event_text(advice.event)}")
         )
 
     def render(self) -> RenderableType:

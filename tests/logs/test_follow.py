@@ -28,9 +28,13 @@ from defuser.apps.follow import (
     Follower,
     FollowNotice,
     LogTail,
+    Moved,
+    Started,
     TailRead,
+    event_text,
     follow,
 )
+from defuser.apps.tracking import Click, ClickKind
 from defuser.engine import modlog
 from defuser.engine.simulator import Outcome
 from defuser.terminal.follow_view import follow_header
@@ -81,7 +85,7 @@ def test_a_module_followed_through_its_own_log_is_solved_without_a_strike() -> N
             break
         assert module.act(action).outcome is not Outcome.STRIKE
     assert module.solved and module.strikes == 0
-    assert advice[-1].solved and advice[-1].event == "solved"
+    assert advice[-1].solved and advice[-1].event == Moved(Click(ClickKind.SOLVED))
 
 
 def test_advice_is_identical_with_the_countdown_lines_deleted() -> None:
@@ -116,7 +120,7 @@ def test_a_new_session_in_the_same_file_starts_over() -> None:
     advice = Follower().feed_all(_lines(first + second))
     last = [a for a in advice if a.session == 2]
     assert last and {a.bomb.serial for a in last if a.bomb} == {"NI5ME4"}
-    assert last[0].event == "start" and last[-1].solved
+    assert last[0].event == Started() and last[-1].solved
     assert [a.reply.to_json() for a in last] == [
         a.reply.to_json() for a in Follower().feed_all(_lines(second))
     ]
@@ -358,7 +362,7 @@ def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
     assert text.count("Exploding Mittens #1 · bomb 1 AB3CD4") == 1
     assert text.count("Exploding Mittens #3 · bomb 2 KZ5LG7") == 1
     last = advice[midway]
-    assert f"#3 line {last.line}: {last.event}" in text
+    assert f"#3 line {last.line}: {event_text(last.event)}" in text
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
@@ -549,7 +553,7 @@ def test_the_board_fits_80x24_with_five_modules_one_line_each() -> None:
     shown = [m for m in modules if any(line.startswith(f"#{m} ") for line in lines)]
     more = [line for line in lines if line.endswith(" more") and line.startswith("+")]
     assert len(shown) + (int(more[0].split()[0][1:]) if more else 0) == len(modules)
-    assert "last events" in text and five[-1].event in text
+    assert "last events" in text and event_text(five[-1].event) in text
     # With room, every module has its box again.
     assert _screen(board, 80, 200).count("Exploding Mittens #") == len(modules)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
-from defuser.apps.follow import Advice, Follower, follow
-from defuser.apps.tracking import Tracked, View, combine
+from defuser.apps.follow import Advice, Follower, FollowEvent, LostTrack, Moved, follow
+from defuser.apps.tracking import Click, ClickKind, Tracked, View, combine
 from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome
@@ -50,7 +50,7 @@ def test_every_layout_gives_each_module_its_bomb_for_certain(layout: str) -> Non
         built = game_log(_mission(seed), seed=seed, **LAYOUTS[layout])  # type: ignore[arg-type]
         advice = Follower().feed_all(built.data.decode().splitlines())
         assert advice and all(a.reply.ok for a in advice)
-        assert "lost track" not in {a.event for a in advice}
+        assert not any(isinstance(a.event, LostTrack) for a in advice)
         for a in advice:
             obj = a.to_json()
             assert obj["bomb"]["serial"] == BOMBS[a.module_id - 1][0]
@@ -164,12 +164,17 @@ def test_two_equal_cards_the_advice_names_the_card_and_gives_no_command() -> Non
     header = game_log([BombSpec("KZ5LG7", [1], {})]).lines
     advice = Follower().feed_all(header + [modlog.line(1, m) for m in opening])
     last = advice[-1]
-    assert last.event == "played 1 or 3 (YC)"
+    assert last.event == Moved(Click(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3)))
+    assert last.to_json()["event"] == "played 1 or 3 (YC)"
     assert last.reply.play_card is Card.YELLOW_CIRCLE
     rec = last.reply.to_json()["recommendation"]
     assert rec["action"] == "play" and rec["slot"] is None and rec["command"] is None
     assert "slot 1 or 2" in rec["reason"] and "check which slot" in rec["reason"]
     assert last.reply.lines() == [last.reply.recommendation.reason]
+
+
+def _picked_up(event: FollowEvent) -> bool:
+    return isinstance(event, Moved) and event.picked_up
 
 
 def test_a_blocked_discard_tells_the_hand_order_apart() -> None:
@@ -185,7 +190,7 @@ def test_a_blocked_discard_tells_the_hand_order_apart() -> None:
                      (Card.GREEN_TRIANGLE, Card.RED_CIRCLE))
     ])
     assert combine(tracked).play_card is Card.RED_CIRCLE
-    assert tracked.act(modlog.DiscardBlockedMessage(), 10) == "strike discard"
+    assert tracked.act(modlog.DiscardBlockedMessage(), 10) == Click(ClickKind.STRIKE_DISCARD)
     assert not tracked.narrow(modlog.BlockingSlotMessage(2, "Wow"))
     assert tracked.narrow(modlog.StrikeMessage())
     (view,) = tracked.views
@@ -212,12 +217,12 @@ def test_a_lost_line_is_got_over_and_the_module_picked_up_again() -> None:
             advice = Follower().feed_all(header + [modlog.line(1, m) for m in kept])
             events = [a.event for a in advice]
             assert advice[-1].solved
-            if "lost track" not in events:
+            if LostTrack() not in events:
                 continue
             lost += 1
-            start = events.index("lost track")
+            start = events.index(LostTrack())
             again = next((i for i in range(start, len(events))
-                          if "picked up again" in events[i]), len(events))
+                          if _picked_up(events[i])), len(events))
             picked_up += again < len(events)
             for a in advice[start:again]:
                 action = a.reply.recommendation.action
