@@ -48,9 +48,10 @@ from defuser.trainer.drill_session import (
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.location import default_db_path
-from defuser.trainer.model import MODES, Answered, Kind, Question, Verdict
+from defuser.trainer.model import MODES, Answered, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
+from defuser.trainer.skills import Kind
 from defuser.trainer.store import Store
 from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
 

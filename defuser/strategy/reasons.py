@@ -9,18 +9,27 @@ discard, room in the hand) is the rulebook's answer (:class:`~defuser.engine.boa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from defuser.engine.actions import ActionKind
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import Effect
 from defuser.strategy.belief import Observation, odds
 
-if TYPE_CHECKING:
-    from defuser.strategy.values import ActionValue
+
+class ValuedClick(Protocol):
+    """What a reason reads of an action's value (:class:`defuser.strategy.values.ActionValue`
+    has it): the click and its expected clicks to the solve."""
+
+    @property
+    def action(self) -> Action:
+        """The click."""
+
+    @property
+    def expected_clicks(self) -> float:
+        """Expected clicks to the solve if it is taken now, this one included."""
 
 
-
-def reason_line(obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]) -> str:
+def reason_line(obs: Observation, chosen: ValuedClick, values: tuple[ValuedClick, ...]) -> str:
     """A one-line reason for ``chosen`` that a player understands: the click, then why
     (``Discard: the mitten may be on top (1 in 4); ...``).
 
@@ -32,7 +41,7 @@ def reason_line(obs: Observation, chosen: ActionValue, values: tuple[ActionValue
 
 
 def reason_parts(
-    obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]
+    obs: Observation, chosen: ValuedClick, values: tuple[ValuedClick, ...]
 ) -> tuple[str, str]:
     """The reason for ``chosen`` in its two parts: the click as the player reads it
     (``Play 2 (RC)``, ``Discard``) and why it is best."""
@@ -44,7 +53,7 @@ def reason_parts(
     return _draw_reason(obs)
 
 
-def _play_reason(obs: Observation, chosen: ActionValue) -> tuple[str, str]:
+def _play_reason(obs: Observation, chosen: ValuedClick) -> tuple[str, str]:
     action = chosen.action
     belief = obs.belief
     p = belief.mitten_on_top
@@ -78,7 +87,7 @@ def _play_reason(obs: Observation, chosen: ActionValue) -> tuple[str, str]:
 
 
 def _discard_reason(
-    obs: Observation, chosen: ActionValue, values: tuple[ActionValue, ...]
+    obs: Observation, chosen: ValuedClick, values: tuple[ValuedClick, ...]
 ) -> tuple[str, str]:
     belief = obs.belief
     p = belief.mitten_on_top

@@ -16,8 +16,8 @@ import random
 from defuser.engine.generate import random_edgework
 from defuser.trainer.answers import Answer, CountAnswer, TableAnswer
 from defuser.trainer.lookups import table_reason
-from defuser.trainer.model import Kind, Question
-from defuser.trainer.skills import EdgeRead, EdgeSkill
+from defuser.trainer.model import Question
+from defuser.trainer.skills import EdgeRead, EdgeSkill, Kind
 from edgework import Batteries, Edgework
 
 

@@ -1,6 +1,6 @@
 """The drill kinds, each declared once with every part it needs.
 
-Contract: :data:`KIND_SPECS` maps every :class:`~defuser.trainer.model.Kind` to one
+Contract: :data:`KIND_SPECS` maps every :class:`~defuser.trainer.skills.Kind` to one
 :class:`KindSpec`: how to type an answer, the default answer-time target, the skills in
 teaching order, the question generator and the judge. Adding a kind means adding its
 :class:`Kind` member and one entry here; ``tests/trainer/test_trainer_kinds.py`` proves every
@@ -37,17 +37,19 @@ from defuser.trainer.lookups import (
     rule_question,
     table_question,
 )
-from defuser.trainer.model import KINDS, Kind, Question
+from defuser.trainer.model import Question
 from defuser.trainer.skills import (
     CELL_SKILLS,
     CYCLE_SKILLS,
     DECIDE_SKILLS,
     EDGE_SKILLS,
+    KINDS,
     LEGAL_SKILLS,
     RULE_SKILLS,
     TABLE_SKILLS,
     CycleSkill,
     DecideSkill,
+    Kind,
     Skill,
 )
 

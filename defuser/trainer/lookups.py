@@ -16,8 +16,8 @@ from typing import Final
 from defuser.engine.board import Board
 from defuser.engine.generate import random_serial
 from defuser.trainer.answers import LegalAnswer, RuleAnswer, TableAnswer
-from defuser.trainer.model import Kind, Question
-from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, TableSkill
+from defuser.trainer.model import Question
+from defuser.trainer.skills import CellSkill, Kind, LegalSkill, RuleSkill, TableSkill
 from edgework import (
     ALL_CARDS,
     RULE_TEXTS,

@@ -1,4 +1,4 @@
-"""The trainer's vocabulary: drill kinds, skills, questions and grades.
+"""The trainer's vocabulary: questions, their options and answers, and grades.
 
 How each kind is asked and judged is declared once per kind in
 :mod:`defuser.trainer.kinds`. A :class:`Question` carries everything needed to ask
@@ -6,7 +6,8 @@ it, to check an answer and to explain the right one: the prompt, the situation a
 JSON-able facts, the expected answer as a typed value (:data:`~defuser.trainer.answers.Answer`,
 whose text is the drill notation), and the reason (the
 table cell or rule text it comes from). A :class:`Grade` is the verdict on one
-answer. Every question trains one *skill* (:mod:`defuser.trainer.skills`: a table, a
+answer. Every question is of one drill :class:`~defuser.trainer.skills.Kind` and trains
+one *skill* (:mod:`defuser.trainer.skills`: a table, a
 Table A-D cell, a Table E cell, a rule letter, a kind of decision, a kind of cycle
 question); the scheduler spaces repetitions per skill.
 """
@@ -16,37 +17,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from defuser.engine.actions import Action
 from defuser.trainer.answers import Answer
+from defuser.trainer.skills import KINDS, Kind, Skill
 from edgework import RuleLetter
-
-if TYPE_CHECKING:
-    from defuser.trainer.skills import Skill
-
-
-class Kind(enum.Enum):
-    """The kinds of drill question."""
-
-    TABLE = "table"
-    IDENTIFY = "identify"
-    RULE = "rule"
-    LEGAL = "legal"
-    DECIDE = "decide"
-    CYCLE = "cycle"
-    EDGE = "edge"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-#: The drill kinds in the order they are taught and listed.
-KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
-
-#: The kinds ``mixed`` draws from: the manual's lookups and the live decisions (the
-#: ``edge`` reading drill has its own mode, so seeded mixed drills stay as they were).
-MIXED_KINDS: Final[tuple[Kind, ...]] = tuple(k for k in KINDS if k is not Kind.EDGE)
 
 #: ``--mode`` values: every kind, ``mixed`` (all kinds, as the schedule says) and
 #: ``game`` (whole simulated modules, every click a ``decide`` question).

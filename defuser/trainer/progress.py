@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.trainer.model import KINDS
 from defuser.trainer.report import build_report
 from defuser.trainer.scheduler import DAY
 from defuser.trainer.settings import Settings
+from defuser.trainer.skills import KINDS
 from defuser.trainer.store import AnswerRow
 
 #: Days the calendar heatmap covers (26 full weeks, today's week last).

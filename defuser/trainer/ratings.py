@@ -32,7 +32,7 @@ from typing import Final
 from fsrs import Rating
 
 from defuser.trainer.kinds import KIND_SPECS
-from defuser.trainer.model import Kind
+from defuser.trainer.skills import Kind
 
 #: Default answer-time targets per kind (seconds): what a fluent expert manages.
 DEFAULT_TARGETS: Final[Mapping[Kind, float]] = {

@@ -23,11 +23,11 @@ from fsrs import Rating
 
 from defuser.trainer.export import iso_time
 from defuser.trainer.kinds import all_skills
-from defuser.trainer.model import KINDS, Verdict
+from defuser.trainer.model import Verdict
 from defuser.trainer.ratings import Outcome, stored_reading
 from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import CellSkill, RuleSkill, Skill, parse_skill
+from defuser.trainer.skills import KINDS, CellSkill, RuleSkill, Skill, parse_skill
 from defuser.trainer.store import AnswerRow
 from edgework import (
     MITTEN_FACES,

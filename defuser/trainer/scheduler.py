@@ -43,7 +43,6 @@ from typing import Final
 from fsrs import Card, Rating
 from fsrs import Scheduler as MemoryModel
 
-from defuser.trainer.model import Kind
 from defuser.trainer.ratings import (
     DEFAULT_TARGETS,
     Outcome,
@@ -51,7 +50,7 @@ from defuser.trainer.ratings import (
     rating_for,
     skill_target,
 )
-from defuser.trainer.skills import Skill
+from defuser.trainer.skills import Kind, Skill
 from defuser.trainer.teaching import teaching_order
 
 #: The predicted chance of recall at which a review falls due, unless set otherwise.

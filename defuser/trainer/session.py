@@ -28,12 +28,12 @@ from fsrs import Rating
 from defuser.errors import DefuserError
 from defuser.trainer.focus import Focus, focus_on
 from defuser.trainer.kinds import generate, spec_of
-from defuser.trainer.model import KINDS, MIXED_KINDS, Answered, Grade, Kind, Question, Verdict
+from defuser.trainer.model import Answered, Grade, Question, Verdict
 from defuser.trainer.ratings import Outcome, reading_allowance
 from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
 from defuser.trainer.scheduler import Outlook, Scheduler
 from defuser.trainer.settings import Settings, load_settings
-from defuser.trainer.skills import Skill, parse_skill
+from defuser.trainer.skills import KINDS, MIXED_KINDS, Kind, Skill, parse_skill
 from defuser.trainer.states import answered_from_state, answered_state
 from defuser.trainer.store import AnswerRecord, AnswerRow, Store
 

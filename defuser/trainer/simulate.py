@@ -29,11 +29,11 @@ from typing import Final
 from fsrs import Rating
 
 from defuser.trainer.answers import CountAnswer
-from defuser.trainer.model import Grade, Kind, Question, Verdict
+from defuser.trainer.model import Grade, Question, Verdict
 from defuser.trainer.ratings import DEFAULT_TARGETS, reading_allowance
 from defuser.trainer.scheduler import MAXIMUM_INTERVAL
 from defuser.trainer.session import Drill
-from defuser.trainer.skills import Skill
+from defuser.trainer.skills import Kind, Skill
 from defuser.trainer.store import AnswerRow
 
 #: Questions a simulated session asks at most.

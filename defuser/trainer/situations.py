@@ -29,8 +29,8 @@ from defuser.strategy.solutions import solution_for
 from defuser.strategy.values import action_values, best_action, recommend
 from defuser.trainer.answers import Answer, CountAnswer, ProbabilityAnswer
 from defuser.trainer.lookups import card_words, hand_words
-from defuser.trainer.model import Kind, Option, Question
-from defuser.trainer.skills import CycleSkill, DecideSkill, Move
+from defuser.trainer.model import Option, Question
+from defuser.trainer.skills import CycleSkill, DecideSkill, Kind, Move
 from edgework import Batteries, CardType, Edgework, Ruleset
 
 #: Attempts at a wandering game that ends in the wanted kind of ``cycle`` situation.

@@ -1,4 +1,4 @@
-"""Every skill the trainer schedules, as a type, and its name in words.
+"""The drill kinds, every skill the trainer schedules as a type, and its name in words.
 
 Contract: a skill is a frozen value of one of six types, one per drill kind; code passes
 these values, never strings. A skill's :attr:`key` is the short string stored with
@@ -25,7 +25,6 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from defuser.trainer.model import Kind
 from edgework import (
     ALL_CARDS,
     RULE_LETTERS,
@@ -37,6 +36,29 @@ from edgework import (
     TableLetter,
 )
 from edgework.errors import MisuseError
+
+
+class Kind(enum.Enum):
+    """The kinds of drill question."""
+
+    TABLE = "table"
+    IDENTIFY = "identify"
+    RULE = "rule"
+    LEGAL = "legal"
+    DECIDE = "decide"
+    CYCLE = "cycle"
+    EDGE = "edge"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The drill kinds in the order they are taught and listed.
+KINDS: Final[tuple[Kind, ...]] = tuple(Kind)
+
+#: The kinds ``mixed`` draws from: the manual's lookups and the live decisions (the
+#: ``edge`` reading drill has its own mode, so seeded mixed drills stay as they were).
+MIXED_KINDS: Final[tuple[Kind, ...]] = tuple(k for k in KINDS if k is not Kind.EDGE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,8 @@ from defuser.trainer.answers import (
     RuleAnswer,
     TableAnswer,
 )
-from defuser.trainer.model import Answered, Grade, Kind, Option, Question, Verdict
-from defuser.trainer.skills import parse_skill
+from defuser.trainer.model import Answered, Grade, Option, Question, Verdict
+from defuser.trainer.skills import Kind, parse_skill
 from edgework import CardType, RuleLetter, TableLetter
 
 

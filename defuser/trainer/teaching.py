@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from typing import Final
 
 from defuser.engine.generate import SERIAL_DIGITS, SERIAL_LETTERS
-from defuser.trainer.model import Kind
 from defuser.trainer.skills import (
     CELL_SKILLS,
     CYCLE_SKILLS,
@@ -27,6 +26,7 @@ from defuser.trainer.skills import (
     EDGE_SKILLS,
     LEGAL_SKILLS,
     RULE_SKILLS,
+    Kind,
     Skill,
     TableSkill,
 )

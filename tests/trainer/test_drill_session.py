@@ -26,9 +26,9 @@ from defuser.trainer.drill_session import (
     SessionMisuse,
     Started,
 )
-from defuser.trainer.model import Kind, Question
+from defuser.trainer.model import Question
 from defuser.trainer.session import Drill
-from defuser.trainer.skills import Skill, TableSkill
+from defuser.trainer.skills import Kind, Skill, TableSkill
 from edgework import TableLetter
 
 

@@ -11,8 +11,8 @@ from defuser.commands.drill import DrillIO, show_options
 from defuser.engine.actions import Action
 from defuser.terminal.app import Application
 from defuser.trainer.explaining import best_vs_next, option_rows
-from defuser.trainer.model import Kind, Option, Question
-from defuser.trainer.skills import DecideSkill, Move
+from defuser.trainer.model import Option, Question
+from defuser.trainer.skills import DecideSkill, Kind, Move
 
 CYCLE = "N = 1 mod 5 + 9 = 10. The first mitten is card 2..N-1 = 2..9 of the deals."
 

@@ -12,9 +12,8 @@ from cli_helpers import run_cli
 from defuser.trainer.focus import Focus, answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import KIND_SPECS
-from defuser.trainer.model import Kind
 from defuser.trainer.session import Drill, FocusError
-from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, Skill, TableSkill
+from defuser.trainer.skills import CellSkill, Kind, LegalSkill, RuleSkill, Skill, TableSkill
 from defuser.trainer.store import AnswerRow
 from edgework import TABLE_E, RuleLetter, TableLetter
 

@@ -10,8 +10,8 @@ import pytest
 
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import KIND_SPECS, KindSpec, all_skills, generate
-from defuser.trainer.model import KINDS, MODES, Kind
-from defuser.trainer.skills import parse_skill
+from defuser.trainer.model import MODES
+from defuser.trainer.skills import KINDS, Kind, parse_skill
 
 
 def test_every_kind_has_exactly_one_declaration() -> None:

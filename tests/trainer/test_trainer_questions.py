@@ -26,8 +26,8 @@ from defuser.trainer.answers import (
 )
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
-from defuser.trainer.model import Kind, Question, Verdict
-from defuser.trainer.skills import CycleSkill, TableSkill, parse_skill
+from defuser.trainer.model import Question, Verdict
+from defuser.trainer.skills import CycleSkill, Kind, TableSkill, parse_skill
 from edgework import (
     RULE_LETTERS,
     TABLE_LETTERS,

@@ -13,8 +13,8 @@ from defuser.engine.actions import Action
 from defuser.engine.game import RATE_PER_STRIKE
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.game import Game
-from defuser.trainer.model import Kind, Question
-from defuser.trainer.skills import DecideSkill, Move
+from defuser.trainer.model import Question
+from defuser.trainer.skills import DecideSkill, Kind, Move
 from edgework import TableLetter
 
 

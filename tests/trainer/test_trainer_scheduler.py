@@ -13,7 +13,6 @@ from fsrs import Rating
 
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
-from defuser.trainer.model import Kind
 from defuser.trainer.ratings import (
     DEFAULT_TARGETS,
     EASY_SHARE,
@@ -34,7 +33,7 @@ from defuser.trainer.scheduler import (
     learner_day,
 )
 from defuser.trainer.session import Drill
-from defuser.trainer.skills import Skill, parse_skill
+from defuser.trainer.skills import Kind, Skill, parse_skill
 from defuser.trainer.teaching import table_shares, tables_by_share, teaching_order
 
 DAY = 86_400.0

@@ -18,7 +18,7 @@ from defuser.strategy.belief import Observation
 from defuser.strategy.values import action_values, best_action
 from defuser.trainer.grading import grade
 from defuser.trainer.judges import DECIDE_SCALE, STRIKE_PENALTY, risky_loss, verdict_for_loss
-from defuser.trainer.model import Kind, Question, Verdict
+from defuser.trainer.model import Question, Verdict
 from defuser.trainer.situations import (
     Walk,
     cycle_question_for,
@@ -30,6 +30,7 @@ from defuser.trainer.skills import (
     CYCLE_SKILLS,
     DECIDE_SKILLS,
     CycleSkill,
+    Kind,
 )
 from edgework import Batteries, CardType, Edgework, SerialNumber
 

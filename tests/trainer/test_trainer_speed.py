@@ -6,8 +6,8 @@ import defuser.commands.drill as drill_cli
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import clock_text
 from defuser.trainer.grading import grade
-from defuser.trainer.model import Answered, Kind, Question
-from defuser.trainer.skills import TableSkill
+from defuser.trainer.model import Answered, Question
+from defuser.trainer.skills import Kind, TableSkill
 from edgework import TableLetter
 
 
