@@ -41,7 +41,7 @@ from hardware.session import (
 )
 from hardware.transport import Link, PortLister, UsbIdentity, find_ports, identity_of, open_port
 
-__all__ = ["Device", "Notice", "NoticeKind", "Timing", "Trace"]
+__all__ = ["Device", "Trace"]
 
 #: ``trace(direction, text)``: ``>`` line sent, ``<`` line received, ``!`` line dropped.
 Trace = Callable[[str, str], None]

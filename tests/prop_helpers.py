@@ -15,12 +15,13 @@ from typing import Any
 from defuser.engine.simulator import Module
 from edgework import Edgework
 from hardware.bridge import Bridge, action_for, display_commands
-from hardware.device import Device, Notice, Timing
+from hardware.device import Device
 from hardware.display import DisplayState
 from hardware.propsim import registry
 from hardware.propsim.script import ScriptStep
 from hardware.propsim.twin import Faults, PropSim
 from hardware.protocol import Button
+from hardware.session import Notice, Timing
 from hardware.transport import READ_TIMEOUT, open_port
 
 #: Timeouts short enough for tests, long enough for a loaded 2-core machine.

@@ -31,7 +31,9 @@ from rich.text import Text
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
 from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
-from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep
+from defuser.logs.check.module import ModuleCheck
+from defuser.logs.check.state import Inconsistency
+from defuser.logs.check.steps import ReplayStep
 from defuser.logs.judge import ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable

@@ -42,7 +42,7 @@ from hardware.bridge import (
     winning_actions,
 )
 from hardware.conformance import Actor, CheckStatus, check_prop, passed
-from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.device import Device
 from hardware.display import DisplayState
 from hardware.errors import HardwareError
 from hardware.propsim import registry
@@ -61,6 +61,7 @@ from hardware.protocol import (
     ShowTimer,
     ShowTop,
 )
+from hardware.session import Notice, NoticeKind, Timing
 from hardware.transport import Link, PortInfo, candidate_ports, discover, system_ports
 
 

@@ -24,7 +24,9 @@ from defuser.engine import modlog
 from defuser.engine.actions import ActionKind, StrikeKind
 from defuser.engine.board import Board
 from defuser.engine.simulator import Outcome
-from defuser.logs.check import Inconsistency, ModuleCheck, ReplayStep, check_module
+from defuser.logs.check.module import ModuleCheck, check_module
+from defuser.logs.check.state import Inconsistency
+from defuser.logs.check.steps import ReplayStep
 from defuser.logs.judge import Judgement, ModuleJudgement, judge
 from defuser.logs.reader import GameLog, read_log
 from defuser.logs.stream import (

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 from defuser.engine.actions import Action
 from defuser.errors import DefuserError
-from defuser.logs.check import ModuleCheck, ReplayStep
+from defuser.logs.check.module import ModuleCheck
+from defuser.logs.check.steps import ReplayStep
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.reasons import reason_line
 from defuser.strategy.values import TIE, ActionValue, action_values, best_action

@@ -22,14 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: package's own modules, as ``from edgework import Card`` reads them.
 PACKAGE_SURFACES = frozenset({"edgework/__init__.py"})
 
-#: Re-exports still to remove, each with the work that removes it (issue 20). A module
-#: leaves this list when its importers import from the real home.
-PENDING_RE_EXPORTS = {
-    # The logs + live helper: the log checker's parts are imported through the package.
-    "defuser/logs/check/__init__.py",
-    # The hardware helper: Notice, NoticeKind and Timing are re-exported from their homes.
-    "hardware/device.py",
-}
 
 
 def test_the_import_contracts_are_kept() -> None:
@@ -78,7 +70,7 @@ def _exported_imports(path: Path) -> list[str]:
     [
         p
         for p in _library_files()
-        if p.relative_to(ROOT).as_posix() not in PACKAGE_SURFACES | PENDING_RE_EXPORTS
+        if p.relative_to(ROOT).as_posix() not in PACKAGE_SURFACES
     ],
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
@@ -87,7 +79,42 @@ def test_no_module_re_exports_another_modules_names(path: Path) -> None:
     assert _exported_imports(path) == []
 
 
-@pytest.mark.parametrize("rel", sorted(PENDING_RE_EXPORTS))
-def test_each_pending_re_export_is_still_there(rel: str) -> None:
-    """A pending entry leaves the list when its module stops re-exporting."""
-    assert _exported_imports(ROOT / rel), f"{rel} re-exports nothing now: drop it from the list"
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    """The names a module binds itself (functions, classes, assignments), not its imports."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
+def test_every_import_names_the_module_that_defines_it() -> None:
+    """No name travels through a module that only imports it: library code and tests import
+    each name from its home (or a package surface such as ``edgework``)."""
+    modules = {_module_name(p): p for p in _library_files()}
+    defined = {
+        m: _top_level_names(ast.parse(p.read_text(encoding="utf-8"))) for m, p in modules.items()
+    }
+    surfaces = {_module_name(ROOT / p) for p in PACKAGE_SURFACES}
+    wrong = []
+    for path in [*_library_files(), *sorted((ROOT / "tests").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in modules:
+                continue
+            if node.module in surfaces:
+                continue
+            wrong += [
+                f"{path.relative_to(ROOT)}: {alias.name} from {node.module}"
+                for alias in node.names
+                if alias.name not in defined[node.module]
+                and f"{node.module}.{alias.name}" not in modules
+            ]
+    assert wrong == []

@@ -41,7 +41,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from defuser.engine.simulator import Module
 from edgework import Card, Edgework
 from hardware.bridge import BombDisplay, Bridge, button_for, winning_actions
-from hardware.device import Device, Timing
+from hardware.device import Device
 from hardware.framing import BadLine, LineFramer, crc16, seal
 from hardware.protocol import (
     Button,
@@ -55,6 +55,7 @@ from hardware.protocol import (
     ShowStrikes,
     ShowTop,
 )
+from hardware.session import Timing
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 FIRMWARE_DIR: Final = ROOT / "hardware" / "firmware"

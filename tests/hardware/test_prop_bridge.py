@@ -37,7 +37,7 @@ from hardware.bridge import (
     display_commands,
     winning_actions,
 )
-from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.device import Device
 from hardware.propsim import registry
 from hardware.protocol import (
     Button,
@@ -60,6 +60,7 @@ from hardware.protocol import (
     ShowTimer,
     ShowTop,
 )
+from hardware.session import Notice, NoticeKind, Timing
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "prop" / "full_game.txt"
 

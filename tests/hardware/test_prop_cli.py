@@ -25,13 +25,14 @@ from defuser.engine.simulator import Module
 from defuser.terminal.app import Application
 from edgework import Card, Edgework
 from hardware.bridge import button_for, winning_actions
-from hardware.device import Device, Notice, NoticeKind
+from hardware.device import Device
 from hardware.errors import Setting
 from hardware.propsim import registry
 from hardware.propsim.pty import PtyTwin
 from hardware.propsim.script import parse_script, script_text
 from hardware.propsim.twin import Faults
 from hardware.protocol import Button, Cue, GameState, ShowHand, ShowTop
+from hardware.session import Notice, NoticeKind
 
 ROOT = Path(__file__).resolve().parents[2]
 EDGE = "3B 2H // AB3CD4"

@@ -23,7 +23,7 @@ from prop_helpers import (
 from serial.tools.list_ports_common import ListPortInfo
 
 from edgework import Card
-from hardware.device import Device, Notice, NoticeKind, Timing
+from hardware.device import Device
 from hardware.errors import (
     HostProtocolError,
     LinkError,
@@ -42,6 +42,7 @@ from hardware.protocol import (
     ShowTop,
     decode_command,
 )
+from hardware.session import Notice, NoticeKind, Timing
 from hardware.transport import (
     PortInfo,
     UsbIdentity,

@@ -26,7 +26,7 @@ from gamelog_builder import (
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module
 from defuser.logs.analysis import analyse_bytes
-from defuser.logs.check import ModuleCheck, check_module
+from defuser.logs.check.module import ModuleCheck, check_module
 from defuser.logs.check.state import ReplayState, Stage, StateChanges
 from defuser.logs.reader import read_log
 from edgework import Card, CardType, Ruleset, SerialNumber, TableLetter, interval_for

@@ -18,7 +18,7 @@ from gamelog_stress import endless_ids, many_bombs
 from defuser.apps.follow import Follower
 from defuser.logs import analysis, stream
 from defuser.logs.analysis import analyse_bytes
-from defuser.logs.check import check_module
+from defuser.logs.check.module import check_module
 from defuser.logs.reader import read_log
 
 #: Two bombs that need different advice: other tables, digits and N.

@@ -29,32 +29,3 @@ and :mod:`~defuser.logs.check.clicks` replay the start-up, the deck and the clic
 runs the beam; :mod:`~defuser.logs.check.steps` groups lines into the player's clicks.
 """
 
-from defuser.logs.check.messages import (
-    ACTION_STARTS,
-    CLICKS,
-    STRIKE_STARTS,
-    Click,
-    is_cut_short,
-)
-from defuser.logs.check.module import BEAM, MARGIN, ModuleCheck, Trail, check_module
-from defuser.logs.check.state import Inconsistency, LineRecord, ReplayState, Stage
-from defuser.logs.check.steps import ReplayStep, build_steps
-
-__all__ = [
-    "ACTION_STARTS",
-    "BEAM",
-    "CLICKS",
-    "MARGIN",
-    "STRIKE_STARTS",
-    "Click",
-    "Inconsistency",
-    "LineRecord",
-    "ModuleCheck",
-    "ReplayState",
-    "ReplayStep",
-    "Stage",
-    "Trail",
-    "build_steps",
-    "check_module",
-    "is_cut_short",
-]
