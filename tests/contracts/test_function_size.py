@@ -2,8 +2,7 @@
 
 Checked code is ``edgework/``, ``defuser/`` (the commands included) and ``hardware/``
 outside the firmware. A function's length is ``end_lineno - lineno + 1`` of its AST node
-(decorators aside, docstring and nested functions included). The command modules in
-:data:`PENDING_COMMANDS` are still being slimmed: the list only shrinks.
+(decorators aside, docstring and nested functions included). There are no exceptions.
 """
 
 from __future__ import annotations
@@ -15,18 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 60
 COMMANDS = ROOT / "defuser" / "commands"
 
-#: Command modules (``defuser/commands/NAME.py``) that still have a function over 60
-#: lines while their work moves into sessions. Remove a name once its functions are
-#: short; a name whose module has no long function left fails the test below.
-PENDING_COMMANDS: frozenset[str] = frozenset()
-
 
 def _library_files() -> list[Path]:
     files = []
     for root in ("defuser", "edgework", "hardware"):
         for path in sorted((ROOT / root).rglob("*.py")):
             parts = path.relative_to(ROOT).parts
-            if "firmware" in parts or (path.parent == COMMANDS and path.stem in PENDING_COMMANDS):
+            if "firmware" in parts:
                 continue
             files.append(path)
     return files
@@ -51,16 +45,6 @@ def test_no_function_is_over_60_lines() -> None:
         if long:
             offenders[path.relative_to(ROOT).as_posix()] = long
     assert offenders == {}, offenders
-
-
-def test_the_pending_commands_still_need_slimming() -> None:
-    """Every name on the pending list still has a long function (else remove it)."""
-    done = sorted(
-        name
-        for name in PENDING_COMMANDS
-        if not (COMMANDS / f"{name}.py").exists() or not long_functions(COMMANDS / f"{name}.py")
-    )
-    assert done == [], f"remove {done} from PENDING_COMMANDS: no function over 60 lines"
 
 
 def test_the_measure_finds_a_long_function(tmp_path: Path) -> None:
