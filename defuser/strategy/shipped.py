@@ -25,7 +25,7 @@ blocks are read, so a process pays for the one configuration it plays.
 
 Regenerate it (about two minutes on two cores) after any change to the model::
 
-    python -m defuser.strategy.shipped_build
+    python -m defuser.devtools.build_solutions
 """
 
 from __future__ import annotations

@@ -6,24 +6,21 @@ returns the file's bytes in the layout :mod:`defuser.strategy.shipped` describes
 same model gives the same bytes. Nothing reads this module at run time: it is the
 build step, run after any change to the model (about two minutes on two cores)::
 
-    python -m defuser.strategy.shipped_build [--output FILE] [--jobs N]
+    python -m defuser.devtools.build_solutions [--output FILE] [--jobs N]
 """
 
 from __future__ import annotations
 
-import argparse
 import array
 import concurrent.futures
 import json
 import sys
 import zlib
-from pathlib import Path
 from typing import Any
 
 from defuser.strategy.dp import MODEL_VERSION, explore_graph, graph_to_data, solve
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import (
-    DATA_PATH,
     FORMAT_VERSION,
     HEADER_DIGITS,
     MAGIC,
@@ -84,20 +81,3 @@ def build(jobs: int = 2) -> bytes:
         blocks
     )
 
-
-def main(argv: list[str] | None = None) -> None:
-    """Write the shipped solutions file (``--output`` elsewhere, ``--jobs`` workers)."""
-    parser = argparse.ArgumentParser(description="Solve every configuration and ship it.")
-    parser.add_argument("--output", type=Path, default=Path(DATA_PATH), help="file to write")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    args = parser.parse_args(argv)
-    data = build(args.jobs)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.output.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(args.output)
-    print(f"wrote {args.output} ({len(data):,} bytes)")
-
-
-if __name__ == "__main__":
-    main()

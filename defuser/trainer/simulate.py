@@ -9,13 +9,12 @@ stand-ins (the skill and a text of the kind's length: ``decide`` and ``cycle`` t
 run from 138 to 679 characters), answered by a learner with a memory of their own: a
 forgetting curve per skill (not FSRS's), a lucky guess when they forgot, and answer times
 that spread 30% around a usual time that shrinks with practice and grows with the text.
-The same seed gives the same figures. ``python -m defuser.trainer.simulate`` prints them
+The same seed gives the same figures. ``python -m defuser.devtools.simulate_learner`` prints them
 (:meth:`Figures.lines`).
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import math
@@ -249,17 +248,3 @@ def _final(figures: Figures, drill: Drill) -> None:
         default=0,
     )
 
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m defuser.trainer.simulate [--days N] [--seed S]``: print the figures."""
-    parser = argparse.ArgumentParser(prog="python -m defuser.trainer.simulate",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--days", type=int, default=60, help="days to simulate (60)")
-    parser.add_argument("--seed", type=int, default=1, help="the random seed (1)")
-    args = parser.parse_args(argv)
-    for line in simulate(args.days, args.seed).lines():
-        print(line)
-
-
-if __name__ == "__main__":
-    main()

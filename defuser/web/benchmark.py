@@ -5,7 +5,7 @@ process, plays simulated modules through it the way the board's script does (eac
 is ``GET /report`` then the board's new address), and returns the round trips' times at
 the client (an upper bound for the server's own time), the page weight, and, when a
 Chromium is given, the first render of the board measured by the browser itself.
-``python -m defuser.web.benchmark [GAMES] [CHROMIUM]`` prints the figures as JSON.
+``python -m defuser.devtools.bench_web [GAMES] [CHROMIUM]`` prints the figures as JSON.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import http.client
 import json
 import random
 import statistics
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -149,8 +148,3 @@ def measure(games: int = 20, chromium: str | None = None) -> dict[str, Any]:
             result["first_render_ms"] = first_render(port, chromium)
     return result
 
-
-if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    count = int(arguments[0]) if arguments else 20
-    print(json.dumps(measure(count, arguments[1] if len(arguments) > 1 else None), indent=2))

@@ -1,19 +1,18 @@
 """Timing the stats dashboard at the server: ``/stats`` for a 60-day, 1,200-answer learner.
 
-Contract: ``python -m defuser.web.benchmark_stats [REPEATS]`` writes the seeded sample
+Contract: :func:`measure` writes the seeded sample
 learner (:func:`defuser.trainer.sample.sample_database`: 60 days, 1,200 answers) to a
 temporary folder, then times :func:`defuser.web.statsroutes.dashboard_html` (reading the
 database, the report, the series and the HTML: everything the server does for ``/stats``
-but the HTTP itself) ``REPEATS`` times, and prints the first, median and slowest wall
-times and the median CPU time of the rendering thread, in milliseconds, as JSON (on a busy
-machine the CPU time is the steadier figure).
+but the HTTP itself) ``repeats`` times, and returns the first, median and slowest wall
+times and the median CPU time of the rendering thread, in milliseconds (on a busy machine
+the CPU time is the steadier figure); ``python -m defuser.devtools.bench_dashboard
+[REPEATS]`` prints them as JSON.
 """
 
 from __future__ import annotations
 
-import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -40,6 +39,3 @@ def measure(repeats: int = 20) -> dict[str, Any]:
         "max_ms": round(max(times), 1), "cpu_median_ms": round(statistics.median(cpu), 1),
     }
 
-
-if __name__ == "__main__":  # pragma: no cover - a measuring tool
-    print(json.dumps(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 20)))

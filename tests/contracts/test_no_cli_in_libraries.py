@@ -1,6 +1,6 @@
 """Libraries never name a command-line option: their errors and notes carry data, and
 the front ends (``defuser/commands``, ``defuser/terminal``, ``defuser/web``,
-``defuser/cli.py``) word the options that help.
+``defuser/cli.py``, and the maintainers' ``defuser/devtools``) word the options that help.
 Library code is ``edgework/``, ``defuser/`` outside the command line, and ``hardware/``
 outside the firmware.
 
@@ -23,14 +23,6 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 OWN_COMMAND_LINES = {
     # Starts ``mittens live --json`` processes and times them from the outside.
     "defuser/apps/benchmark_live.py",
-    # ``python -m defuser.strategy.dpstats [--oracle]``: its own argparse command line.
-    "defuser/strategy/dpstats.py",
-    # ``python -m defuser.strategy.shipped_build [--output F] [--jobs N]``: writes the shipped
-    # solutions; its own argparse command line.
-    "defuser/strategy/shipped_build.py",
-    # ``python -m defuser.trainer.simulate [--days N] [--seed S]``: the simulated learner's
-    # figures; its own argparse command line.
-    "defuser/trainer/simulate.py",
     # ``python -m hardware.propsim --pty``: the simulated prop; its own argparse command line.
     "hardware/propsim/__main__.py",
 }
@@ -40,7 +32,9 @@ def _library_files() -> list[Path]:
     files = sorted((ROOT / "edgework").rglob("*.py"))
     for path in sorted((ROOT / "defuser").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        front_end = rel.startswith(("defuser/commands/", "defuser/terminal/", "defuser/web/"))
+        front_end = rel.startswith(
+            ("defuser/commands/", "defuser/terminal/", "defuser/web/", "defuser/devtools/")
+        )
         if front_end or rel in ("defuser/cli.py", "defuser/__main__.py"):
             continue
         files.append(path)
@@ -105,3 +99,28 @@ def test_the_command_words_the_stats_database_option(tmp_path: Path) -> None:
         f"mittens stats: error: stats database {str(path)!r} is not a readable SQLite database "
         "(file is not a database); it was left untouched (move it away or give --db PATH)\n"
     )
+
+
+def _runs_as_main(tree: ast.Module) -> bool:
+    """Whether a module has an ``if __name__ == "__main__":`` block."""
+    return any(
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        for node in tree.body
+    )
+
+
+def test_no_library_module_doubles_as_a_command_line() -> None:
+    """A command line is a module of its own: a package's ``__main__``, the CLI, or one of
+    the maintainers' ``defuser/devtools``; library modules only define what they run."""
+    doubling = [
+        path.relative_to(ROOT).as_posix()
+        for path in _library_files()
+        if path.name != "__main__.py"
+        and _runs_as_main(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert doubling == []
+    devtools = sorted((ROOT / "defuser" / "devtools").glob("[!_]*.py"))
+    assert devtools and all(_runs_as_main(ast.parse(p.read_text("utf-8"))) for p in devtools)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from fsrs import Rating
 
+from defuser.devtools.simulate_learner import main
 from defuser.trainer.scheduler import MAXIMUM_INTERVAL
-from defuser.trainer.simulate import Figures, main, simulate
+from defuser.trainer.simulate import Figures, simulate
 
 
 @pytest.fixture(scope="module")

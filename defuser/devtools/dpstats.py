@@ -1,6 +1,6 @@
 """How the exact DP behaves on every (table, last digit, N): sweeps and solve time.
 
-Usage: ``python -m defuser.strategy.dpstats [--oracle]``. Solves each of the 200 configurations
+Usage: ``python -m defuser.devtools.dpstats [--oracle]``. Solves each of the 200 configurations
 from scratch (no cache) and prints how many value-iteration sweeps the cycle's fixed
 point took, and the mean and worst wall time of a solve.
 """
@@ -17,7 +17,8 @@ from edgework.configs import CONFIGS
 
 def main() -> None:
     """Solve every configuration and print the summary."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m defuser.devtools.dpstats",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--oracle", action="store_true", help="solve the all-seeing problem")
     args = parser.parse_args()
     sweeps: collections.Counter[int] = collections.Counter()
