@@ -32,9 +32,11 @@ SERIALS = ("AB3CD4", "XK7RT2", "EE1FG9", "QP2AZ7")
 
 
 @contextmanager
-def running_server(database: Path | None = None) -> Iterator[int]:
+def running_server(database: Path | None = None, *,
+                   follow: Path | None = None) -> Iterator[int]:
     """The web app served by uvicorn in a thread (its drills and dashboard on
-    ``database``); yields its port."""
+    ``database``, its hands-free board following ``follow``: see :class:`WebSettings`);
+    yields its port."""
     import uvicorn
 
     from defuser.web.app import WebSettings, create_app
@@ -42,7 +44,7 @@ def running_server(database: Path | None = None) -> Iterator[int]:
     sock = bind("127.0.0.1", 0)
     port = int(sock.getsockname()[1])
     the_plan = plan("127.0.0.1", port)
-    app = create_app(WebSettings(the_plan.guard(), database=database))
+    app = create_app(WebSettings(the_plan.guard(), follow=follow, database=database))
     config = uvicorn.Config(app, log_level="warning",
                             access_log=False, lifespan="off", http=protocol())
     server = uvicorn.Server(config)
