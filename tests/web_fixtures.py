@@ -1,18 +1,18 @@
-"""Fixtures for the web tests (a pytest plugin that tests/conftest.py loads): a real
-``mittens serve`` process and headless Chromium.
+"""Fixtures for the web tests (a pytest plugin that tests/conftest.py loads): the web app
+served in this process, headless Chromium and axe-core.
 
 The browser is Debian's ``chromium`` driven by Playwright (its own browser downloads are
 not used): ``MITTENS_CHROMIUM`` names another executable. Without a browser the browser
-tests are skipped, except under ``CI=true``, where they fail (``.ci/run`` installs it).
+tests are skipped, and without axe-core (``MITTENS_AXE_JS``) the audits are, except under
+``CI=true``, where they fail (``.ci/run`` installs both). One Chromium and one page
+serve every test of a module; the app is served by uvicorn in a thread (tests/web/test_web_serve.py runs
+``mittens serve`` as a real process where the process is what is tested).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +21,8 @@ import pytest
 from gamelog_builder import BombSpec, game_log, sample_messages, simulated_messages
 
 from defuser.trainer.sample import sample_database
+from defuser.web.benchmark import running_server
 
-ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -45,21 +45,10 @@ def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server_url(followed_log: Path, stats_db: Path) -> Iterator[str]:
-    """A ``mittens serve`` on a free loopback port, for the whole test module."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0",
-         "--follow", str(followed_log), "--db", str(stats_db)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert proc.stdout is not None
-    url = proc.stdout.readline().strip()
-    try:
-        yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+    """The web app on a free loopback port, for the whole test module: its hands-free
+    board follows :func:`followed_log`, its dashboard and drills use :func:`stats_db`."""
+    with running_server(stats_db, follow=followed_log) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 def chromium_path() -> str | None:
@@ -72,7 +61,10 @@ def chromium_path() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless Chromium under Playwright (skipped without one, except in CI)."""
+    """Headless Chromium under Playwright, for the whole test module (skipped without
+    one, except in CI). Not for the whole session: Playwright's synchronous API leaves
+    its event loop marked running in this thread, where a later test's ``asyncio.run``
+    would then fail."""
     executable = chromium_path()
     if executable is None:
         if os.environ.get("CI"):
@@ -86,6 +78,77 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+class Tab:
+    """The one page the browser tests of a module share, in its own browser context.
+
+    A new page costs Chromium about half a second of CPU (a renderer process, its first
+    load), a navigation about a tenth; so each test gets this page back clean instead:
+    on a blank document, 1280x720, the light scheme, no storage and no cookies (a context
+    left with either, or a page a test left unusable, is replaced)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.context: Any = None
+
+    def fresh(self) -> Any:
+        """The page, as a new page would be."""
+        if self.context is None:
+            self.context = self.browser.new_context()
+            self.context.new_page()
+        page = self.context.pages[0]
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.emulate_media(color_scheme="light")
+        return page
+
+    def clean(self) -> None:
+        """Leave the page blank; drop the context if it keeps anything from the test."""
+        if self.context is None:
+            return
+        try:
+            page = self.context.pages[0]
+            if page.url.startswith("http"):
+                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            page.goto("about:blank")
+            state = self.context.storage_state()
+            kept = bool(state["cookies"] or state["origins"]) or len(self.context.pages) > 1
+        except Exception:  # the test left the page unusable: a new context
+            kept = True
+        if kept:
+            self.close()
+
+    def close(self) -> None:
+        """Close the context (the next test opens a new one)."""
+        if self.context is not None:
+            self.context.close()
+            self.context = None
+
+
+@pytest.fixture(scope="module")
+def _tab(browser: Any) -> Iterator[Tab]:
+    tab = Tab(browser)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def page(_tab: Tab) -> Iterator[Any]:
+    """A blank Chromium page for this test (see :class:`Tab`); the test may navigate it,
+    resize it and change its colour scheme, and must not close it."""
+    yield _tab.fresh()
+    _tab.clean()
+
+
+@pytest.fixture(scope="session")
+def axe_js() -> str:
+    """axe-core's script (skipped without it, except in CI)."""
+    axe = os.environ.get("MITTENS_AXE_JS")
+    if not axe or not Path(axe).exists():
+        if os.environ.get("CI"):
+            pytest.fail("the audit needs axe-core: .ci/run sets MITTENS_AXE_JS")
+        pytest.skip("axe-core is not here (set MITTENS_AXE_JS to axe.min.js)")
+    return Path(axe).read_text(encoding="utf-8")
 
 
 def two_module_log() -> bytes:

@@ -1,35 +1,28 @@
-"""``mittens serve`` as a real process: the address first, pages served, Ctrl-C stops it."""
+"""``mittens serve`` as a real process: the address first, pages served, Ctrl-C stops it
+(with a viewer still streaming), a busy port is one line; and the server itself, in this
+process: fifty viewers of the event stream, and connections that send no whole request."""
 
 from __future__ import annotations
 
 import http.client
 import json
-import os
 import signal
 import socket
 import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_process, start_process
 from web_fixtures import two_module_log
 
 from defuser.web import server as server_module
 from defuser.web.benchmark import running_server
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def start(*args: str) -> tuple[subprocess.Popen[str], str]:
     """Start the server on a free port; return it and the address it printed first."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", "0", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = start_process(["serve", "--no-open", "--port", "0", *args], text=True)
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip()
 
@@ -71,21 +64,12 @@ def test_serve_beyond_loopback_prints_a_token() -> None:
 
 
 def test_a_busy_port_is_one_line() -> None:
-    first, url = start()
-    try:
-        port = url.split(":")[2].split("/")[0]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        second = subprocess.run(
-            [sys.executable, "-m", "defuser", "serve", "--no-open", "--port", port],
-            capture_output=True, text=True, env=env, cwd=ROOT, timeout=30, check=False,
-        )
-        assert second.returncode == 2
-        assert second.stdout == ""
-        lines = second.stderr.strip().splitlines()
-        assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0]
-    finally:
-        first.send_signal(signal.SIGINT)
-        first.communicate(timeout=20)
+    with running_server() as port:  # the port's first server: this process serves it
+        second = run_process(["serve", "--no-open", "--port", str(port)], timeout=30).text
+    assert second.code == 2
+    assert second.out == ""
+    lines = second.err.strip().splitlines()
+    assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0]
 
 
 def read_event(response: http.client.HTTPResponse) -> dict[str, object]:
@@ -101,27 +85,29 @@ def read_event(response: http.client.HTTPResponse) -> dict[str, object]:
 def test_fifty_viewers_and_viewers_that_leave(tmp_path: Path) -> None:
     log = tmp_path / "Player.log"
     log.write_text("Initialize engine version: 2017.4.22f1\n", encoding="utf-8")
-    proc, url = start("--follow", str(log))
-    try:
-        port = int(url.split(":")[2].split("/")[0])
-        viewers = []
-        for _ in range(50):
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-            conn.request("GET", "/api/follow/stream")
-            response = conn.getresponse()
-            assert response.status == 200
-            viewers.append((conn, response, read_event(response)))
-        for conn, _, _ in viewers[:25]:  # half of them go away mid-stream
-            conn.sock.close() if conn.sock else None
-        log.write_bytes(two_module_log())
-        for _, response, first in viewers[25:]:
-            later = read_event(response)
-            assert int(str(later["version"])) > int(str(first["version"]))
-        with urllib.request.urlopen(url + "healthz", timeout=10) as response:
-            assert response.read() == b"ok\n"
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+    viewers: list[tuple[http.client.HTTPConnection, http.client.HTTPResponse,
+                        dict[str, object]]] = []
+    with running_server(follow=log) as port:
+        try:
+            for _ in range(50):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+                conn.request("GET", "/api/follow/stream")
+                response = conn.getresponse()
+                assert response.status == 200
+                viewers.append((conn, response, read_event(response)))
+            for conn, _, _ in viewers[:25]:  # half of them go away mid-stream
+                conn.sock.close() if conn.sock else None
+            log.write_bytes(two_module_log())
+            for _, response, first in viewers[25:]:
+                later = read_event(response)
+                assert int(str(later["version"])) > int(str(first["version"]))
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                        timeout=10) as reply:
+                assert reply.read() == b"ok\n"
+        finally:  # the server stops once its streams' viewers are gone
+            for conn, response, _ in viewers:
+                response.close()
+                conn.close()
 
 
 def test_a_viewer_does_not_hold_up_ctrl_c(tmp_path: Path) -> None:
@@ -142,14 +128,13 @@ def test_a_viewer_does_not_hold_up_ctrl_c(tmp_path: Path) -> None:
 def test_connections_that_send_no_whole_request_are_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(server_module, "HEAD_TIMEOUT", 0.5)
+    monkeypatch.setattr(server_module, "HEAD_TIMEOUT", 0.25)
     with running_server() as port:
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(5)]
         slow = socket.create_connection(("127.0.0.1", port))
         slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
-        time.sleep(1.5)
         for sock in [*idle, slow]:
-            sock.settimeout(5)
+            sock.settimeout(5)  # the server closes each after HEAD_TIMEOUT, not 5 s
             assert sock.recv(100) == b""  # closed by the server
             sock.close()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as reply:
