@@ -5,8 +5,9 @@ The browser is Debian's ``chromium`` driven by Playwright (its own browser downl
 not used): ``MITTENS_CHROMIUM`` names another executable. Without a browser the browser
 tests are skipped, and without axe-core (``MITTENS_AXE_JS``) the audits are, except under
 ``CI=true``, where they fail (``.ci/run`` installs both). One Chromium and one page
-serve every test of a module; the app is served by uvicorn in a thread (tests/web/test_web_serve.py runs
-``mittens serve`` as a real process where the process is what is tested).
+serve every test of a module; the app is served by uvicorn in a thread
+(tests/web/test_web_serve.py runs ``mittens serve`` as a real process where the process
+is what is tested).
 """
 
 from __future__ import annotations
