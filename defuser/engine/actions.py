@@ -74,16 +74,18 @@ class Action:
     @classmethod
     def draw(cls) -> Action:
         """Click the deck."""
-        return cls(ActionKind.DRAW)
+        return _CLICKS[0]
 
     @classmethod
     def discard(cls) -> Action:
         """Click the discard pile."""
-        return cls(ActionKind.DISCARD)
+        return _CLICKS[1]
 
     @classmethod
     def play(cls, slot: int) -> Action:
         """Click hand slot ``slot`` (1-3)."""
+        if type(slot) is int and 1 <= slot <= HAND_SIZE:
+            return _CLICKS[1 + slot]
         return cls(ActionKind.PLAY, slot)
 
     @classmethod
@@ -118,6 +120,12 @@ class Action:
 
 
 _VERBS: Final = {kind.value: kind for kind in ActionKind}
+#: Every click, made once (actions are values): draw, discard, play 1-3.
+_CLICKS: Final = (
+    Action(ActionKind.DRAW),
+    Action(ActionKind.DISCARD),
+    *(Action(ActionKind.PLAY, slot) for slot in range(1, HAND_SIZE + 1)),
+)
 
 
 def _parse_slot(text: str, params: list[str]) -> int:

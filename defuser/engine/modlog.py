@@ -56,7 +56,12 @@ TEMPLATES: Final[dict[str, str]] = {
 
 def line(module_id: int, message: str) -> str:
     """The full log line: ``[Exploding Mittens #<id>] <message>``."""
-    return PREFIX_TEMPLATE.format(module_id=module_id) + message
+    return _prefix(module_id) + message
+
+
+@functools.cache
+def _prefix(module_id: int) -> str:
+    return PREFIX_TEMPLATE.format(module_id=module_id)
 
 
 # --------------------------------------------------------------------------- messages
@@ -286,81 +291,102 @@ MESSAGE_TYPES: Final[tuple[type[Message], ...]] = (
 )
 
 
+# The one-call formatters. A line depends on nothing but its arguments (a few dozen
+# values in all), so each is written once and then looked up: the simulator writes two
+# or three lines on every click.
+
+
+@functools.cache
 def table(letter: TableLetter) -> str:
     """Start-up, first line: which of Tables A-D the serial number selects."""
     return TableMessage(letter).text()
 
 
+@functools.cache
 def initial_discard(card: Card, kind: CardType) -> str:
     """Start-up: the discard pile's first card and its type."""
     return OpeningDiscardMessage(card, kind).text()
 
 
+@functools.cache
 def rule(letter: RuleLetter) -> str:
     """The rule in force, at start-up and after every successful play."""
     return RuleMessage(letter).text()
 
 
+@functools.cache
 def hand_card(n: int, card: Card, kind: CardType) -> str:
     """Start-up: hand card number ``n`` (1-3) and its type."""
     return HandCardMessage(n, card, kind).text()
 
 
+@functools.cache
 def drew(card: Card, kind: CardType) -> str:
     """A successful draw: the card that went into the hand."""
     return DrewMessage(card, kind).text()
 
 
+@functools.cache
 def mitten_coming(k: int) -> str:
     """After every deal (see :class:`MittenComingMessage`)."""
     return MittenComingMessage(k).text()
 
 
+@functools.cache
 def draw_mitten_strike() -> str:
     """A draw struck because the Exploding Mitten is on top of the deck."""
     return DrawMittenStrikeMessage().text()
 
 
+@functools.cache
 def hand_full_strike() -> str:
     """A draw struck because the hand already holds three cards."""
     return HandFullStrikeMessage().text()
 
 
+@functools.cache
 def discarded(card: Card, kind: CardType) -> str:
     """A successful discard: the deck's top card went onto the discard pile."""
     return DiscardedMessage(card, kind).text()
 
 
+@functools.cache
 def rule_now(letter: RuleLetter) -> str:
     """After a successful discard: the rule now in force."""
     return RuleNowMessage(letter).text()
 
 
+@functools.cache
 def discard_blocked() -> str:
     """A blocked discard, first line; the blocking slots and ``Strike!`` follow."""
     return DiscardBlockedMessage().text()
 
 
+@functools.cache
 def blocking_slot(slot: int) -> str:
     """A blocked discard: one line per slot (1-3) that could have been played."""
     return BlockingSlotMessage(slot, SLOT_EXCLAMATIONS[slot - 1][1]).text()
 
 
+@functools.cache
 def strike() -> str:
     """A blocked discard, last line."""
     return StrikeMessage().text()
 
 
+@functools.cache
 def played(card: Card, kind: CardType) -> str:
     """A successful play: the card that became the discard top."""
     return PlayedMessage(card, kind).text()
 
 
+@functools.cache
 def invalid_play(card: Card) -> str:
     """A play struck because the rule in force does not admit the card."""
     return InvalidPlayMessage(card).text()
 
 
+@functools.cache
 def solved() -> str:
     """A Defuse played with the mitten on top: the module is solved."""
     return SolvedMessage().text()

@@ -4,11 +4,13 @@ Contract: :class:`Module` behaves exactly like the real module as docs/rules.md
 describes it: start-up, the order of checks of every action, the deck's
 mitten cycle and Defuse placement, the guaranteed-legal draw, the solve, and the log
 lines word for word. It states none of those rules itself: what a click does comes from
-the rulebook (:class:`~defuser.engine.board.Board`), the hidden deck's cycle and the
-opening from :mod:`defuser.engine.deck`; the module keeps the state, draws the random
-faces and writes the log. All randomness comes from the injected :class:`random.Random`, so
-a seed replays a game. The hidden deck state is private; :meth:`Module.reveal` is the
-only way to see it, and a policy must never call it (the trainer and the tests may).
+the rulebook (:mod:`defuser.engine.board`, asked with the facts of the board the module
+shows, without building a :class:`~defuser.engine.board.Board` per click), the hidden
+deck's cycle and the opening from :mod:`defuser.engine.deck`; the module keeps the
+state, draws the random faces and writes the log. All randomness comes from the
+injected :class:`random.Random`, so a seed replays a game. The hidden deck state is
+private; :meth:`Module.reveal` is the only way to see it, and a policy must never call
+it (the trainer and the tests may).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from defuser.engine.actions import (
     StrikeKind,
     Struck,
 )
-from defuser.engine.board import Board, Effect, Verdict
+from defuser.engine.board import Board, Effect, Facts, Verdict, deal_faces_of, facts_of, verdict_of
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import (
@@ -314,17 +316,18 @@ class Module:
     def _board(self) -> Board:
         return Board(self.rules, self.discard_top, tuple(self._hand), self.solved)
 
-    def _deal(self, board: Board, *, draw: bool) -> tuple[Card, int]:
+    def _deal(self, facts: Facts, *, draw: bool) -> tuple[Card, int]:
         """Take the deck's top card; return it and the log's "coming in" count.
 
         The hidden deck says what kind of card is on top (:func:`deck.next_deal`); the
-        rulebook says which faces a deal of that kind can bring on this board.
+        rulebook says which faces a deal of that kind can bring on this board (``facts``:
+        the board's before the deal).
         """
         rng = self._rng
         self.deals += 1
         hidden = (self._to_mitten, self._defuse_in)
         kind = deck.next_deal(hidden)
-        faces = board.deal_faces(kind, draw=draw)
+        faces = deal_faces_of(self.rules, self.discard_top, facts, kind, draw=draw)
         if kind is DealKind.MITTEN:
             self._first_cycle = False
             self._to_mitten, self._defuse_in = deck.random_new_cycle(self.interval, rng)
@@ -335,8 +338,8 @@ class Module:
 
     def _click(self, action: Action) -> Result:
         """What the rulebook says ``action`` does here, carried out."""
-        board = self._board()
-        verdict = board.verdict(action, mitten_on_top=self._to_mitten == 0)
+        facts = facts_of(self.rules, self.discard_top, self._hand, self.solved)
+        verdict = verdict_of(facts, action, self._to_mitten == 0)
         effect = verdict.effect
         if effect is Effect.NOTHING:
             note = "the module is already solved" if self.solved else f"slot {action.slot} is empty"
@@ -345,8 +348,8 @@ class Module:
             return self._strike(action, verdict)
         if effect is Effect.DEAL:
             if action.kind is ActionKind.DRAW:
-                return self._drew(action, board)
-            return self._discarded(action, board)
+                return self._drew(action, facts)
+            return self._discarded(action, facts)
         assert action.slot is not None
         card = self._hand.pop(action.slot - 1)
         self.discard_top = card
@@ -380,8 +383,8 @@ class Module:
             lines = (self._write(modlog.invalid_play(card)),)
         return Result(action, Outcome.STRIKE, card, kind, verdict.blocking, lines)
 
-    def _drew(self, action: Action, board: Board) -> Result:
-        card, coming = self._deal(board, draw=True)
+    def _drew(self, action: Action, facts: Facts) -> Result:
+        card, coming = self._deal(facts, draw=True)
         self._hand.append(card)
         lines = (
             self._write(modlog.drew(card, self.rules.type_of(card))),
@@ -389,8 +392,8 @@ class Module:
         )
         return Result(action, Outcome.OK, card, log=lines)
 
-    def _discarded(self, action: Action, board: Board) -> Result:
-        card, coming = self._deal(board, draw=False)
+    def _discarded(self, action: Action, facts: Facts) -> Result:
+        card, coming = self._deal(facts, draw=False)
         self.discard_top = card
         lines = (
             self._write(modlog.discarded(card, self.rules.type_of(card))),
