@@ -96,7 +96,7 @@ def facts_of(
     if solved or len(hand) > HAND_SIZE:
         legal = _bits(rules.legal_mask(discard), hand)
         return Facts(len(hand), legal, _bits(_defuse_mask(rules.table), hand), solved)
-    admits, defuses = _slot_tables(rules)
+    admits, defuses = _slot_tables(rules.table, rules.last_digit)
     legal = defuse = 0
     for slot, card in enumerate(hand):
         legal |= admits[slot][card][discard]
@@ -108,7 +108,7 @@ def facts_by_discard(rules: Ruleset, hand: Sequence[Card | int]) -> tuple[Facts,
     """:func:`facts_of` of an unsolved board with this hand, for each discard top in
     face order (one call for the 16 boards of a hand; the DP asks it for every hand,
     given as face values)."""
-    admits, _ = _slot_tables(rules)
+    admits, _ = _slot_tables(rules.table, rules.last_digit)
     same_size = _UNSOLVED[len(hand)][_bits(_defuse_mask(rules.table), hand)]
     legal: Iterable[int] = _NO_SLOTS
     for slot_admits, card in zip(admits, hand, strict=False):  # hands of 0-3 cards
@@ -130,13 +130,16 @@ _NO_SLOTS: Final = (0,) * len(Card)
 
 @functools.cache
 def _slot_tables(
-    rules: Ruleset,
+    table: str, last_digit: int
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
-    """What a card in a slot adds to an unsolved board's facts, per slot: per face and
-    discard top, the slot's bit when the rule admits the face there; per face, the
-    slot's bit when it is a Defuse."""
+    """What a card in a slot adds to an unsolved board's facts under the rule set of
+    ``table`` and ``last_digit``, per slot: per face and discard top, the slot's bit when
+    the rule admits the face there; per face, the slot's bit when it is a Defuse. (Keyed
+    by the letter and the digit, which compare at C speed: the simulator and every
+    observation ask on each click.)"""
+    rules = Ruleset(table, last_digit)
     masks = [rules.legal_mask(discard) for discard in Card]
-    defuses = _defuse_mask(rules.table)
+    defuses = _defuse_mask(table)
     slots = range(HAND_SIZE)
     admits = tuple(
         tuple(tuple([(mask >> card & 1) << slot for mask in masks]) for card in range(len(Card)))

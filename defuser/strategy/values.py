@@ -107,8 +107,7 @@ def action_values(
         return ()
     sol, phase, s = _context(obs, store)
     board = obs.board
-    p = obs.belief.mitten_on_top
-    chances = tuple((on_top, w) for on_top, w in ((True, p), (False, 1 - p)) if w)
+    chances = _chances(obs.belief.mitten_on_top)
     return tuple(
         _action_value(obs, sol, phase, s, board, action, chances)
         for action in _ACTIONS[len(obs.hand)]
@@ -121,6 +120,19 @@ _ACTIONS: Final = tuple(
     for size in range(HAND_SIZE + 1)
 )
 _NO_RISK: Final = Fraction(0)
+_SURE: Final = Fraction(1)
+_ON_TOP: Final = ((True, _SURE),)
+_NOT_ON_TOP: Final = ((False, _SURE),)
+
+
+def _chances(on_top: Fraction) -> tuple[tuple[bool, Fraction], ...]:
+    """The answers to "is the mitten on top?" that a belief with this chance of it
+    allows, each with its chance."""
+    if on_top == 0:
+        return _NOT_ON_TOP
+    if on_top == 1:
+        return _ON_TOP
+    return ((True, on_top), (False, 1 - on_top))
 
 
 def _action_value(

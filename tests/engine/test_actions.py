@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from engine_helpers import ALL_ACTIONS
 
 from defuser.engine.actions import (
@@ -18,6 +19,7 @@ from defuser.engine.actions import (
     Struck,
 )
 from defuser.engine.simulator import Module, Outcome
+from defuser.errors import InvalidCommandError
 from defuser.strategy.dp import DISCARD, DRAW, Choice, PlayKind
 from edgework import Card, Ruleset
 
@@ -80,3 +82,15 @@ def test_dp_choices_name_the_click_in_a_real_hand() -> None:
     assert play.action(hand) == Action.play(2)
     first = Choice(ActionKind.PLAY, Card.RED_CIRCLE, PlayKind.PROBE)
     assert first.action(hand) == Action.play(1)
+
+
+def test_clicks_are_made_once() -> None:
+    """``Action.draw``, ``discard`` and ``play`` hand out one value per click (they are
+    asked on every click); a slot that is not 1-3 is still refused by name."""
+    assert Action.draw() is Action.draw() == Action(ActionKind.DRAW)
+    assert Action.discard() is Action.discard() == Action(ActionKind.DISCARD)
+    for slot in (1, 2, 3):
+        assert Action.play(slot) is Action.play(slot) == Action(ActionKind.PLAY, slot)
+    for slot in (0, 4, -1):
+        with pytest.raises(InvalidCommandError, match=f"play slot {slot} is not a hand slot"):
+            Action.play(slot)

@@ -91,3 +91,14 @@ def test_unknown_messages_are_not_classified() -> None:
     assert modlog.parse("You drew a purple circle, which is a(n) Yep card.") is None
     assert modlog.parse("The rule used is M.") is None
     assert modlog.parse("Strike! ") is None
+
+
+def test_a_line_is_written_once() -> None:
+    """The one-call formatters write a line once and then hand out the same text (the
+    simulator writes two or three lines on every click); the text is the message's."""
+    card, kind = Card.RED_CIRCLE, CardType.YEP
+    assert modlog.drew(card, kind) is modlog.drew(card, kind)
+    assert modlog.drew(card, kind) == modlog.DrewMessage(card, kind).text()
+    assert modlog.mitten_coming(4) is modlog.mitten_coming(4)
+    assert modlog.line(7, "Strike!") == "[Exploding Mittens #7] Strike!"
+    assert modlog.line(12, "Strike!") == "[Exploding Mittens #12] Strike!"

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import ALL_ACTIONS
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.board import Board
 from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
 from edgework import Card, Edgework, EdgeworkError, Ruleset
@@ -62,3 +64,26 @@ def test_module_id_appears_in_every_line() -> None:
     module = Module(RULES, 9, random.Random(4), module_id=3)
     module.act(Action(ActionKind.DRAW))
     assert all(line.startswith("[Exploding Mittens #3] ") for line in module.log)
+
+
+def test_a_click_makes_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module asks the rulebook with the facts of the board it shows and makes no
+    :class:`Board` per click (issue 20: a board per click was part of what slowed
+    `mittens bench`); what the click did is the rulebook's all the same (the oracle
+    tests hold that)."""
+    made: list[Board] = []
+    post_init = Board.__post_init__
+
+    def counted(board: Board) -> None:
+        made.append(board)
+        post_init(board)
+
+    monkeypatch.setattr(Board, "__post_init__", counted)
+    rng = random.Random(5)
+    clicks = 0
+    for seed in range(20):
+        module = Module(RULES, 11, random.Random(seed))
+        while not module.solved and module.clicks < 40:
+            module.act(rng.choice(ALL_ACTIONS))
+            clicks += 1
+    assert clicks > 400 and made == []
