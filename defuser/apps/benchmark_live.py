@@ -88,8 +88,8 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
     }
 
 
-def _event(result: Any) -> str:
-    """The live-session line that reports a simulator result."""
+def event_line(result: Any) -> str:
+    """The ``mittens live`` line that reports a simulator's result."""
     action = result.action
     if result.outcome is Outcome.SOLVED:
         return f"solved {action.slot}"
@@ -168,7 +168,7 @@ def _time_one_game(
         while reply["ok"] and reply["recommendation"]["action"] != "none":
             result = module.act(Action.parse(reply["recommendation"]["command"]))
             clicks += 1
-            reply, elapsed = _ask(proc, _event(result))
+            reply, elapsed = _ask(proc, event_line(result))
             timings.later.append(elapsed)
             if clicks > 2000:
                 break

@@ -48,7 +48,6 @@ from defuser.engine.actions import (
 )
 from defuser.errors import DefuserError, InvalidCommandError, NoOpeningStateError
 from defuser.strategy.belief import Observation
-from defuser.strategy.solutions import prepare_in_background
 from defuser.strategy.values import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 from edgework.errors import InvalidSerialError
@@ -239,8 +238,6 @@ class LiveSession:
         # Only the last UNDO_DEPTH changes can be taken back, so a session of any length
         # holds a bounded amount of memory.
         self._undo: deque[_Saved] = deque(maxlen=UNDO_DEPTH)
-        #: The rule set whose full evaluation was last prepared in the background.
-        self._prepared: Ruleset | None = None
 
     def state(self) -> dict[str, Any]:
         """The session as JSON: its edgework and the lines that made the module."""
@@ -291,13 +288,7 @@ class LiveSession:
             )
         if obs.discard is None:
             return Recommendation(None, None, f"Give the opening state: {_START_SYNTAX}.")
-        rec = recommend(obs)
-        if obs.rules != self._prepared:
-            # A later cycle's tables are built while the session waits for its lines;
-            # the answer that starts it is computed first.
-            self._prepared = obs.rules
-            prepare_in_background(obs.rules)
-        return rec
+        return recommend(obs)
 
     def _missing(self) -> str:
         """What the edgework still lacks: ``serial``, ``batteries`` or both."""

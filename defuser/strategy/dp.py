@@ -29,12 +29,15 @@ taking each row's minimum. Those candidate rows are generated from the rulebook 
 per rule set, with numpy: its answers depend on a state's
 :class:`~defuser.engine.board.Facts` only, so the rulebook is asked once per distinct
 facts (a few dozen) and the answers are spread over the 15,504 states by array
-operations (a few milliseconds; a row per state in Python took ten times as long, which a
-later cycle's first answer waited for). numpy is imported only when a
-phase is evaluated in full, so a process that answers from a stored fixed point
-(:meth:`Solution.from_cycle_value`) never loads it for the first cycle, which it
-computes on demand; the first question in a later cycle evaluates every recurring phase
-at once (:func:`prepare_tables` builds what that takes ahead of need).
+operations (a few milliseconds; a row per state in Python took ten times as long).
+numpy is imported only when a phase is evaluated in full, so a process that answers
+from a stored fixed point (:meth:`Solution.from_cycle_value`) never loads it for the
+first cycle, which it computes on demand. Nor for a later cycle, whose first question
+needs most states of every recurring phase: the package ships those phases' values for
+the hands with room for a draw (numpy's own evaluation, to the bit; see
+:func:`later_room_values`), and a full hand's value follows from them with the same
+arithmetic in a few operations (:class:`ShippedPhase`), so a later cycle's answers cost
+milliseconds without numpy (whose import alone costs as much as a process start).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import (
@@ -912,12 +915,19 @@ def tables_for(table: str, last_digit: int) -> _Tables:
     return _Tables(Ruleset(table, last_digit))
 
 
-def prepare_tables(rules: Ruleset) -> None:
-    """Build, ahead of need, what evaluating a phase of ``rules`` in full takes: numpy
-    and the rule set's index arrays (about 0.1 s). A session may run this in a
-    background thread while it waits for its next line, so that the answer that first
-    needs a later cycle only evaluates; no value depends on whether or when it ran."""
-    tables_for(rules.table, rules.last_digit).arrays  # noqa: B018 - built on first use
+def later_room_values(rules: Ruleset, interval: int, cycle_value: list[float]) -> list[float]:
+    """The player's later-cycle values as :func:`~defuser.strategy.shipped.load_later`
+    returns them for these cycle-start values: every recurring phase (in increasing
+    order) evaluated with numpy, its first :data:`ROOM_STATES` values (the build step's
+    work, see :mod:`defuser.strategy.shipped_build`)."""
+    sol = Solution.from_cycle_value(rules, interval, cycle_value)
+    sol._evaluate(recurrent=True)  # numpy, whatever is shipped
+    out: list[float] = []
+    for found, phase in zip(sol.full, sol.graph.phases, strict=True):
+        if phase.recurrent:
+            assert found is not None and not isinstance(found, ShippedPhase)
+            out += found[:ROOM_STATES].tolist()
+    return out
 
 
 def _later_phases(graph: PhaseGraph) -> list[bool]:
@@ -961,6 +971,88 @@ class _PhaseDeals:
         self.defuses = tuple(tabs.defuses)
 
 
+class ShippedPhase:
+    """A recurring phase's values from the values shipped for a later cycle: the states
+    whose hand has room for a draw as stored (:data:`ROOM_STATES` of them), and a full
+    hand's value worked out when first asked, with the very arithmetic of
+    :meth:`_Arrays.evaluate` (the same operations on the same floats in the same order),
+    so every value is the float numpy's evaluation gives. A full hand cannot draw: its
+    value needs its discard (the same hand in the next phases, down to the cycle's
+    start values) and plays that lead to stored states, never a whole phase.
+
+    A plain class: a dataclass costs start-up time to define.
+    """
+
+    __slots__ = ("discards", "full_hands", "index", "room", "solution")
+
+    def __init__(self, solution: Solution, index: int, room: list[float]) -> None:
+        """Phase ``index`` of ``solution``, whose room states hold ``room``."""
+        self.solution = solution
+        self.index = index
+        self.room = room
+        self.full_hands: dict[int, float] = {}
+        self.discards: dict[int, float] = {}
+
+    def __getitem__(self, state: int) -> float:
+        """The value of ``state`` in this phase."""
+        if state < ROOM_STATES:
+            return self.room[state]
+        found = self.full_hands.get(state)
+        if found is None:
+            found = self.full_hands[state] = self._full_hand(state)
+        return found
+
+    def _full_hand(self, state: int) -> float:
+        """A full hand's value: one click plus the cheapest safe click's value after it
+        (``_Arrays.evaluate``'s row minimum, then ``+= 1.0``)."""
+        sol = self.solution
+        phase = sol.graph.phases[self.index]
+        best = math.inf
+        for option, _, target in sol.tables.options(phase.mode, state):
+            if option is _Option.SOLVE:
+                found = 0.0
+            elif option is _Option.DISCARD:
+                found = self.discard(state // FACES)
+            elif option is _Option.PLAY:
+                found = self[target]
+            elif option is _Option.PROBE:
+                fail = sol.full[phase.probe_fail]
+                assert fail is not None
+                found = (1.0 - phase.on_top) * float(fail[target])
+            else:  # pragma: no cover - the rulebook lets no full hand draw
+                raise MisuseError("a full hand cannot draw")
+            if found < best:
+                best = found
+        return best + 1.0
+
+    def discard(self, h: int) -> float:
+        """The value after a discard with hand ``h`` (the click excluded), summed as
+        ``_Arrays.evaluate`` sums it: per deal, the faces in order, weighted by the
+        deal's chance times one over their number; the mitten's share last."""
+        found = self.discards.get(h)
+        if found is not None:
+            return found
+        sol = self.solution
+        here = h * FACES
+        total = 0.0
+        mitten = 0.0
+        for o in sol.graph.phases[self.index].outcomes:
+            if o.kind is DealKind.MITTEN:
+                mitten += o.probability
+                continue
+            faces = sol.tables.plain if o.kind is DealKind.PLAIN else sol.tables.defuses
+            after = sol.full[o.phase]
+            assert after is not None
+            part = float(after[here + faces[0]])
+            for c in faces[1:]:
+                part += float(after[here + c])
+            total += (o.probability * (1.0 / len(faces))) * part
+        if mitten:
+            total += mitten * sol.cycle_value[h]
+        self.discards[h] = total
+        return total
+
+
 class Solution:
     """Every state's value for one (table, last digit, N), for the player or the oracle.
 
@@ -983,7 +1075,9 @@ class Solution:
         self.interval = interval
         self.graph = graph
         self.tables = tables_for(rules.table, rules.last_digit)
-        self.full = values
+        #: Per phase, every state's value (``None`` until evaluated): a numpy array, or
+        #: a later cycle's shipped values (:class:`ShippedPhase`).
+        self.full: list[FloatArray | ShippedPhase | None] = list(values)
         #: Expected clicks from the start of a new cycle, per hand (discard = the mitten).
         self.cycle_value = cycle_value
         self.sweeps = sweeps
@@ -991,8 +1085,9 @@ class Solution:
         self._memo: dict[int, float] = {}
         #: Values still to compute one by one before evaluating every phase is cheaper.
         self._lazy_left = LAZY_VALUES
-        #: Phases only a later cycle reaches: the first question there evaluates every
-        #: recurring phase at once, since a cycle's start reaches most of their states.
+        #: Phases only a later cycle reaches: the first question there gives every
+        #: recurring phase all its values at once (shipped, or evaluated), since a
+        #: cycle's start reaches most of their states.
         self._later = _later_phases(graph)
         self._modes = [ph.mode for ph in graph.phases]
         self._safe = [mode is Mode.SAFE for mode in self._modes]
@@ -1004,14 +1099,39 @@ class Solution:
         self._discards: dict[int, float] = {}
 
     def _fill_recurrent(self) -> None:
-        """Evaluate every recurring phase in full from the cycle's start values (one
+        """Give every recurring phase all its values, from the cycle's start values (one
         sweep); a solution built from known start values (:meth:`from_cycle_value`)
-        has none of them until it needs many (see :data:`LAZY_VALUES`)."""
+        has none of them until it needs many (see :data:`LAZY_VALUES`).
+
+        The values shipped for a later cycle (:func:`~defuser.strategy.shipped.load_later`)
+        are used when they were computed from these very start values: then no numpy
+        is needed, and a full hand's value is worked out when asked (:class:`ShippedPhase`).
+        Otherwise numpy evaluates each phase in full; the values are the same floats.
+        """
+        recurrent = [i for i, ph in enumerate(self.graph.phases) if ph.recurrent]
+        if all(self.full[i] is None for i in recurrent):
+            room = shipped.load_later(
+                self.rules, self.interval, model=MODEL_VERSION,
+                size=len(recurrent) * ROOM_STATES, start=self.cycle_value,
+                oracle=self.graph.refine is _oracle_refine,
+            )
+            if room is not None:
+                for k, i in enumerate(recurrent):
+                    stored = room[k * ROOM_STATES : (k + 1) * ROOM_STATES]
+                    self.full[i] = ShippedPhase(self, i, stored)
+                return
+        self._evaluate(recurrent=True)
+
+    def _evaluate(self, *, recurrent: bool) -> None:
+        """Evaluate with numpy every phase (only the recurring ones if ``recurrent``)
+        that has no values yet; shipped values are first replaced by evaluated ones."""
+        for i, found in enumerate(self.full):
+            if isinstance(found, ShippedPhase):
+                self.full[i] = None
+        arrays = cast("list[FloatArray | None]", self.full)
         for i in self.graph.order:
-            if self.graph.phases[i].recurrent and self.full[i] is None:
-                self.full[i] = self.tables.evaluate(
-                    self.graph.phases[i], self.full, self.cycle_value
-                )
+            if arrays[i] is None and (self.graph.phases[i].recurrent or not recurrent):
+                arrays[i] = self.tables.evaluate(self.graph.phases[i], arrays, self.cycle_value)
 
     @classmethod
     def from_cycle_value(
@@ -1030,12 +1150,7 @@ class Solution:
     def complete(self) -> None:
         """Evaluate every phase in full (bulk use: expectations, tests; and by itself once
         :data:`LAZY_VALUES` states were computed one by one)."""
-        self._fill_recurrent()
-        for i in self.graph.order:
-            if self.full[i] is None:
-                self.full[i] = self.tables.evaluate(
-                    self.graph.phases[i], self.full, self.cycle_value
-                )
+        self._evaluate(recurrent=False)
         self._memo.clear()
         self._alike.clear()
         self._discards.clear()

@@ -1,5 +1,5 @@
 """Reading the solutions shipped with the package: every configuration's cycle fixed
-point, and every N's phase graph.
+point, every N's phase graph, and the player's later-cycle values.
 
 Contract: :func:`load` returns the stored cycle-start values and exact expected clicks
 of one (table, last digit, N, player or oracle), and :func:`load_graph` the stored
@@ -23,7 +23,14 @@ offset (from the end of the header), length and the CRC-32 of the uncompressed b
 plus, for a configuration, the exact expected clicks. Only the header and the requested
 blocks are read, so a process pays for the one configuration it plays.
 
-Regenerate it (about two minutes on two cores) after any change to the model::
+A second file in the same layout (``data/later.bin``, :func:`load_later`) holds, per
+player configuration (entry ``later-B4-n12``), the values of every recurring phase's
+states whose hand has room for a draw, as numpy's evaluation from the stored
+cycle-start values gives them (:func:`~defuser.strategy.dp.later_room_values`; the
+entry records the CRC-32 of those start values), so that a later cycle is answered
+without numpy. It is read only when a game reaches a later cycle.
+
+Regenerate both (about two minutes on two cores) after any change to the model::
 
     python -m defuser.devtools.build_solutions
 """
@@ -49,6 +56,9 @@ if TYPE_CHECKING:
 DATA_PATH: Final = os.path.join(
     os.path.dirname(os.path.realpath(__file__)), "data", "solutions.bin"
 )
+#: The values shipped for a later cycle (:func:`load_later`), in a file of its own so
+#: that a first answer reads no more than it needs.
+LATER_PATH: Final = os.path.join(os.path.dirname(DATA_PATH), "later.bin")
 MAGIC: Final = b"exploding-mittens solutions\n"
 #: Bumped when the file layout changes (the model has :data:`~defuser.strategy.dp.MODEL_VERSION`).
 FORMAT_VERSION: Final = 2
@@ -68,6 +78,14 @@ def entry_name(table: str, last_digit: int, interval: int, oracle: bool) -> str:
     """The header key of one configuration: ``player-B4-n12`` or ``oracle-B4-n12``."""
     who = "oracle" if oracle else "player"
     return f"{who}-{table}{last_digit}-n{interval}"
+
+
+def pack(values: list[float]) -> bytes:
+    """Doubles as the file stores them: little-endian IEEE, 8 bytes each."""
+    data = array.array("d", values)
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
+        data.byteswap()
+    return data.tobytes()
 
 
 def _unpack(raw: bytes) -> list[float]:
@@ -167,3 +185,34 @@ def load_graph(
     except (ValueError, RecursionError):
         return None
 
+
+
+def later_name(table: str, last_digit: int, interval: int) -> str:
+    """The header key of one configuration's later-cycle values: ``later-B4-n12``."""
+    return f"later-{table}{last_digit}-n{interval}"
+
+
+def load_later(
+    rules: Ruleset,
+    interval: int,
+    *,
+    model: int,
+    size: int,
+    start: list[float],
+    oracle: bool = False,
+    path: str | PurePath = LATER_PATH,
+) -> list[float] | None:
+    """The values of a later cycle's states with room in the hand (``size`` of them: per
+    recurring phase in increasing order, its hands of 0-2 cards), as numpy's evaluation
+    from the cycle-start values ``start`` gives them; ``None`` when they were computed
+    from other start values (their CRC-32 is in the entry), for another model version,
+    for the oracle (only the player's are shipped), or fail their checksum."""
+    if oracle:
+        return None
+    found = _read_block(path, later_name(rules.table, rules.last_digit, interval), model)
+    if found is None:
+        return None
+    raw, entry = found
+    if len(raw) != 8 * size or entry.get("start_crc32") != zlib.crc32(pack(start)):
+        return None
+    return _unpack(raw)

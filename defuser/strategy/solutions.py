@@ -12,22 +12,17 @@ the shipped file belongs to another model version.
 
 A store is an object, so a caller can pass its own (a private cache directory, no
 shipped data, no cache at all); :func:`default_store` is the process-wide one, using
-the user's cache directory. :func:`prepare_in_background` lets a long session build
-what a later cycle's first answer needs while it waits for input; it never changes a
-value, only when the work is done.
+the user's cache directory.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import threading
-import time
 from collections import OrderedDict
 from typing import Final
 
 from defuser.strategy.cache import DiskCache, default_cache
-from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, prepare_tables, solve
+from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, solve
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import load
 from edgework import Ruleset
@@ -37,9 +32,6 @@ MEMORY_SLOTS: Final = 4
 
 #: A stored cycle-start value above this is damage, not a value (real ones are < 100).
 MAX_STORED_VALUE: Final = 1e6
-
-#: Seconds a background preparation waits before it starts (the answer goes out first).
-START_DELAY: Final = 0.002
 
 _Key = tuple[str, int, int, bool]
 
@@ -181,27 +173,3 @@ def expected_clicks(
     """The exact expected clicks to the solve of the optimal (or oracle) policy,
     averaged over the module's random opening state and deck."""
     return (store or default_store()).expected_clicks(rules, interval, oracle=oracle)
-
-
-def prepare_in_background(rules: Ruleset) -> threading.Thread:
-    """Start a daemon thread that builds what evaluating ``rules``' phases in full takes
-    (:func:`~defuser.strategy.dp.prepare_tables`: numpy and the index arrays, about
-    0.1 s of CPU), and return it.
-
-    A session calls this once it has computed its first answer: the answer that first
-    reaches a later cycle then only evaluates (about 10 ms) instead of building them too.
-    The thread first sleeps a moment, so that the answer goes out before the work
-    begins. Values do not depend on it: a thread that has not finished makes that
-    answer wait for it, and one that failed leaves the work (and its error, if any) to
-    the answer itself.
-    """
-
-    def work() -> None:
-        time.sleep(START_DELAY)
-        # On failure, the answer that needs the tables builds them, or reports why.
-        with contextlib.suppress(Exception):
-            prepare_tables(rules)
-
-    thread = threading.Thread(target=work, name="mittens-prepare", daemon=True)
-    thread.start()
-    return thread

@@ -388,28 +388,6 @@ def test_the_twitch_code_makes_the_advice_a_chat_command() -> None:
     assert session.handle("undo").ok and session.twitch == "EM"
 
 
-def test_a_later_cycle_is_prepared_once_per_rule_set_after_the_first_answer(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """No answer before the opening state starts anything in the background; the first
-    answer does, once per rule set, after it is computed."""
-    import defuser.apps.live_session as live_session
-
-    prepared: list[object] = []
-    monkeypatch.setattr(live_session, "prepare_in_background", prepared.append)
-    session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries(3))
-    assert session.handle("state").ok
-    assert prepared == []
-    assert session.handle("start RC BH GS YT").ok
-    assert session.handle("play 1").ok
-    assert session.handle("state").ok
-    assert prepared == [session.observation.rules if session.observation else None]
-    assert session.handle("serial BB3CD5").ok
-    assert session.handle("start RC BH GS YT").ok
-    assert session.handle("state").ok
-    assert len(prepared) == 2 and prepared[1] != prepared[0]
-
-
 def test_the_session_state_is_json_and_rebuilds_the_very_same_session() -> None:
     session = LiveSession(SerialNumber.parse("AB3CD4"), Batteries.parse("3B 2H"))
     for line in ("start RC BH GS YT", "played 2", "strike draw", "undo", "Drew  gs"):

@@ -2,9 +2,9 @@
 a later cycle all at once, and the same values however the work is scheduled.
 
 A first answer must not pay for numpy; a later cycle's first answer must not compute
-tens of thousands of states one by one before it gives up and evaluates in full; and a
-session may build the full evaluation's tables in the background without any value
-depending on whether (or when) it did.
+tens of thousands of states one by one, nor wait for numpy: it reads the values shipped
+for it, which are numpy's evaluation to the bit, and numpy evaluates only when they do
+not fit.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import random
 from defuser.engine.deck import DealKind
 from defuser.strategy import dp
 from defuser.strategy.belief import CycleBelief
-from defuser.strategy.solutions import SolutionStore, prepare_in_background
+from defuser.strategy.solutions import SolutionStore
 from edgework import INTERVALS, Ruleset
 
 RULES, N = Ruleset("D", 2), 11
@@ -80,20 +80,32 @@ def test_a_later_cycle_is_evaluated_at_once_with_the_values_of_a_full_solve() ->
     assert math.isclose(got, solved.value(phase, s), rel_tol=1e-9)
 
 
-def test_values_do_not_depend_on_tables_prepared_in_the_background() -> None:
-    rng = random.Random(4)
-    states = [
-        dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(rng.randint(0, 3))])
-        for _ in range(40)
-    ]
-    dp.tables_for.cache_clear()
-    plain = _loaded()
-    phases = [plain.graph.find(CycleBelief.initial(N)), _later_cycle_start(plain)]
-    want = [plain.value(p, s) for p in phases for s in states]
-    dp.tables_for.cache_clear()
-    thread = prepare_in_background(RULES)
-    prepared = _loaded()
-    got = [prepared.value(p, s) for p in phases for s in states]
-    thread.join(timeout=60)
-    assert not thread.is_alive()
-    assert got == want
+def test_a_later_cycle_from_the_shipped_values_is_numpys_evaluation_to_the_bit() -> None:
+    """Every value of every recurring phase, the full hands' worked out from the shipped
+    ones, is the very float numpy's evaluation gives (so every answer is the same)."""
+    sol = _loaded()
+    sol.value(_later_cycle_start(sol), dp.state_index(int(RULES.mitten), [1, 7]))
+    numpy_made = dp.Solution.from_cycle_value(RULES, N, sol.cycle_value)
+    numpy_made.complete()
+    for i, phase in enumerate(sol.graph.phases):
+        if phase.recurrent:
+            assert isinstance(sol.full[i], dp.ShippedPhase)
+            # Every 7th state: every hand size and discard top, in every phase.
+            states = range(i % 7, dp.STATES, 7)
+            assert [sol.value(i, s) for s in states] == [
+                numpy_made.value(i, s) for s in states
+            ], i
+
+
+def test_a_later_cycle_from_other_start_values_is_evaluated_with_numpy() -> None:
+    """Shipped values hold only for the start values they were computed from: a
+    solution with any other (a disk cache's, a fresh solve's) evaluates in full."""
+    start = [value + 0.5 for value in _loaded().cycle_value]
+    sol = dp.Solution.from_cycle_value(RULES, N, start)
+    phase = _later_cycle_start(sol)
+    s = dp.state_index(int(RULES.mitten), [1, 7])
+    got = sol.value(phase, s)
+    assert not any(isinstance(found, dp.ShippedPhase) for found in sol.full)
+    numpy_made = dp.Solution.from_cycle_value(RULES, N, start)
+    numpy_made.complete()
+    assert got == numpy_made.value(phase, s)

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from defuser.engine.actions import ActionKind
 from defuser.engine.deck import DealKind, opening_distribution
@@ -159,7 +161,7 @@ def test_value_iteration_reaches_the_fixed_point() -> None:
     sol = solution_for(rules, n)
     tabs = dp.tables_for(rules.table, rules.last_digit)
     graph = sol.graph
-    values = list(sol.full)
+    values: list[NDArray[np.float64] | None] = [None] * len(graph.phases)
     again = [0.0] * dp.HAND_COUNT
     for i in graph.order:
         if graph.phases[i].recurrent:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,70 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
         (tmp_path / "junk.bin").write_bytes(junk)
         shipped.read_header.cache_clear()
         assert load(rules, n, path=tmp_path / "junk.bin") is None
+
+
+def _later(rules: Ruleset, interval: int, start: list[float], **options: Any) -> list[float] | None:
+    """:func:`shipped.load_later` for the model this DP solves and its phase graph."""
+    graph = dp.build_graph(interval)
+    size = sum(ph.recurrent for ph in graph.phases) * dp.ROOM_STATES
+    return shipped.load_later(
+        rules, interval, model=dp.MODEL_VERSION, size=size, start=start, **options
+    )
+
+
+def test_every_player_configuration_ships_its_later_cycle_for_its_start_values() -> None:
+    found = shipped.read_header(shipped.LATER_PATH)
+    assert found is not None
+    entries = found[0]["entries"]
+    assert set(entries) == {
+        shipped.later_name(c.table, c.last_digit, c.interval) for c in CONFIGS
+    }
+    for config in CONFIGS:  # each computed from the shipped start values
+        stored = load(config.rules, config.interval)
+        assert stored is not None
+        entry = entries[shipped.later_name(config.table, config.last_digit, config.interval)]
+        assert entry["start_crc32"] == zlib.crc32(shipped.pack(stored.cycle_value)), config
+    for config in CONFIGS[::37]:  # and intact (each N, every table)
+        stored = load(config.rules, config.interval)
+        assert stored is not None
+        room = _later(config.rules, config.interval, stored.cycle_value)
+        assert room is not None and all(v >= 1.0 for v in room), config
+    rules, n = Ruleset("C", 7), 11
+    stored = load(rules, n)
+    assert stored is not None
+    assert _later(rules, n, stored.cycle_value, oracle=True) is None  # the player's only
+    other = list(stored.cycle_value)
+    other[5] = math.nextafter(other[5], math.inf)
+    assert _later(rules, n, other) is None  # computed from other start values
+
+
+def test_the_later_cycle_file_is_what_its_builder_writes() -> None:
+    raw = Path(shipped.LATER_PATH).read_bytes()
+    found = shipped.read_header(shipped.LATER_PATH)
+    assert found is not None
+    header, base = found
+    ends = sorted((e["offset"], e["offset"] + e["length"]) for e in header["entries"].values())
+    assert ends[0][0] == 0 and ends[-1][1] == len(raw) - base  # no gap, nothing extra
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))
+    rules, n = Ruleset("D", 9), 12
+    stored = load(rules, n)
+    assert stored is not None
+    assert _later(rules, n, stored.cycle_value) == dp.later_room_values(
+        rules, n, stored.cycle_value
+    )
+
+
+def test_a_damaged_later_cycle_file_is_not_used(tmp_path: Path) -> None:
+    rules, n = Ruleset("B", 4), 12
+    stored = load(rules, n)
+    assert stored is not None
+    raw = bytearray(Path(shipped.LATER_PATH).read_bytes())
+    found = shipped.read_header(shipped.LATER_PATH)
+    assert found is not None
+    header, base = found
+    entry = header["entries"][shipped.later_name("B", 4, 12)]
+    raw[base + entry["offset"] + entry["length"] // 2] ^= 0xFF
+    damaged = tmp_path / "later.bin"
+    damaged.write_bytes(bytes(raw))
+    assert _later(rules, n, stored.cycle_value, path=damaged) is None
+    assert _later(rules, n, stored.cycle_value, path=tmp_path / "missing.bin") is None
