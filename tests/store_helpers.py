@@ -3,16 +3,25 @@
 - :func:`answer` is one stored answer, the ``n``-th (its question holds ``n``).
 - :func:`open_store` opens (creating) a database for writing.
 - :func:`make_db` writes a database of ``count`` answers in one ended session.
+- :func:`wal_frames` is how many pages a database's ``-wal`` holds.
 - :func:`copy_in_read_only_folder` puts a copy of a database in a folder nobody may
   write to.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from defuser.trainer.store import AnswerRecord, Store
+
+#: A folder in memory where the system has one: the store syncs every answer to the
+#: disk, and a memory file system makes those syncs free (1500 answers: 0.15 s, not 7 s).
+_MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+#: The sizes of a ``-wal`` file's header and of each frame's header.
+_WAL_HEADER, _FRAME_HEADER = 32, 24
 
 
 def answer(n: int) -> AnswerRecord:
@@ -30,14 +39,29 @@ def open_store(path: Path) -> Store:
 
 
 def make_db(path: Path, count: int = 3) -> Path:
-    """``path`` made a database holding ``count`` answers in one ended session."""
-    with open_store(path) as store:
-        store._db.execute("PRAGMA synchronous = OFF")  # a test's file: no wait for the disk
-        session = store.start_session("table", 1)
-        for n in range(count):
-            store.record(session, answer(n))
-        store.end_session(session)
+    """``path`` made a database holding ``count`` answers in one ended session.
+
+    It is written in a memory folder and copied to ``path`` once closed (the store
+    then leaves no ``-wal`` beside it), so the test waits for no disk."""
+    with tempfile.TemporaryDirectory(dir=_MEMORY) as scratch:
+        built = Path(scratch) / "s.db"
+        with open_store(built) as store:
+            session = store.start_session("table", 1)
+            for n in range(count):
+                store.record(session, answer(n))
+            store.end_session(session)
+        assert not Path(f"{built}-wal").exists()
+        shutil.copyfile(built, path)
     return path
+
+
+def wal_frames(db: Path) -> int:
+    """How many pages the ``-wal`` beside ``db`` holds (0 without one)."""
+    wal = Path(f"{db}-wal")
+    if not wal.exists():
+        return 0
+    page = int.from_bytes(wal.read_bytes()[8:12], "big")
+    return (wal.stat().st_size - _WAL_HEADER) // (_FRAME_HEADER + page)
 
 
 def copy_in_read_only_folder(db: Path, folder: Path, name: str, mode: int) -> Path:

@@ -28,7 +28,7 @@ from cli_helpers import (
     start_process,
     stored_answers,
 )
-from store_helpers import answer, copy_in_read_only_folder, make_db, open_store
+from store_helpers import answer, copy_in_read_only_folder, make_db, open_store, wal_frames
 
 from defuser.commands import stats as stats_command
 from defuser.trainer.export import write_csv
@@ -212,13 +212,13 @@ def crashed_copy(db: Path, folder: Path) -> Path:
     """A copy of ``db`` as a drill killed after six more answers leaves it: the answers
     in the ``-wal``, no ``-shm``."""
     with open_store(db) as drill:
-        drill._db.execute("PRAGMA wal_autocheckpoint = 0")
         session = drill.start_session("table", 1)
         for n in range(6):
             drill.record(session, answer(30 + n))
         copy = folder / "s.db"
         shutil.copyfile(db, copy)
         shutil.copyfile(f"{db}-wal", f"{copy}-wal")
+    assert wal_frames(copy) >= 6  # the answers are in the log, not yet in the file
     return copy
 
 
@@ -275,9 +275,9 @@ def test_a_drill_names_a_read_only_file_beside_the_database(
 
 def test_a_reader_sees_a_running_drill_in_place(db: Path) -> None:
     with open_store(db) as drill:
-        drill._db.execute("PRAGMA wal_autocheckpoint = 0")
         session = drill.start_session("table", 1)
         drill.record(session, answer(40))
+        assert wal_frames(db) > 0  # the answer is in the log, not yet in the file
         assert stored_answers(db) == 4
         drill.record(session, answer(41))
         assert stored_answers(db) == 5
@@ -367,7 +367,6 @@ def test_answers_left_in_another_names_log_are_never_overwritten(
     killed = run_process([str(hard)], script=(
         "import os, sys; from pathlib import Path; from store_helpers import answer, "
         "open_store\nstore = open_store(Path(sys.argv[1]))\n"
-        "store._db.execute('PRAGMA wal_autocheckpoint = 0')\n"
         "session = store.start_session('table', 1)\n"
         "for n in range(4): store.record(session, answer(50 + n))\nos._exit(0)"
     ), env={"PYTHONPATH": os.pathsep.join((str(tests.parent), str(tests)))}).text
