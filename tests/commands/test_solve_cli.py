@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from cli_helpers import check_golden, run_cli
 
+from defuser.commands.solve import summary_line
+from defuser.commands.verify import read_text
+from defuser.strategy.answer import solve_batch_line
 from edgework import CARD_TABLES, TABLE_E, Card, CardType, SerialNumber, Shape
 
 SOLVE_CASES = {
@@ -134,6 +138,19 @@ def test_batch_reads_a_file_saved_with_a_bom(monkeypatch: pytest.MonkeyPatch) ->
     assert rows[0] == rows[1]
 
 
+def test_the_batch_line_says_each_fact_of_the_state() -> None:
+    def line(state: str) -> str:
+        return summary_line(solve_batch_line(state, strict=True))
+
+    assert line("AB3CD4 3 YT") == (
+        "AB3CD4: table B, rule F, legal slots none, discard allowed, draw has room")
+    assert line("AB3CD4 3 RC YH BC").endswith(
+        "legal slots 1, discard allowed, draw has room")  # a lone legal Defuse
+    assert line("5M3ES3 3 GC RH BH BC").endswith(
+        "legal slots 1 2 3, discard blocked, draw hand full")
+    assert line("5M3ES3 3 GC RH BH").endswith("legal slots 1 2, discard blocked, draw has room")
+
+
 def test_batch_rejects_state_options(monkeypatch: pytest.MonkeyPatch) -> None:
     run = run_cli(["solve", "--batch", "--serial", "AB3CD4"], monkeypatch)
     assert run.code == 2
@@ -236,6 +253,15 @@ def test_verify_missing_and_malformed_files(
     assert run.code == 2
     assert "shape 'blob' is not a shape" in run.err
     assert run.err.count("\n") == 1
+
+
+def test_a_transcription_is_read_as_utf_8_without_its_bom(tmp_path: Path) -> None:
+    saved = tmp_path / "tables.csv"
+    saved.write_bytes("\ufefftable,row\n".encode())
+    assert read_text(str(saved)) == ("table,row\n", str(saved))
+    saved.write_bytes(b"table,\xffrow\n")
+    with pytest.raises(click.BadParameter, match=r"tables.csv is not UTF-8 text \(byte 6\)"):
+        read_text(str(saved))
 
 
 def test_every_shape_row_in_text_render(monkeypatch: pytest.MonkeyPatch) -> None:

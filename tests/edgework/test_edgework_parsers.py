@@ -32,10 +32,10 @@ from edgework import (
     InvalidEdgeworkError,
     InvalidSerialError,
     PortPlate,
-    SerialNumber,
     Shape,
     parse_hand,
 )
+from edgework.serial_number import SerialNumber
 from edgework.widgets import CANONICAL_PORTS, PORT_NAMES
 
 LENIENT_HINT = "(use --lenient-serial for modded bombs)"
@@ -275,6 +275,9 @@ def test_serial_properties() -> None:
     assert modded.last_digit == 3 and not parses_strictly(modded)
     assert SerialNumber.parse("AB1CD1").has_repeat
     assert not SerialNumber.parse("YB3CD4", strict=False).has_vowel
+    repeats = SerialNumber.parse("EE1UE1", strict=False)
+    assert (repeats.vowels, repeats.repeated) == ("EEUE", "E1")
+    assert (serial.vowels, serial.repeated) == ("AE", "")
 
 
 @st.composite
