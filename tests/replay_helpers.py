@@ -19,7 +19,7 @@ from gamelog_builder import simulated_messages, simulated_module
 
 from defuser.engine import modlog
 from defuser.engine.actions import Action
-from defuser.logs.check import ModuleCheck, check_module
+from defuser.logs.check.module import ModuleCheck, check_module
 from defuser.logs.check.state import Context, ReplayState, Stage
 from defuser.logs.reader import read_log
 from edgework import MIN_INTERVAL, Card, SerialNumber, TableLetter

@@ -8,8 +8,7 @@ import pytest
 
 from defuser.trainer.answers import CountAnswer, TableAnswer
 from defuser.trainer.edge import battery_reason, edge_question, holders, widgets
-from defuser.trainer.model import Kind
-from defuser.trainer.skills import EdgeRead, EdgeSkill
+from defuser.trainer.skills import EdgeRead, EdgeSkill, Kind
 from edgework import Batteries, Edgework, Indicator, PortPlate, SerialNumber
 
 

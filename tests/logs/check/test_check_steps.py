@@ -8,7 +8,8 @@ from replay_helpers import checked, simulated_check
 
 from defuser.engine.actions import ActionKind, Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Outcome
-from defuser.logs.check import ACTION_STARTS, build_steps
+from defuser.logs.check.messages import ACTION_STARTS
+from defuser.logs.check.steps import build_steps
 
 
 def test_each_click_is_one_step_with_its_lines_and_what_it_did() -> None:
