@@ -13,8 +13,10 @@ is what is tested).
 from __future__ import annotations
 
 import os
+import re
 import shutil
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +32,46 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: A folder in memory, where this machine has one.
+MEMORY = Path("/dev/shm")
+
+
+@pytest.fixture(scope="session")
+def memory_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Path]]:
+    """Makes a new scratch folder (named after its argument) in memory where this machine
+    has a writable /dev/shm, else in pytest's temporary folder; all of them are removed
+    at the end. The web tests write stats databases answer by answer, and SQLite syncs the
+    file to the disk after each: on a busy disk a 60-day sample database took 6.4 s in
+    /tmp and 0.12 s in /dev/shm. The web tests take :func:`memory_path` for ``tmp_path``."""
+    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK | os.X_OK):
+        root = Path(tempfile.mkdtemp(prefix="mittens-tests-", dir=MEMORY))
+    else:
+        root = tmp_path_factory.mktemp("scratch")
+
+    def make(name: str) -> Path:
+        return Path(tempfile.mkdtemp(prefix=re.sub(r"\W+", "_", name)[:40] + "-", dir=root))
+
+    yield make
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def memory_path(memory_tmp: Callable[[str], Path], request: pytest.FixtureRequest) -> Path:
+    """A new, empty folder for this test, in memory where there is one (see
+    :func:`memory_tmp`)."""
+    return memory_tmp(request.node.name)
+
+
 @pytest.fixture(scope="module")
-def followed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def followed_log(memory_tmp: Callable[[str], Path]) -> Path:
     """The log that :func:`server_url`'s hands-free board follows (empty at first)."""
-    return tmp_path_factory.mktemp("follow") / "Player.log"
+    return memory_tmp("follow") / "Player.log"
 
 
 @pytest.fixture(scope="module")
-def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def stats_db(memory_tmp: Callable[[str], Path]) -> Path:
     """The stats database :func:`server_url` serves: a sample learner's three weeks."""
-    path = tmp_path_factory.mktemp("stats") / "stats.sqlite3"
+    path = memory_tmp("stats") / "stats.sqlite3"
     sample_database(path, days=21, answers=300, seed=2)
     return path
 

@@ -205,9 +205,9 @@ AUDITED = (
 
 @pytest.mark.parametrize(("scheme", "path"), AUDITED)
 def test_accessibility_audit_finds_nothing_serious(page: Any, server_url: str, axe_js: str,
-                                                   tmp_path: Path, scheme: str,
+                                                   memory_path: Path, scheme: str,
                                                    path: str) -> None:
-    log = tmp_path / "tampered.log"
+    log = memory_path / "tampered.log"
     log.write_bytes(tampered_log())
     page.emulate_media(color_scheme=scheme)
     page.goto(server_url + path.replace("TAMPERED", str(log)))
@@ -223,9 +223,9 @@ def test_accessibility_audit_finds_nothing_serious(page: Any, server_url: str, a
 
 
 def test_an_uploaded_log_marks_its_inconsistency_and_steps_click_by_click(
-    page: Any, server_url: str, tmp_path: Path
+    page: Any, server_url: str, memory_path: Path
 ) -> None:
-    log = tmp_path / "output_log.txt"
+    log = memory_path / "output_log.txt"
     log.write_bytes(tampered_log())
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(server_url + "logs")
@@ -290,12 +290,12 @@ def _keep_errors(errors: list[str], message: Any) -> None:
 
 @pytest.mark.parametrize(("days", "answers"), [(0, 0), (1, 25), (60, 1200)])
 def test_the_dashboard_draws_for_an_empty_a_first_and_a_sixty_day_database(
-    page: Any, tmp_path: Path, days: int, answers: int
+    page: Any, memory_path: Path, days: int, answers: int
 ) -> None:
     from defuser.trainer.sample import sample_database
     from defuser.web.benchmark import running_server
 
-    db = tmp_path / "stats.sqlite3"
+    db = memory_path / "stats.sqlite3"
     if answers:
         sample_database(db, days=days, answers=answers, seed=days)
     errors: list[str] = []

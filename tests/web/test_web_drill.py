@@ -56,8 +56,8 @@ def first_choice(data: dict[str, object]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_every_mode_is_answered_by_buttons_into_the_database(tmp_path: Path, mode: str) -> None:
-    db = tmp_path / "stats.sqlite3"
+def test_every_mode_is_answered_by_buttons_into_the_database(memory_path: Path, mode: str) -> None:
+    db = memory_path / "stats.sqlite3"
     client = client_for(db)
     started = client.post("/drill", data={"mode": mode, "count": "2"}, follow_redirects=False)
     assert started.status_code == 303
@@ -84,8 +84,8 @@ def hub_with_clock(db: Path) -> tuple[DrillHub, FakeClock]:
     return DrillHub(db, clock=clock), clock
 
 
-def test_the_answer_clock_runs_from_the_question_whatever_comes_between(tmp_path: Path) -> None:
-    hub, clock = hub_with_clock(tmp_path / "s.sqlite3")
+def test_the_answer_clock_runs_from_the_question_whatever_comes_between(memory_path: Path) -> None:
+    hub, clock = hub_with_clock(memory_path / "s.sqlite3")
     drill = hub.start("table", DrillOptions(count=2, seed=3))
     clock.now += 4.0
     hub.answer(drill, "x")          # unreadable: asked again, the clock goes on
@@ -109,9 +109,9 @@ def test_the_answer_clock_runs_from_the_question_whatever_comes_between(tmp_path
 
 
 def test_the_bomb_timer_explodes_on_its_own_and_a_late_click_is_not_stored(
-    tmp_path: Path,
+    memory_path: Path,
 ) -> None:
-    db = tmp_path / "s.sqlite3"
+    db = memory_path / "s.sqlite3"
     hub, clock = hub_with_clock(db)
     drill = hub.start("game", DrillOptions(count=1, seed=5, bomb_timer=20.0))
     data = page_data(drill, clock)
@@ -126,9 +126,9 @@ def test_the_bomb_timer_explodes_on_its_own_and_a_late_click_is_not_stored(
 
 
 def test_a_terminal_drill_beside_a_browser_drill_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    memory_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "s.sqlite3"
+    db = memory_path / "s.sqlite3"
     hub, _clock = hub_with_clock(db)
     drill = hub.start("table", DrillOptions(count=3, seed=1))
     hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
@@ -154,15 +154,15 @@ def test_a_terminal_drill_beside_a_browser_drill_loses_nothing(
         ({"mode": "table", "daily_goal": "-3"}, "daily goal '-3' is not a whole number"),
     ],
 )
-def test_a_bad_start_form_is_one_line(tmp_path: Path, form: dict[str, str], words: str) -> None:
-    page = client_for(tmp_path / "s.sqlite3").post("/drill", data=form)
+def test_a_bad_start_form_is_one_line(memory_path: Path, form: dict[str, str], words: str) -> None:
+    page = client_for(memory_path / "s.sqlite3").post("/drill", data=form)
     assert page.status_code == 400
     (error,) = re.findall(r'<p class="error" role="alert">([^<]*)</p>', page.text)
     assert words in error.replace("&#39;", "'") and "\n" not in error
 
 
-def test_drills_at_once_are_bounded_and_a_forgotten_one_is_404(tmp_path: Path) -> None:
-    client = client_for(tmp_path / "s.sqlite3")
+def test_drills_at_once_are_bounded_and_a_forgotten_one_is_404(memory_path: Path) -> None:
+    client = client_for(memory_path / "s.sqlite3")
     for _ in range(MAX_DRILLS):
         assert client.post("/drill", data={"mode": "table"},
                            follow_redirects=False).status_code == 303
@@ -173,9 +173,9 @@ def test_drills_at_once_are_bounded_and_a_forgotten_one_is_404(tmp_path: Path) -
 
 
 def test_a_decision_is_drawn_and_its_options_stay_hidden_until_answered(
-    tmp_path: Path,
+    memory_path: Path,
 ) -> None:
-    client = client_for(tmp_path / "s.sqlite3")
+    client = client_for(memory_path / "s.sqlite3")
     url = client.post("/drill", data={"mode": "game", "count": "1"},
                       follow_redirects=False).headers["location"]
     data = client.get("/api" + url).json()
@@ -188,8 +188,8 @@ def test_a_decision_is_drawn_and_its_options_stay_hidden_until_answered(
     assert "Expected clicks" not in page
 
 
-def test_the_daily_goal_is_saved_like_the_terminals(tmp_path: Path) -> None:
-    db = tmp_path / "s.sqlite3"
+def test_the_daily_goal_is_saved_like_the_terminals(memory_path: Path) -> None:
+    db = memory_path / "s.sqlite3"
     client = client_for(db)
     url = client.post("/drill", data={"mode": "table", "count": "1", "daily_goal": "25"},
                       follow_redirects=False).headers["location"]
@@ -202,9 +202,9 @@ def test_the_daily_goal_is_saved_like_the_terminals(tmp_path: Path) -> None:
 
 
 def test_a_learner_caught_up_is_told_so_not_shown_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    memory_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "s.sqlite3"
+    db = memory_path / "s.sqlite3"
     run = run_cli(["drill", "--db", str(db), "--mode", "decide", "--count", "1",
                    "--new-per-day", "0"], monkeypatch, stdin="quit\n")
     assert "Caught up" in run.out + run.err, run.out + run.err
@@ -222,8 +222,8 @@ def test_a_learner_caught_up_is_told_so_not_shown_an_error(
     assert "caught_up" in [f["type"] for f in data["feedback"]]   # nothing seen yet
 
 
-def test_ended_drills_do_not_count_towards_the_limit(tmp_path: Path) -> None:
-    client = client_for(tmp_path / "s.sqlite3")
+def test_ended_drills_do_not_count_towards_the_limit(memory_path: Path) -> None:
+    client = client_for(memory_path / "s.sqlite3")
     for _ in range(MAX_DRILLS + 2):
         url = client.post("/drill", data={"mode": "table", "count": "2"},
                           follow_redirects=False).headers["location"]
@@ -231,8 +231,8 @@ def test_ended_drills_do_not_count_towards_the_limit(tmp_path: Path) -> None:
         assert client.get("/api" + url).json()["state"]["ended"]
 
 
-def test_an_answer_from_a_stale_page_is_refused_and_not_stored(tmp_path: Path) -> None:
-    db = tmp_path / "s.sqlite3"
+def test_an_answer_from_a_stale_page_is_refused_and_not_stored(memory_path: Path) -> None:
+    db = memory_path / "s.sqlite3"
     client = client_for(db)
     url = client.post("/drill", data={"mode": "table", "count": "5"},
                       follow_redirects=False).headers["location"]
@@ -250,9 +250,9 @@ def test_an_answer_from_a_stale_page_is_refused_and_not_stored(tmp_path: Path) -
 
 
 def test_the_page_restarts_the_answer_clock_when_it_shows_the_question(
-    tmp_path: Path,
+    memory_path: Path,
 ) -> None:
-    hub, clock = hub_with_clock(tmp_path / "s.sqlite3")
+    hub, clock = hub_with_clock(memory_path / "s.sqlite3")
     drill = hub.start("table", DrillOptions(count=2, seed=3))
     clock.now += 0.6          # the redirect and the page reaching the browser
     hub.show(drill)
@@ -264,9 +264,9 @@ def test_the_page_restarts_the_answer_clock_when_it_shows_the_question(
 
 
 def test_stop_works_through_the_json_twin_and_questions_give_nothing_away(
-    tmp_path: Path,
+    memory_path: Path,
 ) -> None:
-    client = client_for(tmp_path / "s.sqlite3")
+    client = client_for(memory_path / "s.sqlite3")
     for mode in ("identify", "rule", "cycle", "game", "decide"):
         url = client.post("/drill", data={"mode": mode, "count": "1"},
                           follow_redirects=False).headers["location"]
@@ -279,7 +279,7 @@ def test_stop_works_through_the_json_twin_and_questions_give_nothing_away(
 @pytest.mark.parametrize("form", [{"mode": "table", "daily_goal": "²"},
                                   {"mode": "table", "table": "Z"}])
 def test_odd_start_forms_are_one_line_not_a_server_error(
-    tmp_path: Path, form: dict[str, str]
+    memory_path: Path, form: dict[str, str]
 ) -> None:
-    page = client_for(tmp_path / "s.sqlite3").post("/drill", data=form)
+    page = client_for(memory_path / "s.sqlite3").post("/drill", data=form)
     assert page.status_code == 400 and "Traceback" not in page.text

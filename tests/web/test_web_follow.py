@@ -15,8 +15,8 @@ from defuser.web.follow import FollowHub
 from defuser.web.security import GuardSettings
 
 
-def test_the_hub_advises_every_module_of_a_written_log(tmp_path: Path) -> None:
-    log = tmp_path / "Player.log"
+def test_the_hub_advises_every_module_of_a_written_log(memory_path: Path) -> None:
+    log = memory_path / "Player.log"
     hub = FollowHub(log, clock=lambda: 0.0)
     assert hub.step() is True  # a notice: the log is not there yet
     assert hub.snapshot()["notices"][-1]["kind"] == "unreadable"
@@ -38,14 +38,14 @@ def test_the_hub_advises_every_module_of_a_written_log(tmp_path: Path) -> None:
 
 
 def test_the_hub_survives_the_log_rotated_truncated_deleted_or_a_directory(
-    tmp_path: Path,
+    memory_path: Path,
 ) -> None:
-    log = tmp_path / "Player.log"
+    log = memory_path / "Player.log"
     data = two_module_log()
     log.write_bytes(data)
     hub = FollowHub(log, clock=lambda: 0.0)
     hub.step()
-    log.rename(tmp_path / "Player-prev.log")
+    log.rename(memory_path / "Player-prev.log")
     log.write_bytes(data[: len(data) // 3])
     hub.step()
     assert any(n["kind"] == "restarted" for n in hub.snapshot()["notices"])
@@ -63,8 +63,8 @@ def test_the_hub_survives_the_log_rotated_truncated_deleted_or_a_directory(
     assert {m["module"] for m in hub.snapshot()["modules"]} == {1, 2}
 
 
-def test_the_page_the_json_and_the_stream(tmp_path: Path) -> None:
-    log = tmp_path / "Player.log"
+def test_the_page_the_json_and_the_stream(memory_path: Path) -> None:
+    log = memory_path / "Player.log"
     log.write_bytes(two_module_log())
     app = create_app(WebSettings(GuardSettings(port=80), follow=log))
     with TestClient(app, base_url="http://127.0.0.1") as client:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,8 @@ from defuser.web.server import plan
 
 
 @pytest.fixture(scope="module")
-def followed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("followed") / "Player.log"
+def followed(memory_tmp: Callable[[str], Path]) -> Path:
+    return memory_tmp("followed") / "Player.log"
 
 
 @pytest.fixture(scope="module")
@@ -91,10 +92,10 @@ def test_a_pasted_log_and_a_raw_body_give_the_same_document(client: TestClient) 
 
 
 def test_a_path_and_the_followed_log_are_read_on_the_server(
-    client: TestClient, followed: Path, tmp_path: Path
+    client: TestClient, followed: Path, memory_path: Path
 ) -> None:
     data, _ = tampered_log()
-    path = tmp_path / "Player.log"
+    path = memory_path / "Player.log"
     path.write_bytes(data)
     assert client.get("/api/logs", params={"path": str(path)}).json() == expected_document(
         data, str(path))
@@ -136,8 +137,8 @@ def test_a_source_that_cannot_be_read_is_one_line(
     assert "Traceback" not in page.text
 
 
-def test_a_fifo_is_refused_without_waiting(client: TestClient, tmp_path: Path) -> None:
-    fifo = tmp_path / "pipe"
+def test_a_fifo_is_refused_without_waiting(client: TestClient, memory_path: Path) -> None:
+    fifo = memory_path / "pipe"
     os.mkfifo(fifo)
     refused = client.get("/api/logs", params={"path": str(fifo)}).json()
     assert "not a regular file" in refused["error"]
@@ -205,9 +206,9 @@ def test_api_errors_are_json(client: TestClient) -> None:
     assert broken.status_code == 400 and "error" in broken.json()
 
 
-def test_a_home_relative_path_is_expanded(client: TestClient, tmp_path: Path,
+def test_a_home_relative_path_is_expanded(client: TestClient, memory_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     data, _ = tampered_log()
-    (tmp_path / "Player.log").write_bytes(data)
-    monkeypatch.setenv("HOME", str(tmp_path))
+    (memory_path / "Player.log").write_bytes(data)
+    monkeypatch.setenv("HOME", str(memory_path))
     assert client.get("/api/logs", params={"path": "~/Player.log"}).status_code == 200

@@ -82,8 +82,8 @@ def read_event(response: http.client.HTTPResponse) -> dict[str, object]:
             return data
 
 
-def test_fifty_viewers_and_viewers_that_leave(tmp_path: Path) -> None:
-    log = tmp_path / "Player.log"
+def test_fifty_viewers_and_viewers_that_leave(memory_path: Path) -> None:
+    log = memory_path / "Player.log"
     log.write_text("Initialize engine version: 2017.4.22f1\n", encoding="utf-8")
     viewers: list[tuple[http.client.HTTPConnection, http.client.HTTPResponse,
                         dict[str, object]]] = []
@@ -110,8 +110,8 @@ def test_fifty_viewers_and_viewers_that_leave(tmp_path: Path) -> None:
                 conn.close()
 
 
-def test_a_viewer_does_not_hold_up_ctrl_c(tmp_path: Path) -> None:
-    log = tmp_path / "Player.log"
+def test_a_viewer_does_not_hold_up_ctrl_c(memory_path: Path) -> None:
+    log = memory_path / "Player.log"
     log.write_bytes(two_module_log())
     proc, url = start("--follow", str(log))
     port = int(url.split(":")[2].split("/")[0])

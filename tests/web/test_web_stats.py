@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,23 +26,23 @@ def client_for(database: Path, now: float) -> TestClient:
 
 
 @pytest.fixture(scope="module")
-def sixty_days(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
-    path = tmp_path_factory.mktemp("stats") / "stats.sqlite3"
+def sixty_days(memory_tmp: Callable[[str], Path]) -> tuple[Path, float]:
+    path = memory_tmp("stats") / "stats.sqlite3"
     last = learner_db(path, days=60, answers=1200)
     return path, last + 3600
 
 
-def test_an_empty_database_says_what_to_do(tmp_path: Path) -> None:
-    client = client_for(tmp_path / "none.sqlite3", time.time())
+def test_an_empty_database_says_what_to_do(memory_path: Path) -> None:
+    client = client_for(memory_path / "none.sqlite3", time.time())
     page = client.get("/stats")
     assert page.status_code == 200 and "No answers yet" in page.text
-    assert not (tmp_path / "none.sqlite3").exists()
+    assert not (memory_path / "none.sqlite3").exists()
     data = client.get("/api/stats").json()
     assert data["report"]["total"]["answers"] == 0
 
 
-def test_one_session_draws_every_part(tmp_path: Path) -> None:
-    path = tmp_path / "one.sqlite3"
+def test_one_session_draws_every_part(memory_path: Path) -> None:
+    path = memory_path / "one.sqlite3"
     last = learner_db(path, days=1, answers=25)
     page = client_for(path, last + 60).get("/stats").text
     for part in ("Summary", "Accuracy per kind, by week", "Answer time per kind, by week",
@@ -86,8 +87,8 @@ def test_reading_changes_no_stored_answer(sixty_days: tuple[Path, float]) -> Non
     assert sorted(p.name for p in path.parent.iterdir()) == names
 
 
-def test_a_database_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.sqlite3"
+def test_a_database_that_cannot_be_read_is_one_line(memory_path: Path) -> None:
+    bad = memory_path / "bad.sqlite3"
     bad.write_bytes(b"not a database at all" * 100)
     client = client_for(bad, time.time())
     page = client.get("/stats")
