@@ -47,8 +47,7 @@ def make_db(path: Path, count: int = 3) -> Path:
         built = Path(scratch) / "s.db"
         with open_store(built) as store:
             session = store.start_session("table", 1)
-            for n in range(count):
-                store.record(session, answer(n))
+            store.record_many(session, [answer(n) for n in range(count)])
             store.end_session(session)
         assert not Path(f"{built}-wal").exists()
         shutil.copyfile(built, path)

@@ -37,16 +37,19 @@ def sample_database(path: Path, *, days: int, answers: int, seed: int = 0,
             count = answers - written if number == len(practised) - 1 else per_day
             at = (first + dt.timedelta(days=day)).timestamp()
             session = store.start_session("mixed", seed=day, at=at)
+            day_answers = []
             for _ in range(count):
                 skill = rng.choice(skills[: 40 + 8 * day])
                 correct = rng.random() < min(0.95, 0.55 + day / 100)
                 seconds = rng.uniform(1.0, 9.0) * (1.4 if not correct else 1.0)
                 at += seconds + rng.uniform(1.0, 4.0)
-                store.record(session, AnswerRecord(
+                day_answers.append(AnswerRecord(
                     at=at, kind=skill.kind.value, skill=skill.key, rule=None,
                     question={"text": "?"}, expected="x", given="x" if correct else "y",
                     grade="RIGHT" if correct else "WRONG", correct=correct, seconds=seconds,
                 ))
-                written += 1
+            # A made-up day is written at once: one wait for the disk, not one per answer.
+            store.record_many(session, day_answers)
+            written += count
             store.end_session(session, at=at)
     return at

@@ -315,6 +315,34 @@ class _Started:
     seed: int | None
 
 
+
+_INSERT_ANSWER: Final = (
+    "INSERT INTO answers (session_id, at, kind, skill, rule, question, expected,"
+    " given, grade, correct, seconds, loss, rating, target)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _answer_row(session_id: int, answer: AnswerRecord) -> tuple[object, ...]:
+    """The values of :data:`_INSERT_ANSWER` for one answer of a session."""
+    return (
+        session_id,
+        answer.at,
+        answer.kind,
+        answer.skill,
+        answer.rule,
+        json.dumps(answer.question, ensure_ascii=False, sort_keys=True),
+        answer.expected,
+        answer.given[:MAX_GIVEN_CHARS],
+        answer.grade,
+        int(answer.correct),
+        answer.seconds,
+        answer.loss,
+        answer.rating,
+        answer.target,
+    )
+
+
 class Store:
     """An open stats database. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
@@ -597,31 +625,19 @@ class Store:
 
     def record(self, session_id: int, answer: AnswerRecord) -> int:
         """Store one answer in its own transaction; returns its id."""
+        return self.record_many(session_id, [answer])[0]
+
+    def record_many(self, session_id: int, answers: Sequence[AnswerRecord]) -> list[int]:
+        """Store answers of one session in one transaction (all or none, and one wait
+        for the disk instead of one per answer); returns their ids in order."""
+        ids: list[int] = []
         with self._transaction() as db:
             self._keep_session(db, session_id)
-            cursor = db.execute(
-                "INSERT INTO answers (session_id, at, kind, skill, rule, question, expected,"
-                " given, grade, correct, seconds, loss, rating, target)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session_id,
-                    answer.at,
-                    answer.kind,
-                    answer.skill,
-                    answer.rule,
-                    json.dumps(answer.question, ensure_ascii=False, sort_keys=True),
-                    answer.expected,
-                    answer.given[:MAX_GIVEN_CHARS],
-                    answer.grade,
-                    int(answer.correct),
-                    answer.seconds,
-                    answer.loss,
-                    answer.rating,
-                    answer.target,
-                ),
-            )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+            for answer in answers:
+                cursor = db.execute(_INSERT_ANSWER, _answer_row(session_id, answer))
+                assert cursor.lastrowid is not None
+                ids.append(cursor.lastrowid)
+        return ids
 
     def reset(self, backed_up: Sequence[AnswerRow]) -> int:
         """Delete exactly the answers ``backed_up`` (as :meth:`answers` read them and a

@@ -3,6 +3,7 @@ files that are not ours or are corrupt (reported, never written to)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import signal
@@ -84,6 +85,22 @@ def test_round_trip_and_reset(tmp_path: Path) -> None:
     assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     raw.close()
+
+
+def test_answers_recorded_at_once_are_stored_in_order_or_not_at_all(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "s.db") as store:  # type: ignore[union-attr]
+        session = store.start_session("table", None)
+        first = store.record(session, record(0))
+        ids = store.record_many(session, [record(n, correct=n != 2) for n in range(1, 4)])
+        assert ids == [first + 1, first + 2, first + 3]
+        assert [(r.id, r.correct) for r in store.answers()] == [
+            (first, True), (ids[0], True), (ids[1], False), (ids[2], True)]
+        assert store.record_many(session, []) == []
+        # An answer that cannot be written takes the others of its call with it.
+        unwritable = dataclasses.replace(record(9), question={"n": object()})
+        with pytest.raises(TypeError):
+            store.record_many(session, [record(5), unwritable])
+        assert len(store.answers()) == 4
 
 
 def test_csv_export(tmp_path: Path) -> None:
@@ -211,8 +228,7 @@ def test_corrupt_database_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "stats.sqlite3"
     with Store.open(path) as store:  # type: ignore[union-attr]
         session = store.start_session("table", None)
-        for n in range(400):
-            store.record(session, record(n))
+        store.record_many(session, [record(n) for n in range(400)])
     raw = sqlite3.connect(path)
     raw.execute("PRAGMA journal_mode = DELETE")  # fold the WAL back into the file
     raw.close()
