@@ -1,18 +1,18 @@
 """``mittens live --follow``: advice from the game's own log while it is written.
 
 The logs here are our own: simulated modules (the simulator writes the module's log
-lines) wrapped in KTaNE's log format by :mod:`gamelog_builder`. A writer thread appends
-them at game pace, in pieces, and truncates or replaces the file on the way.
+lines) wrapped in KTaNE's log format by :mod:`gamelog_builder`. A writer appends them
+in pieces, one whenever the follower waits (its injected sleep: no thread, no real
+wait), and truncates or replaces the file on the way.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
 import random
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -217,21 +217,6 @@ def test_tail_says_why_nothing_can_be_read_and_never_blocks(tmp_path: Path) -> N
     assert LogTail(fifo).read() == TailRead(missing="it is not a regular file")
 
 
-def _writer(path: Path, parts: list[bytes | None], done: threading.Event) -> None:
-    """Append ``parts`` at game pace; ``None`` truncates the file first."""
-    try:
-        for part in parts:
-            if part is None:
-                path.write_bytes(b"")
-                time.sleep(0.02)
-                continue
-            with path.open("ab") as f:
-                f.write(part)
-            time.sleep(0.001)
-    finally:
-        done.set()
-
-
 def _pieces(data: bytes, rng: random.Random) -> list[bytes | None]:
     """``data`` cut at random places, so lines arrive in two or more pieces."""
     cuts = sorted(rng.sample(range(1, len(data)), k=min(len(data) - 1, len(data) // 40)))
@@ -246,13 +231,21 @@ def test_following_a_log_written_at_game_pace(tmp_path: Path) -> None:
         4: simulated_messages("MG9NE9", [2, 2, 1], 4, 4),
     })], seed=2).data
     path = tmp_path / "Player.log"
-    done = threading.Event()
     parts = [*_pieces(first, rng), None, *_pieces(second, rng)]
-    writer = threading.Thread(target=_writer, args=(path, parts, done))
+
+    def write(part: bytes | None) -> None:
+        """Append one piece; ``None`` truncates the file (the game started again)."""
+        if part is None:
+            path.write_bytes(b"")
+            return
+        with path.open("ab") as f:
+            f.write(part)
+
+    # The game writes one piece whenever the follower waits: lines arrive cut in two or
+    # more pieces, on the follower's injected sleep instead of a thread and real waits.
+    writer = _Steps([functools.partial(write, part) for part in parts])
     seen: list[Advice] = []
-    writer.start()
-    follow(path, seen.append, poll=0.002, stop=done.is_set)
-    writer.join()
+    follow(path, seen.append, poll=0.002, sleep=writer.sleep, stop=writer.done)
     before = [a for a in seen if a.session == 1]
     after = [a for a in seen if a.session == 2]
     # Whatever arrived before the truncation was read exactly as the whole file is.
