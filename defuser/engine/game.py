@@ -96,20 +96,12 @@ class Clicked:
 
     result: Result
 
-    def as_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready values."""
-        return {"event": "click", **click_fields(self.result), "log": list(self.result.log)}
-
 
 @dataclass(frozen=True, slots=True)
 class Ended:
     """The game ended: solved, or the bomb exploded (strikes or timer)."""
 
     end: GameEnd
-
-    def as_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready values."""
-        return {"event": "end", "reason": self.end.value}
 
 
 GameEvent = Clicked | Ended

@@ -453,11 +453,6 @@ class Observation:
         """Whether a draw cannot strike: the hand has room and the mitten is not on top."""
         return self.started and self.belief.mitten_on_top == 0 and _deals(self.board, _DRAW)
 
-    @property
-    def guaranteed_legal_draw(self) -> bool:
-        """Whether a plain card drawn now is sure to be legal (two cards, none legal)."""
-        return self.started and self.board.guaranteed_legal_draw
-
     def defuse_slots(self) -> tuple[int, ...]:
         """The slots holding a Defuse face."""
         return self.board.defuse_slots() if self.started else ()

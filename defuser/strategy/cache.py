@@ -115,12 +115,3 @@ def default_cache() -> DiskCache:
     """The user's cache (:func:`default_directory`, read from the environment at each use)."""
     return _UserCache()
 
-
-def read_json(name: str) -> Any | None:
-    """Read ``name`` from the default cache (see :meth:`DiskCache.read_json`)."""
-    return default_cache().read_json(name)
-
-
-def write_json(name: str, obj: Any) -> bool:
-    """Write ``name`` to the default cache (see :meth:`DiskCache.write_json`)."""
-    return default_cache().write_json(name, obj)

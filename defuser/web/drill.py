@@ -245,12 +245,6 @@ class DrillHub:
     def _close(self, drill: WebDrill) -> None:
         drill.store.close()
 
-    def close_all(self) -> None:
-        """Stop every drill (the server is stopping)."""
-        for drill in list(self.drills.values()):
-            self.stop(drill)
-        self.drills.clear()
-
 
 # ------------------------------------------------------------------------ page data
 

@@ -69,8 +69,8 @@ def test_the_cache_is_skipped_without_a_home(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr("pwd.getpwuid", unknown)
     assert cache.default_directory() is None
-    assert cache.write_json("x.json", {"a": 1}) is False
-    assert cache.read_json("x.json") is None
+    assert cache.default_cache().write_json("x.json", {"a": 1}) is False
+    assert cache.default_cache().read_json("x.json") is None
     store = SolutionStore(cache.default_cache(), shipped=False)
     assert store.solution(Ruleset("B", 7), 9).cycle_value  # solved, not saved
     assert DiskCache(None).write_json("x.json", 1) is False

@@ -371,12 +371,13 @@ def test_concurrent_writers_leave_a_complete_file(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     payloads = [{"writer": i, "data": list(range(2000))} for i in range(8)]
-    threads = [threading.Thread(target=cache.write_json, args=("race.json", p)) for p in payloads]
+    threads = [threading.Thread(target=cache.default_cache().write_json,
+                                args=("race.json", p)) for p in payloads]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    got = cache.read_json("race.json")
+    got = cache.default_cache().read_json("race.json")
     assert got in payloads
     leftovers = [
         p.name for p in (tmp_path / "exploding-mittens").iterdir() if p.name != "race.json"
@@ -388,8 +389,8 @@ def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyP
     blocker = tmp_path / "file"
     blocker.write_text("not a directory", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    assert cache.write_json("x.json", {"a": 1}) is False
-    assert cache.read_json("x.json") is None
+    assert cache.default_cache().write_json("x.json", {"a": 1}) is False
+    assert cache.default_cache().read_json("x.json") is None
 
 
 def test_oracle_needs_the_hidden_state() -> None:
