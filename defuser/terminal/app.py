@@ -31,7 +31,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
 import click
 
@@ -59,6 +59,10 @@ def colour_enabled(stream: TextIO) -> bool:
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
+
+
+#: The characters besides newline that end a line for some readers, as JSON escapes.
+_JSON_LINE_ENDS: Final = {0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 def _console(file: TextIO) -> Console:
@@ -147,7 +151,10 @@ class Application:
 
     def json(self, obj: object) -> None:
         """Print ``obj`` as one line of JSON on stdout."""
-        text = json.dumps(obj, ensure_ascii=False)
+        # Unicode's line and paragraph separators (which only a string can hold) are
+        # written as JSON escapes, so the object stays one line for a reader that ends
+        # lines there too (Python's splitlines, JavaScript before ES2019).
+        text = json.dumps(obj, ensure_ascii=False).translate(_JSON_LINE_ENDS)
         if not can_encode(text, sys.stdout):
             # A stdout that cannot encode a character (an ASCII or legacy code page
             # pipe, or a lone surrogate) gets JSON's own \u escapes: the same object,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from defuser.errors import DefuserError
@@ -31,6 +33,16 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
 def test_a_fault_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert _exit(Application(), HardwareError("the prop went away")) == 1
     assert capsys.readouterr().err == "mittens: error: the prop went away\n"
+
+
+def test_json_is_one_line_whatever_its_strings_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    # A drill echoes the answer given: U+2028 and U+2029 end a line for Python's
+    # splitlines, so they are written as JSON escapes (the same object).
+    obj = {"given": "0\u20280\u2029\n", "kind": "äö"}
+    Application().json(obj)
+    out = capsys.readouterr().out
+    assert out == '{"given": "0\\u20280\\u2029\\n", "kind": "äö"}\n'
+    assert len(out.splitlines()) == 1 and json.loads(out) == obj
 
 
 def test_a_misuse_keeps_its_traceback() -> None:
