@@ -111,9 +111,9 @@ def test_play_json_never_breaks(data: bytes) -> None:
 @FUZZ
 @given(data=STDIN)
 def test_drill_json_never_breaks(
-    data: bytes, tmp_path: Path
+    data: bytes, memory_path: Path
 ) -> None:
-    db = tmp_path / "fuzz.db"
+    db = memory_path / "fuzz.db"  # each answer is synced: in memory where possible
     run = run_cli_bytes(["drill", "--seed", "2", "--count", "3", "--json", "--db", str(db)], data)
     assert run.code == 0, run.err
     json_objects(run.out)

@@ -8,6 +8,7 @@ import datetime as dt
 import itertools
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,8 @@ PARTS = ("Accuracy per kind, by week", "Answer time per kind, by week",
 
 
 @pytest.fixture(scope="module")
-def learner(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("dash") / "private-name" / "stats.sqlite3"
+def learner(memory_tmp: Callable[[str], Path]) -> Path:
+    path = memory_tmp("dash") / "private-name" / "stats.sqlite3"
     path.parent.mkdir()
     learner_db(path, days=21, answers=300, seed=4)
     return path

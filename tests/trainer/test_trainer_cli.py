@@ -30,9 +30,10 @@ def steady(text: str) -> str:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A fresh stats database path."""
-    return tmp_path / "stats.sqlite3"
+def db(memory_path: Path) -> Path:
+    """A fresh stats database path, in memory where the machine has a memory folder (the
+    store syncs each answer to the disk: see ``web_fixtures.memory_tmp``)."""
+    return memory_path / "stats.sqlite3"
 
 
 def test_scripted_identify_drill_golden(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -138,8 +138,8 @@ WRITER = textwrap.dedent(
 )
 
 
-def test_two_sessions_write_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "stats.sqlite3"
+def test_two_sessions_write_at_once(memory_path: Path) -> None:
+    path = memory_path / "stats.sqlite3"  # 300 answers, each synced: in memory if possible
     count = 150
     procs = [
         subprocess.Popen(
@@ -170,8 +170,8 @@ def test_two_sessions_write_at_once(tmp_path: Path) -> None:
         )
 
 
-def test_threads_with_their_own_connections(tmp_path: Path) -> None:
-    path = tmp_path / "stats.sqlite3"
+def test_threads_with_their_own_connections(memory_path: Path) -> None:
+    path = memory_path / "stats.sqlite3"  # 180 answers, each synced: in memory if possible
     Store.open(path).close()  # type: ignore[union-attr]
     errors: list[BaseException] = []
 
@@ -272,8 +272,8 @@ def _answer_three(proc: subprocess.Popen[str]) -> None:
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
-def test_interrupted_session_keeps_earlier_answers(tmp_path: Path, how: int) -> None:
-    path = tmp_path / "stats.sqlite3"
+def test_interrupted_session_keeps_earlier_answers(memory_path: Path, how: int) -> None:
+    path = memory_path / "stats.sqlite3"
     proc = _drill_proc(path)
     _answer_three(proc)
     proc.send_signal(how)
