@@ -51,9 +51,9 @@ from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, Answered, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
-from defuser.trainer.skills import Kind
+from defuser.trainer.skills import SKILL_TABLES, Kind, skill_table
 from defuser.trainer.store import Store
-from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour
+from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour, RuleLetter
 
 #: Seeds are stored as SQLite integers (64-bit signed).
 SEED_LIMIT = 2**63 - 1
@@ -475,7 +475,7 @@ def show_start(event: Started, term: DrillIO, path: Path) -> None:
     "--table",
     "tables",
     multiple=True,
-    type=click.Choice(("A", "B", "C", "D", "E"), case_sensitive=False),
+    type=click.Choice(SKILL_TABLES, case_sensitive=False),
     help="Only this table: A-D (its serial skill and cells) or E (Table E's cells). "
     "Repeatable.",
 )
@@ -563,8 +563,10 @@ def drill(
             f"a bomb timer needs --mode game, got --mode {mode}", param_hint="'--bomb-timer'"
         )
     options = DrillOptions(
-        count=count, minutes=minutes, seed=seed, time_limit=time_limit, tables=tables,
-        rules=rules, weakest=weakest, bomb_timer=bomb_timer, practice=practice,
+        count=count, minutes=minutes, seed=seed, time_limit=time_limit,
+        # The letters become the trainer's types here, at the command line.
+        tables=tuple(map(skill_table, tables)), rules=tuple(map(RuleLetter, rules)),
+        weakest=weakest, bomb_timer=bomb_timer, practice=practice,
         settings={"retention": retention, "new_per_session": new_per_session,
                   "new_per_day": new_per_day, "daily_goal": daily_goal,
                   "day_start": day_start},

@@ -33,6 +33,7 @@ from defuser.trainer.report import (
     Tally,
     sparkline,
 )
+from defuser.trainer.skills import TABLE_E_NAME
 
 #: Width of the longest bar of the answers-per-week chart.
 BAR_WIDTH = 30
@@ -93,8 +94,8 @@ def heatmap_table(heatmap: Heatmap, colour: bool) -> Table:
 
 def heatmaps_view(heatmaps: Sequence[Heatmap], colour: bool) -> RenderableType:
     """Tables A-D side by side (as the width allows), then Table E."""
-    small = [heatmap_table(h, colour) for h in heatmaps if h.table != "E"]
-    large = [heatmap_table(h, colour) for h in heatmaps if h.table == "E"]
+    small = [heatmap_table(h, colour) for h in heatmaps if h.table != TABLE_E_NAME]
+    large = [heatmap_table(h, colour) for h in heatmaps if h.table == TABLE_E_NAME]
     legend = Text(
         "Each cell: the share right of every answer that used it (its own questions, "
         "rule, legal and decide questions through their discard pile, legal and decide "

@@ -50,9 +50,10 @@ from defuser.trainer.model import Answered, Grade, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
+from defuser.trainer.skills import SkillTable
 from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import Store
-from edgework import MisuseError
+from edgework import MisuseError, RuleLetter
 
 if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
     from defuser.trainer.game import Game, GameSummary
@@ -369,8 +370,8 @@ class DrillOptions:
     minutes: float | None = None
     seed: int | None = None
     time_limit: float | None = None
-    tables: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
+    tables: tuple[SkillTable, ...] = ()
+    rules: tuple[RuleLetter, ...] = ()
     weakest: int | None = None
     bomb_timer: float | None = None
     practice: bool = False

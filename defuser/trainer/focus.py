@@ -1,13 +1,14 @@
 """Focus: limiting a drill to part of the manual, and goals for a session or a day.
 
-Contract: a :class:`Focus` names tables (``A``-``E``), rule letters (``A``-``L``) and
-optionally the weakest ``n`` skills; :meth:`Focus.allows` says whether a skill is in
-it. A table letter A-D covers that table's serial skill and its 16 cells; ``E`` covers
-the 60 cells of Table E. A rule letter covers applying that rule (``legal``) and every
-Table E cell that gives it. Given together, tables and rules are alternatives (a skill
-in any of them is in focus); ``weakest`` then keeps only the weakest of those.
-:func:`answers_today` counts the answers of the learner's current day, for the daily
-goal.
+Contract: a :class:`Focus` names tables (``A``-``E``, typed
+:data:`~defuser.trainer.skills.SkillTable`), rule letters (``A``-``L``, typed
+:class:`~edgework.RuleLetter`) and optionally the weakest ``n`` skills;
+:meth:`Focus.allows` says whether a skill is in it. A table letter A-D covers that
+table's serial skill and its 16 cells; ``E`` covers the 60 cells of Table E. A rule
+letter covers applying that rule (``legal``) and every Table E cell that gives it. Given
+together, tables and rules are alternatives (a skill in any of them is in focus);
+``weakest`` then keeps only the weakest of those. :func:`answers_today` counts the
+answers of the learner's current day, for the daily goal.
 """
 
 from __future__ import annotations
@@ -16,16 +17,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from defuser.trainer.scheduler import DEFAULT_DAY_START, Scheduler, learner_day
-from defuser.trainer.skills import CellSkill, LegalSkill, RuleSkill, Skill, TableSkill
-from edgework import TABLE_E
+from defuser.trainer.skills import (
+    TABLE_E_NAME,
+    CellSkill,
+    LegalSkill,
+    RuleSkill,
+    Skill,
+    SkillTable,
+    TableSkill,
+)
+from edgework import TABLE_E, RuleLetter
 
 
 @dataclass(frozen=True, slots=True)
 class Focus:
     """What a drill is limited to; an empty focus allows everything."""
 
-    tables: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
+    tables: tuple[SkillTable, ...] = ()
+    rules: tuple[RuleLetter, ...] = ()
     weakest: frozenset[Skill] | None = None
 
     @property
@@ -39,7 +48,8 @@ class Focus:
         if isinstance(skill, TableSkill | CellSkill) and skill.table in self.tables:
             return True
         if isinstance(skill, RuleSkill):
-            return "E" in self.tables or TABLE_E[skill.card_type][skill.digit] in self.rules
+            letter = TABLE_E[skill.card_type][skill.digit]
+            return TABLE_E_NAME in self.tables or letter in self.rules
         return isinstance(skill, LegalSkill) and skill.letter in self.rules
 
     def allows(self, skill: Skill) -> bool:
@@ -65,14 +75,14 @@ class Focus:
 def focus_on(
     scheduler: Scheduler,
     *,
-    tables: Sequence[str] = (),
-    rules: Sequence[str] = (),
+    tables: Sequence[SkillTable] = (),
+    rules: Sequence[RuleLetter] = (),
     weakest: int | None = None,
     now: float,
 ) -> Focus:
     """A focus on ``tables`` and ``rules``, narrowed to the ``weakest`` skills in them
     as the scheduler ranks them at ``now`` (empty when none has been missed or slow)."""
-    area = Focus(tuple(t.upper() for t in tables), tuple(r.upper() for r in rules))
+    area = Focus(tuple(tables), tuple(rules))
     if weakest is None:
         return area
     ranked = [s.skill for s in scheduler.weakest(len(scheduler.skills), now)]

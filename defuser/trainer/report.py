@@ -27,7 +27,15 @@ from defuser.trainer.model import Verdict
 from defuser.trainer.ratings import Outcome, stored_reading
 from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import KINDS, CellSkill, RuleSkill, Skill, parse_skill
+from defuser.trainer.skills import (
+    KINDS,
+    TABLE_E_NAME,
+    CellSkill,
+    RuleSkill,
+    Skill,
+    SkillTable,
+    parse_skill,
+)
 from defuser.trainer.store import AnswerRow
 from edgework import (
     MITTEN_FACES,
@@ -204,7 +212,7 @@ class Cell:
 class Heatmap:
     """One table as a grid of cells: ``cells[row][column]``."""
 
-    table: str
+    table: SkillTable
     rows: tuple[str, ...]
     columns: tuple[str, ...]
     cells: tuple[tuple[Cell, ...], ...]
@@ -364,7 +372,7 @@ def heatmaps(rows: Sequence[AnswerRow], scheduler: Scheduler) -> list[Heatmap]:
     ]
     maps.append(
         Heatmap(
-            "E",
+            TABLE_E_NAME,
             tuple(kind.value for kind in TABLE_E_ROWS),
             tuple(str(d) for d in range(10)),
             tuple(

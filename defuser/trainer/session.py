@@ -33,9 +33,18 @@ from defuser.trainer.ratings import Outcome, reading_allowance
 from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
 from defuser.trainer.scheduler import Outlook, Scheduler
 from defuser.trainer.settings import Settings, load_settings
-from defuser.trainer.skills import KINDS, MIXED_KINDS, Kind, Skill, parse_skill
+from defuser.trainer.skills import (
+    KINDS,
+    MIXED_KINDS,
+    Kind,
+    Skill,
+    SkillTable,
+    parse_skill,
+    skill_table,
+)
 from defuser.trainer.states import answered_from_state, answered_state
 from defuser.trainer.store import AnswerRecord, AnswerRow, Store
+from edgework import RuleLetter
 
 #: Makes a question for a skill (the registry's generator, or a test's stand-in).
 Generator = Callable[[random.Random, Skill], Question]
@@ -73,8 +82,8 @@ class Drill:
         kinds: Sequence[Kind] | None = None,
         maker: Generator = generate,
         settings: Settings | None = None,
-        tables: Sequence[str] = (),
-        rules: Sequence[str] = (),
+        tables: Sequence[SkillTable] = (),
+        rules: Sequence[RuleLetter] = (),
         weakest: int | None = None,
         focus: Focus | None = None,
         session_id: int | None = None,
@@ -252,7 +261,9 @@ class Drill:
             r for r in store.answers() if r.session_id != session_id
         ]
         weakest = state["weakest"]
-        focus = Focus(tuple(state["tables"]), tuple(state["rules"]), None if weakest is None
+        focus = Focus(tuple(map(skill_table, state["tables"])),
+                      tuple(map(RuleLetter, state["rules"])),
+                      None if weakest is None
                       else frozenset(filter(None, map(parse_skill, weakest))))
         drill = cls(
             state["mode"], store=store, seed=state["seed"], time_limit=state["time_limit"],

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Literal
 
 from edgework import (
     ALL_CARDS,
@@ -223,6 +223,21 @@ class EdgeSkill:
     def label(self) -> str:
         """In words: ``edgework: batteries from the holders``."""
         return f"edgework: {_READ_WORDS[self.read]}"
+
+
+#: A table whose skills the trainer keeps, as a focus or a heatmap names it: one of
+#: Tables A-D by its letter, or Table E (the card type on the pile and the last digit).
+SkillTable = TableLetter | Literal["E"]
+#: Table E's name beside Tables A-D.
+TABLE_E_NAME: Final = "E"
+#: Every table with skills, in the manual's order.
+SKILL_TABLES: Final[tuple[SkillTable, ...]] = (*TABLE_LETTERS, TABLE_E_NAME)
+
+
+def skill_table(text: str) -> SkillTable:
+    """The table ``text`` names (``A``-``E``, in any case); ``ValueError`` for any other."""
+    letter = text.upper()
+    return TABLE_E_NAME if letter == TABLE_E_NAME else TableLetter(letter)
 
 
 #: Any skill.

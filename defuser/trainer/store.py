@@ -166,7 +166,8 @@ class AnswerRow:
     at: float
     kind: str
     skill: str
-    rule: str | None
+    #: The rule letter in force (read back as the letter enum), or ``None``.
+    rule: RuleLetter | None
     question: str
     expected: str
     given: str
@@ -665,8 +666,9 @@ class Store:
     # ----------------------------------------------------------------- reading
 
     def answers(self) -> list[AnswerRow]:
-        """Every stored answer, oldest first (a value of the wrong type is an error); an
-        answer whose session row is missing has the mode ``''``."""
+        """Every stored answer, oldest first (a value of the wrong type, or a rule that
+        is not a letter A-L, is an error); an answer whose session row is missing has
+        the mode ``''``."""
         if self._empty:
             return []
         try:
@@ -697,7 +699,7 @@ class Store:
                 at=r[3],
                 kind=r[4],
                 skill=r[5],
-                rule=r[6],
+                rule=None if r[6] is None else RuleLetter(r[6]),
                 question=r[7],
                 expected=r[8],
                 given=r[9],
@@ -787,6 +789,8 @@ _REQUIRED_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 _TEXT: Final = (str,)
+#: The rule letters a stored answer's rule may hold.
+_RULES: Final = frozenset(letter.value for letter in RuleLetter)
 _NUMBER: Final = (int, float)
 #: Positions in an :meth:`Store.answers` row and the types each may hold (None: nullable).
 _ROW_TYPES: Final[tuple[tuple[str, tuple[type, ...], bool], ...]] = (
@@ -813,6 +817,9 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     at = row[3]
     if not 0 <= at <= _LAST_TIME:
         return f"answer {row[0]!r}: time {at} is not a date"
+    rule = row[6]
+    if rule is not None and rule not in _RULES:
+        return f"answer {row[0]!r}: rule {rule[:40]!r} is not a rule letter A-L"
     rating = row[14] if len(row) > 14 else None
     if rating is not None and not 1 <= rating <= 4:
         return f"answer {row[0]!r}: rating {rating} is not 1-4"

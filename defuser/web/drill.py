@@ -54,7 +54,7 @@ from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, Question
 from defuser.trainer.store import Store
-from edgework import RULE_LETTERS, TABLE_LETTERS, CardType
+from edgework import RULE_LETTERS, TABLE_LETTERS, CardType, RuleLetter, TableLetter
 
 #: Drills in progress at once (a learner has one or two tabs open).
 MAX_DRILLS: Final = 4
@@ -134,8 +134,8 @@ def read_options(form: Mapping[str, str],
         time_limit=_number(form, "time_limit", float, MAX_SECONDS),
         bomb_timer=_number(form, "bomb_timer", float, MAX_SECONDS) if mode == "game" else None,
         weakest=_number(form, "weakest", int, 100),
-        tables=tables,
-        rules=rules,
+        tables=tuple(map(TableLetter, tables)),
+        rules=tuple(map(RuleLetter, rules)),
         settings=_daily_goal(form),
         practice=form.get("practice") == "1",
     )

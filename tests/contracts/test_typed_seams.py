@@ -5,7 +5,10 @@ the edge, from the typed value, and reads as it always did."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import typing
+from pathlib import Path
 
 import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages
@@ -22,7 +25,13 @@ from defuser.apps.follow import (
 )
 from defuser.apps.tracking import Click, ClickKind, OtherLine, Tracked
 from defuser.engine import modlog
-from edgework import Card, CardType, RuleLetter
+from defuser.trainer.drill_session import DrillOptions
+from defuser.trainer.focus import Focus
+from defuser.trainer.report import Heatmap, build_scheduler, heatmaps
+from defuser.trainer.session import Drill
+from defuser.trainer.skills import SkillTable, skill_table
+from defuser.trainer.store import AnswerRecord, AnswerRow, StatsDatabaseError, Store
+from edgework import TABLE_LETTERS, Card, CardType, RuleLetter, TableLetter
 
 
 def test_a_follow_advice_carries_a_typed_event() -> None:
@@ -67,3 +76,55 @@ def test_every_event_of_a_followed_game_is_typed_and_its_json_is_its_notation() 
 )
 def test_the_json_notation_of_each_event(event: FollowEvent, text: str) -> None:
     assert event_text(event) == text
+
+
+def test_trainer_letters_are_typed_where_they_are_kept() -> None:
+    rule = typing.get_type_hints(AnswerRow)["rule"]
+    assert set(typing.get_args(rule)) == {RuleLetter, type(None)}
+    for hints in (typing.get_type_hints(Focus), typing.get_type_hints(DrillOptions)):
+        assert hints["tables"] == tuple[SkillTable, ...]
+        assert hints["rules"] == tuple[RuleLetter, ...]
+    assert typing.get_type_hints(Heatmap)["table"] == SkillTable
+    assert set(typing.get_args(SkillTable)) == {TableLetter, typing.Literal["E"]}
+
+
+def test_a_stored_rule_reads_back_as_its_letter_and_a_foreign_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "stats.sqlite3"
+    with Store.open(path) as store:  # type: ignore[union-attr]
+        session = store.start_session("rule", None)
+        store.record(session, AnswerRecord(
+            at=1_800_000_000.0, kind="rule", skill="rule:Attack:3", rule=RuleLetter.K,
+            question={"text": "q"}, expected="K", given="K", grade="right", correct=True,
+            seconds=1.0))
+        (row,) = store.answers()
+    assert row.rule is RuleLetter.K
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE answers SET rule = 'k'")
+    db.close()
+    refused = r"\(answer 1: rule 'k' is not a rule letter A-L\); it was left untouched"
+    with Store.open(path) as store, pytest.raises(  # type: ignore[union-attr]
+        StatsDatabaseError, match=refused
+    ):
+        store.answers()
+
+
+def test_the_drill_focus_letters_become_typed_at_the_command_line_and_in_a_state() -> None:
+    assert [skill_table(t) for t in "aBCdE"] == [*TABLE_LETTERS, "E"]
+    assert skill_table("b") is TableLetter.B
+    with pytest.raises(ValueError):
+        skill_table("F")
+    drill = Drill("mixed", store=None, seed=1, tables=(TableLetter.C, "E"),
+                  rules=(RuleLetter.L,), clock=lambda: 0.0)
+    state = json.loads(json.dumps(drill.state()))
+    assert (state["tables"], state["rules"]) == (["C", "E"], ["L"])
+    focus = Drill.from_state(state, None, clock=lambda: 0.0).focus
+    assert focus.tables == (TableLetter.C, "E") and focus.tables[0] is TableLetter.C
+    assert focus.rules == (RuleLetter.L,) and focus.rules[0] is RuleLetter.L
+
+
+def test_the_stats_heatmaps_are_named_by_typed_tables() -> None:
+    maps = heatmaps([], build_scheduler([]))
+    assert [m.table for m in maps] == [*TABLE_LETTERS, "E"]
+    assert all(m.table is letter for m, letter in zip(maps, TABLE_LETTERS, strict=False))

@@ -20,6 +20,7 @@ from defuser.trainer.drill_session import (
 from defuser.trainer.model import Question
 from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import AnswerRow, Store
+from edgework import TableLetter
 
 
 class Clocks:
@@ -131,7 +132,7 @@ def test_a_game_rebuilt_mid_click_with_the_bomb_timer_running(tmp_path: Path) ->
 
 
 def test_a_seeded_focused_drill_keeps_its_seed_and_focus(tmp_path: Path) -> None:
-    round_trip(tmp_path, "identify", DrillOptions(count=4, seed=3, tables=("B",)), 2,
+    round_trip(tmp_path, "identify", DrillOptions(count=4, seed=3, tables=(TableLetter.B,)), 2,
                lambda s: s.clock_running())
 
 

@@ -25,7 +25,7 @@ def every_skill() -> list[Skill]:
 
 
 def test_a_table_focus_covers_its_serial_skill_and_cells() -> None:
-    focus = Focus(tables=("B",))
+    focus = Focus(tables=(TableLetter.B,))
     chosen = [s for s in every_skill() if focus.allows(s)]
     assert TableSkill(TableLetter.B) in chosen and len(chosen) == 17
     assert all(isinstance(s, TableSkill | CellSkill) and s.table == "B" for s in chosen)
@@ -34,7 +34,7 @@ def test_a_table_focus_covers_its_serial_skill_and_cells() -> None:
 
 
 def test_a_rule_focus_covers_applying_it_and_the_cells_that_give_it() -> None:
-    focus = Focus(rules=("L",))
+    focus = Focus(rules=(RuleLetter.L,))
     chosen = [s for s in every_skill() if focus.allows(s)]
     assert LegalSkill(RuleLetter.L) in chosen
     cells = [s for s in chosen if isinstance(s, RuleSkill)]
@@ -45,7 +45,7 @@ def test_a_rule_focus_covers_applying_it_and_the_cells_that_give_it() -> None:
 
 def test_a_focused_drill_asks_only_in_focus() -> None:
     for seed in (None, 5):
-        drill = Drill("mixed", store=None, seed=seed, tables=("C",), clock=lambda: T0)
+        drill = Drill("mixed", store=None, seed=seed, tables=(TableLetter.C,), clock=lambda: T0)
         assert drill.kinds == (Kind.TABLE, Kind.IDENTIFY)
         for _ in range(8):
             q = drill.next_question()
@@ -70,7 +70,7 @@ def test_weakest_focus_asks_only_the_weakest() -> None:
 
 def test_a_focus_with_nothing_to_ask_is_an_error() -> None:
     with pytest.raises(FocusError, match="nothing to ask in the focus on Table B"):
-        Drill("decide", store=None, tables=("B",))
+        Drill("decide", store=None, tables=(TableLetter.B,))
     with pytest.raises(FocusError, match="no skill has been missed"):
         Drill("rule", store=None, weakest=3)
 
