@@ -34,7 +34,10 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 #: The longest input line read whole (bytes); a longer line is cut and marked unreadable.
 MAX_LINE_BYTES: Final = 64 * 1024
@@ -128,7 +131,7 @@ class _Count(io.RawIOBase):
         """It takes any write."""
         return True
 
-    def write(self, data: Any) -> int:
+    def write(self, data: ReadableBuffer) -> int:
         """Count ``data`` and drop it."""
         size = len(memoryview(data).cast("B"))
         self.count += size
@@ -168,7 +171,7 @@ def setup_streams() -> None:
                 reconfigure(errors=errors)
 
 
-def can_encode(text: str, stream: Any) -> bool:
+def can_encode(text: str, stream: object) -> bool:
     """Whether ``stream`` can write ``text`` exactly (surrogates never can)."""
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 from hardware.display import DisplayState
 from hardware.errors import HardwareError, LinkError, NoAnswerError, Setting
@@ -39,7 +38,15 @@ from hardware.session import (
     Press,
     Timing,
 )
-from hardware.transport import Link, PortLister, UsbIdentity, find_ports, identity_of, open_port
+from hardware.transport import (
+    Link,
+    Port,
+    PortLister,
+    UsbIdentity,
+    find_ports,
+    identity_of,
+    open_port,
+)
 
 __all__ = ["Device", "Trace"]
 
@@ -69,7 +76,7 @@ class Device:
         *,
         timing: Timing | None = None,
         lister: PortLister | None = None,
-        opener: Callable[[str], Any] = open_port,
+        opener: Callable[[str], Port] = open_port,
         on_notice: Callable[[Notice], None] | None = None,
         trace: Trace | None = None,
         session_seed: int | None = None,

@@ -17,7 +17,7 @@ import os
 import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, Protocol
 
 import serial
 import serial.tools.list_ports
@@ -59,6 +59,30 @@ PORT_ERRORS: Final = _port_errors()
 OPEN_ERRORS: Final[tuple[type[BaseException], ...]] = (*PORT_ERRORS, ValueError)
 
 
+class Port(Protocol):
+    """What a :class:`Link` needs of an open port: pyserial's ``SerialBase``, or a
+    stand-in with the same calls (a simulated prop's, a test's)."""
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes that have arrived and wait to be read."""
+
+    def read(self, size: int, /) -> bytes:
+        """At most ``size`` bytes, waiting up to the port's read timeout for the first."""
+
+    def write(self, data: bytes, /) -> int | None:
+        """Send ``data``."""
+
+    def flush(self) -> None:
+        """Wait until everything written is sent."""
+
+    def reset_input_buffer(self) -> None:
+        """Drop what has arrived and was not read."""
+
+    def close(self) -> None:
+        """Close the port."""
+
+
 def register_url_schemes() -> None:
     """Make ``propsim://`` known to ``serial.serial_for_url`` (idempotent)."""
     if "hardware" not in serial.protocol_handler_packages:
@@ -68,10 +92,10 @@ def register_url_schemes() -> None:
 register_url_schemes()
 
 
-def open_port(url: str, *, baudrate: int = BAUDRATE) -> Any:
+def open_port(url: str, *, baudrate: int = BAUDRATE) -> serial.Serial:
     """Open ``url`` with the protocol's line settings; raise :class:`LinkError` on failure.
 
-    Returns the pyserial port object (a ``serial.SerialBase``).
+    Returns pyserial's port object (whichever URL handler made it, a :class:`Port`).
     """
     try:
         return serial.serial_for_url(
@@ -100,12 +124,12 @@ def _open_reason(exc: BaseException) -> str:
 class Link:
     """One open port: write bytes, read what has arrived, close; errors are LinkError."""
 
-    def __init__(self, url: str, port: Any) -> None:
+    def __init__(self, url: str, port: Port) -> None:
         self.url = url
         self._port = port
 
     @classmethod
-    def open(cls, url: str, opener: Callable[[str], Any] = open_port) -> Link:
+    def open(cls, url: str, opener: Callable[[str], Port] = open_port) -> Link:
         """Open ``url`` and drop whatever was waiting in its buffers.
 
         A port that knows a more exact name for itself (``resolved_url``, as a new

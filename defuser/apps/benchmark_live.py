@@ -33,7 +33,7 @@ from typing import IO, Any
 
 from defuser.apps.benchmark import game_seed
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.simulator import Module, Outcome
+from defuser.engine.simulator import Module, Outcome, Result
 from defuser.paths import APP_NAME
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
@@ -88,17 +88,18 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
     }
 
 
-def event_line(result: Any) -> str:
+def event_line(result: Result) -> str:
     """The ``mittens live`` line that reports a simulator's result."""
-    action = result.action
+    action, card = result.action, result.card
     if result.outcome is Outcome.SOLVED:
         return f"solved {action.slot}"
     if result.outcome is Outcome.STRIKE:
         return f"strike {action}"
+    assert card is not None  # a draw or a discard that went through moved a card
     if action.kind is ActionKind.DRAW:
-        return f"drew {result.card.code}"
+        return f"drew {card.code}"
     if action.kind is ActionKind.DISCARD:
-        return f"discarded {result.card.code}"
+        return f"discarded {card.code}"
     return f"played {action.slot}"
 
 

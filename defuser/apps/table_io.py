@@ -13,7 +13,7 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -319,7 +319,7 @@ def _json_depth(text: str) -> int:
     return deepest
 
 
-def _number(kind: type[int] | type[float], source: str) -> Any:
+def _number(kind: type[int] | type[float], source: str) -> Callable[[str], int | float]:
     """A JSON number parser that refuses absurdly long numbers."""
 
     def parse(text: str) -> int | float:

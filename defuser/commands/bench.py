@@ -77,7 +77,7 @@ def progress_line(label: str, done: int, total: int, elapsed: float) -> str:
     return line
 
 
-def _fmt(x: Any, digits: int = 2) -> str:
+def _fmt(x: object, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     if isinstance(x, float):

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from defuser.trainer.answers import (
     CountAnswer,
@@ -98,8 +98,12 @@ class WebDrill:
             self.asked += sum(isinstance(e, Asked) for e in events)
 
 
-def _number(form: Mapping[str, str], name: str, kind: type[int] | type[float],
-            most: float) -> Any:
+#: A number field's type.
+_N = TypeVar("_N", int, float)
+
+
+def _number(form: Mapping[str, str], name: str, kind: Callable[[str], _N],
+            most: float) -> _N | None:
     """A number field of the start form (blank: ``None``), within 0 < value <= most."""
     text = form.get(name, "").strip()
     if not text:

@@ -18,7 +18,7 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -28,10 +28,11 @@ from starlette.routing import Route
 from defuser.errors import DefuserError
 from defuser.trainer.model import MODES
 from defuser.web.drill import DrillFormError, DrillHub, WebDrill, page_data, read_options
+from defuser.web.render import Render
 from edgework import RULE_LETTERS, TABLE_LETTERS
 
-Render = Callable[..., Response]
 T = TypeVar("T")
+_P = ParamSpec("_P")
 #: Form fields read from an answer or the start form.
 MAX_FIELDS = 40
 
@@ -71,10 +72,10 @@ class DrillPages:
         self.hub = hub
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="drills")
 
-    async def _run(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` on the drills' thread."""
+    async def _run(self, call: Callable[_P, T], *args: _P.args, **kwargs: _P.kwargs) -> T:
+        """``call(*args, **kwargs)`` on the drills' thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.worker, functools.partial(call, *args))
+        return await loop.run_in_executor(self.worker, functools.partial(call, *args, **kwargs))
 
     def routes(self) -> list[Route]:
         """The drills' routes."""

@@ -12,7 +12,6 @@ JSON as ``{"error": ...}``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,11 +33,11 @@ from defuser.web.logview import (
     read_path,
     view,
 )
+from defuser.web.render import Render
 
 #: Form fields read (a larger form is refused by the parser).
 MAX_FIELDS: Final = 8
 
-Render = Callable[..., Response]
 
 
 class Forgotten(LogSourceError):

@@ -27,8 +27,7 @@ from defuser.trainer.location import default_db_path
 from defuser.trainer.progress import dashboard_data, local_day
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, StatsDatabaseError, Store
-
-Render = Callable[..., Response]
+from defuser.web.render import Render
 
 
 def stats_data(path: Path, now: float) -> dict[str, Any]:

@@ -1,16 +1,20 @@
 """Values that cross a module's seam are typed, not text compared by value: what the
 log-follow session reports on a module, the letters of a stored answer and of the
 stats' heatmaps, a drill's focus. The text a person or a JSON reader sees is made at
-the edge, from the typed value, and reads as it always did."""
+the edge, from the typed value, and reads as it always did. What is passed in to be
+called is typed by what it must do: the prop's port (a protocol, not ``Any``), the
+web pages' renderer (a protocol, not ``Callable[..., Response]``)."""
 
 from __future__ import annotations
 
+import collections.abc
 import json
 import sqlite3
 import typing
 from pathlib import Path
 
 import pytest
+import serial
 from gamelog_builder import BombSpec, game_log, simulated_messages
 
 from defuser.apps.follow import (
@@ -31,7 +35,13 @@ from defuser.trainer.report import Heatmap, build_scheduler, heatmaps
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import SkillTable, skill_table
 from defuser.trainer.store import AnswerRecord, AnswerRow, StatsDatabaseError, Store
+from defuser.web.drillroutes import DrillPages
+from defuser.web.logroutes import LogPages
+from defuser.web.render import Render
+from defuser.web.statsroutes import StatsPages
 from edgework import TABLE_LETTERS, Card, CardType, RuleLetter, TableLetter
+from hardware.device import Device
+from hardware.transport import Link, Port, open_port
 
 
 def test_a_follow_advice_carries_a_typed_event() -> None:
@@ -128,3 +138,23 @@ def test_the_stats_heatmaps_are_named_by_typed_tables() -> None:
     maps = heatmaps([], build_scheduler([]))
     assert [m.table for m in maps] == [*TABLE_LETTERS, "E"]
     assert all(m.table is letter for m, letter in zip(maps, TABLE_LETTERS, strict=False))
+
+
+def test_the_prop_link_takes_a_typed_port() -> None:
+    opener = collections.abc.Callable[[str], Port]
+    assert typing.get_type_hints(Link.open)["opener"] == opener
+    assert typing.get_type_hints(Link.__init__)["port"] is Port
+    assert typing.get_type_hints(Device.__init__)["opener"] == opener
+    port = open_port("loop://")
+    try:
+        assert isinstance(port, serial.SerialBase)
+        assert all(callable(getattr(port, name)) for name in
+                   ("read", "write", "flush", "reset_input_buffer", "close"))
+        assert port.in_waiting == 0
+    finally:
+        port.close()
+
+
+def test_the_web_route_groups_take_one_typed_renderer() -> None:
+    for pages in (LogPages, StatsPages, DrillPages):
+        assert typing.get_type_hints(pages.__init__)["render"] is Render

@@ -12,7 +12,7 @@ import enum
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, TypedDict, Unpack
+from typing import Final, NamedTuple, TypedDict, Unpack
 
 from defuser.engine import modlog
 from edgework import (
@@ -90,7 +90,7 @@ class ReplayState(NamedTuple):
     def evolve(self, **changes: Unpack[StateChanges]) -> ReplayState:
         """This state with ``changes``: what ``_replace`` gives, in less time (the beam
         makes a million states for a few hundred logs)."""
-        values: list[Any] = list(self)
+        values: list[object] = list(self)
         for name, value in changes.items():
             values[_FIELD_INDEX[name]] = value
         return tuple.__new__(ReplayState, values)
