@@ -34,6 +34,7 @@ of module lines only) use the ``fallback`` edgework given to the follower, if an
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -95,15 +96,22 @@ _MAX_SCAN: Final = 10_000
 # --------------------------------------------------------------------------- the file
 
 
+class Restart(enum.StrEnum):
+    """Why a followed file is read again from its top."""
+
+    TRUNCATED = "truncated"
+    REPLACED = "replaced"
+    REWRITTEN = "rewritten"
+
+
 @dataclass(frozen=True, slots=True)
 class TailRead:
     """What one look at the followed file found."""
 
     #: New complete lines, in order (from the top of the file when it started over).
     lines: list[str] = field(default_factory=list)
-    #: Why the file started over before ``lines`` (``truncated``, ``replaced``,
-    #: ``rewritten``), or empty when it did not.
-    restarted: str = ""
+    #: Why the file started over before ``lines``, or ``None`` when it did not.
+    restarted: Restart | None = None
     #: The last lines of the file the path named before it was replaced, read from its
     #: new name in the same folder (a rotated log): they come before the restart.
     drained: list[str] = field(default_factory=list)
@@ -192,15 +200,15 @@ class LogTail:
         with os.fdopen(fd, "rb") as handle:
             identity = _identity_of(stat)
             drained: list[str] = []
-            restarted = ""
+            restarted: Restart | None = None
             if self._identity is not None and identity != self._identity:
-                drained, restarted = self._drain(), "replaced"
+                drained, restarted = self._drain(), Restart.REPLACED
             elif stat.st_size < self._offset:
-                restarted = "truncated"
+                restarted = Restart.TRUNCATED
             elif self._tail:
                 handle.seek(self._offset - len(self._tail))
                 if handle.read(len(self._tail)) != self._tail:
-                    restarted = "rewritten"
+                    restarted = Restart.REWRITTEN
             if restarted:
                 self._restart()
             self._identity = identity
@@ -217,6 +225,14 @@ def _identity_of(stat: os.stat_result) -> tuple[int, int]:
 # --------------------------------------------------------------------------- the game
 
 
+class EdgeFact(enum.StrEnum):
+    """A fact of the bomb's edgework that a module's advice needs and the log may not
+    show (a front end says how to give it)."""
+
+    SERIAL = "serial"
+    BATTERIES = "batteries"
+
+
 @dataclass(slots=True)
 class _Module:
     """One module instance: its start-up, and every way it can be (:class:`Tracked`)."""
@@ -229,9 +245,9 @@ class _Module:
     tracked: Tracked = field(default_factory=Tracked)
     started: bool = False
     lost: str = ""
-    #: What edgework the log did not show and the module needs (``serial``,
-    #: ``batteries``); a front end says how to give it.
-    needs: tuple[str, ...] = ()
+    #: What edgework the log did not show and the module needs; a front end says how
+    #: to give it.
+    needs: tuple[EdgeFact, ...] = ()
     #: The last advice's words, to tell whether a narrowing line changed it.
     advised: str = ""
     #: The line after which the module is being picked up again (0: it is not).
@@ -317,13 +333,13 @@ class Advice:
     reply: SessionReply
     #: Whether the module's bomb is certain (several bombs of a mission may fit).
     bomb_certain: bool = True
-    #: The edgework the log did not show and the advice needs (``serial``, ``batteries``).
-    needs: tuple[str, ...] = ()
+    #: The edgework the log did not show and the advice needs.
+    needs: tuple[EdgeFact, ...] = ()
     #: The serial number and battery count in use: the log's, else the options' ones.
     serial: str | None = None
     batteries: int | None = None
     #: Which of the two came from the options (``serial``, ``batteries``), not the log.
-    given: tuple[str, ...] = ()
+    given: tuple[EdgeFact, ...] = ()
     #: How many bombs of the mission the module's lines agree with (1: certain).
     candidates: int = 1
 
@@ -541,10 +557,11 @@ class Follower:
             serial, batteries = self._edge(bombs[-1])
             if serial is None or batteries is None:
                 module.needs = tuple(
-                    w for w, v in (("serial", serial), ("batteries", batteries)) if v is None
+                    w for w, v in ((EdgeFact.SERIAL, serial), (EdgeFact.BATTERIES, batteries))
+                    if v is None
                 )
                 missing = "the log has not shown this bomb's " + " and ".join(
-                    {"serial": "serial number"}.get(w, w) for w in module.needs
+                    "serial number" if w is EdgeFact.SERIAL else str(w) for w in module.needs
                 )
                 continue
             if not agrees(key, module.table, module.discard, module.rule):
@@ -608,12 +625,13 @@ class Follower:
 
     def _advice_for(
         self, module: _Module, event: FollowEvent, bomb: LoggedBomb, reply: SessionReply,
-        candidates: Sequence[Candidate], needs: tuple[str, ...],
+        candidates: Sequence[Candidate], needs: tuple[EdgeFact, ...],
     ) -> Advice:
         serial, batteries = self._edge(bomb)
         given = tuple(
             what for what, logged, used in (
-                ("serial", bomb.serial, serial), ("batteries", bomb.batteries, batteries)
+                (EdgeFact.SERIAL, bomb.serial, serial),
+                (EdgeFact.BATTERIES, bomb.batteries, batteries),
             ) if logged is None and used is not None
         )
         count = sum(len(c.bombs) for c in candidates)
@@ -653,13 +671,22 @@ def _implied(module: _Module) -> str:
 # --------------------------------------------------------------------------- the loop
 
 
+class NoticeKind(enum.StrEnum):
+    """What a :class:`FollowNotice` is about."""
+
+    RESTARTED = "restarted"
+    SESSION = "session"
+    MISSING = "missing"
+    BACK = "back"
+
+
 @dataclass(frozen=True, slots=True)
 class FollowNotice:
     """Something about the log itself rather than a module: it started over
     (``restarted``), a new game session began in it (``session``), it cannot be read
     (``missing``) or can be again (``back``)."""
 
-    kind: str
+    kind: NoticeKind
     text: str
     #: The follower's session after the notice (1, 2, ...).
     session: int
@@ -686,7 +713,7 @@ class _Loop:
             changes = self.follower.feed(line)
             if self.follower.session != session:
                 self.notice(FollowNotice(
-                    "session", "the game started again: a new game session in the log "
+                    NoticeKind.SESSION, "the game started again: a new game session in the log "
                     f"(session {self.follower.session}), followed afresh",
                     self.follower.session))
             for advice in changes:
@@ -698,20 +725,20 @@ class _Loop:
         if read.missing:
             if read.missing != self.missing:
                 self.notice(FollowNotice(
-                    "missing", f"the log {self.path} cannot be read: {read.missing}; "
+                    NoticeKind.MISSING, f"the log {self.path} cannot be read: {read.missing}; "
                     "waiting for it", session))
             self.missing = read.missing
             return False
         if self.missing:
             self.missing = ""
-            self.notice(FollowNotice("back", f"the log {self.path} can be read again",
+            self.notice(FollowNotice(NoticeKind.BACK, f"the log {self.path} can be read again",
                                      session))
         self.feed(read.drained)
         if read.restarted:
             self.follower.restart()
             self.notice(FollowNotice(
-                "restarted", f"the log was {read.restarted}: it is read again from its top "
-                f"(session {self.follower.session})", self.follower.session))
+                NoticeKind.RESTARTED, f"the log was {read.restarted}: it is read again from "
+                f"its top (session {self.follower.session})", self.follower.session))
         self.feed(read.lines)
         return bool(read.lines or read.drained or read.restarted)
 

@@ -19,12 +19,17 @@ from gamelog_builder import BombSpec, game_log, simulated_messages
 
 from defuser.apps.follow import (
     Advice,
+    EdgeFact,
     Follower,
     FollowEvent,
+    FollowNotice,
     LostTrack,
     Moved,
     Narrowed,
+    NoticeKind,
+    Restart,
     Started,
+    TailRead,
     event_text,
 )
 from defuser.apps.tracking import Click, ClickKind, OtherLine, Tracked
@@ -158,3 +163,14 @@ def test_the_prop_link_takes_a_typed_port() -> None:
 def test_the_web_route_groups_take_one_typed_renderer() -> None:
     for pages in (LogPages, StatsPages, DrillPages):
         assert typing.get_type_hints(pages.__init__)["render"] is Render
+
+
+def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> None:
+    assert typing.get_type_hints(TailRead)["restarted"] == Restart | None
+    assert typing.get_type_hints(FollowNotice)["kind"] is NoticeKind
+    hints = typing.get_type_hints(Advice)
+    assert hints["needs"] == hints["given"] == tuple[EdgeFact, ...]
+    lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
+    advice = Follower(batteries=3).feed_all(lines)[0]
+    assert advice.needs == (EdgeFact.SERIAL,) and advice.given == (EdgeFact.BATTERIES,)
+    assert advice.to_json()["bomb"]["given"] == ["batteries"]

@@ -29,6 +29,7 @@ from defuser.apps.follow import (
     FollowNotice,
     LogTail,
     Moved,
+    Restart,
     Started,
     TailRead,
     event_text,
@@ -177,13 +178,13 @@ def test_tail_starts_over_when_the_file_is_truncated_rotated_or_rewritten(
     tail = LogTail(path)
     assert tail.read() == TailRead(["one", "two"])
     path.write_bytes(b"new\n")  # truncated, shorter
-    assert tail.read() == TailRead(["new"], "truncated")
+    assert tail.read() == TailRead(["new"], Restart.TRUNCATED)
     os.replace(path, tmp_path / "game.log.1")  # rotated: a new file in its place
     path.write_bytes(b"rotated\n")
-    assert tail.read() == TailRead(["rotated"], "replaced")
+    assert tail.read() == TailRead(["rotated"], Restart.REPLACED)
     with path.open("r+b") as f:  # rewritten in place, longer than before
         f.write(b"ROTATED\nmore\n")
-    assert tail.read() == TailRead(["ROTATED", "more"], "rewritten")
+    assert tail.read() == TailRead(["ROTATED", "more"], Restart.REWRITTEN)
 
 
 def test_a_rotated_log_is_drained_before_the_new_one_is_read(tmp_path: Path) -> None:
@@ -196,7 +197,7 @@ def test_a_rotated_log_is_drained_before_the_new_one_is_read(tmp_path: Path) -> 
         f.write(b"three\nfour, its line never ended")
     os.replace(path, tmp_path / "Player-prev.log")
     path.write_bytes(b"first of the new log\n")
-    assert tail.read() == TailRead(["first of the new log"], "replaced",
+    assert tail.read() == TailRead(["first of the new log"], Restart.REPLACED,
                                    ["three", "four, its line never ended"])
     # Deleted and written anew: nothing to drain (a partial line goes with the file).
     with path.open("ab") as f:
