@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any, Final
 from defuser.engine.clock import time_text
 from defuser.engine.game import GameEnd, outcome_fields
 from defuser.engine.simulator import Result
-from defuser.errors import DefuserError
 from defuser.trainer.focus import answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
@@ -322,8 +321,9 @@ Event = (
 STATE_VERSION: Final = 1
 
 
-class SessionMisuse(DefuserError):
-    """The session was driven out of order (an answer with no question asked)."""
+class SessionMisuse(MisuseError):
+    """The session was driven out of order (an answer with no question asked): a front
+    end's programming error, not bad input."""
 
 
 # ------------------------------------------------------------------------ session

@@ -30,6 +30,7 @@ from defuser.trainer.model import Question
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import Kind, Skill, TableSkill
 from edgework import TableLetter
+from edgework.errors import InputError, MisuseError
 
 
 def table_question(rng: random.Random, skill: Skill) -> Question:
@@ -68,8 +69,10 @@ def test_the_loop_asks_grades_and_ends() -> None:
     end = events[-1]
     assert isinstance(end, Ended) and (end.right, end.answered) == (1, 2)
     assert not session.asking and session.ended
-    with pytest.raises(SessionMisuse):
+    with pytest.raises(SessionMisuse) as misuse:
         session.answer("B")
+    # A front end's mistake, not the learner's bad input (which exits 2).
+    assert isinstance(misuse.value, MisuseError) and not isinstance(misuse.value, InputError)
 
 
 def test_the_answer_clock_runs_through_help_and_unreadable_lines() -> None:
