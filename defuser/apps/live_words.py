@@ -2,12 +2,13 @@
 
 Contract: :func:`expand` turns a line as an expert types it at speed into the line
 :class:`~defuser.apps.live_session.LiveSession` reads, and leaves anything else as it is
-(so the session's own error names what is wrong). The short forms are those the click
-readers of ``mittens play`` and ``mittens drill`` accept, turned into reports: ``p2``,
+(so the session's own error names what is wrong). The short forms of a click are those
+the click readers of ``mittens play`` and ``mittens drill`` accept, turned into reports: ``p2``,
 ``play2``, ``played2`` and a bare ``2`` are ``played 2``; ``d RC``, ``dis RC`` and
 ``disc RC`` are ``discarded RC``; ``dr GS`` is ``drew GS``; ``strike d``, ``strike dr`` and
-``strike p2`` name the click that struck; a Twitch Plays prefix (``!7``, or a letter
-code like ``!EM``) is dropped.
+``strike p2`` name the click that struck. A report may also start with a Twitch Plays
+prefix (``!7``, or a letter code like ``!EM``), which is dropped here; ``play`` and
+``drill`` take no such prefix.
 :func:`report_line` is the other way round: the line that reports an event a module showed.
 :func:`twitch_code` reads a Twitch Plays module code (``7``, ``!7``, ``EM``), and
 :func:`completions` lists what can follow the words typed so far (Tab completion).
