@@ -118,3 +118,18 @@ def test_every_import_names_the_module_that_defines_it() -> None:
                 and f"{node.module}.{alias.name}" not in modules
             ]
     assert wrong == []
+
+
+def test_test_files_share_helpers_not_each_other() -> None:
+    """What several test files need lives in a ``tests/*_helpers.py`` (or another shared
+    module at ``tests/``), never in a test file another one imports."""
+    test_files = {p.stem for p in (ROOT / "tests").rglob("test_*.py")}
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in test_files:
+                wrong.append(f"{path.relative_to(ROOT)} imports {node.module}")
+            elif isinstance(node, ast.Import):
+                wrong += [f"{path.relative_to(ROOT)} imports {a.name}"
+                          for a in node.names if a.name in test_files]
+    assert wrong == []

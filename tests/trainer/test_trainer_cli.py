@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import sys
 import time
 from collections.abc import Iterator
@@ -14,19 +13,11 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import check_golden, run_cli
+from trainer_helpers import steady
 
 from defuser.cli import main
 from defuser.trainer.store import AnswerRecord, Store
 from edgework import RuleLetter
-
-#: Answer times vary from run to run; goldens show them as 0.0.
-SECONDS = re.compile(r"(\d+\.\d) s\b")
-JSON_SECONDS = re.compile(r'"seconds": [0-9.e-]+')
-
-
-def steady(text: str) -> str:
-    """A transcript with answer times zeroed (scripted answers take ~0 s anyway)."""
-    return JSON_SECONDS.sub('"seconds": 0.0', SECONDS.sub("0.0 s", text))
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import io
 import sys
 
 import pytest
+from trainer_helpers import CYCLE, question_53
 
 from defuser.commands.drill import DrillIO, show_options
 from defuser.engine.actions import Action
@@ -13,26 +14,6 @@ from defuser.terminal.app import Application
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
-
-CYCLE = "N = 1 mod 5 + 9 = 10. The first mitten is card 2..N-1 = 2..9 of the deals."
-
-
-def question_53() -> Question:
-    """Question 53 of ``mittens drill --mode decide --seed 11`` (its numbers)."""
-    return Question(
-        kind=Kind.DECIDE,
-        skill=DecideSkill(Move.DISCARD),
-        text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
-        facts={"defuse_slots": [], "hand": []},
-        answer=Action.discard(),
-        reason="",
-        options=(
-            Option(Action.draw(), 13.5645, 1 / 3, "the mitten may be on top (1 in 3)"),
-            Option(Action.discard(), 14.4476, 0.0),
-            Option(Action.play(1), 15.4476, 0.0, "slot 1 is empty: the click does nothing"),
-        ),
-        cycle=CYCLE,
-    )
 
 
 def test_option_rows_put_the_best_first_and_charge_strikes() -> None:

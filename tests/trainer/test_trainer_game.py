@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import check_golden, run_cli
-from test_trainer_cli import steady
+from trainer_helpers import steady
 
 from defuser.trainer.game import Game
 from defuser.trainer.grading import grade

@@ -8,7 +8,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from test_trainer_explain import question_53
+from trainer_helpers import question_53
 
 from defuser.engine.actions import Action
 from defuser.engine.board import Board
