@@ -34,8 +34,8 @@ from hardware.session import (
     LinkDown,
     Notice,
     NoticeKind,
-    Phase,
     Press,
+    SessionPhase,
     Timing,
 )
 from hardware.transport import (
@@ -231,7 +231,7 @@ class Device:
             now = self._clock()
             if deadline is not None and now >= deadline:
                 return False
-            if session.phase is Phase.DOWN:
+            if session.phase is SessionPhase.DOWN:
                 self._try_reopen(now, deadline)
             elif self._link is not None and not self._idled(now, deadline):
                 self._read(now, deadline)

@@ -257,7 +257,7 @@ E = TypeVar("E", bound=enum.Enum)
 
 
 @dataclass(frozen=True, slots=True)
-class Choice(Codec[E]):
+class EnumChoice(Codec[E]):
     """One member of an enum, by its value."""
 
     members: type[E]
@@ -701,7 +701,7 @@ class ShowTimer(_Shown):
 class ShowGame(_Shown):
     """How the bomb stands: ``GAME <tag> PLAYING|SOLVED|EXPLODED|TIMEOUT``."""
 
-    state: GameState = field(metadata=wire(Choice(GameState)))
+    state: GameState = field(metadata=wire(EnumChoice(GameState)))
 
     WORD: ClassVar[str] = "GAME"
     SINCE: ClassVar[int] = 2
@@ -726,7 +726,7 @@ class PlaySound(_Wire):
     """
 
     number: int = field(metadata=wire(Number("sound number", 0, SEQ_MODULUS - 1)))
-    cue: Cue = field(metadata=wire(Choice(Cue)))
+    cue: Cue = field(metadata=wire(EnumChoice(Cue)))
 
     WORD: ClassVar[str] = "SOUND"
     SINCE: ClassVar[int] = 2
@@ -799,7 +799,7 @@ class Err(_Sent):
     """
 
     tag: int | None = field(metadata=wire(Maybe(TAG, NONE)))
-    code: ErrorCode = field(metadata=wire(Choice(ErrorCode)))
+    code: ErrorCode = field(metadata=wire(EnumChoice(ErrorCode)))
     version: int | None = field(default=None, metadata=wire(Trailing(VERSION)))
 
     WORD: ClassVar[str] = "ERR"
@@ -821,7 +821,7 @@ class ButtonPressed(_Sent):
     """
 
     seq: int = field(metadata=wire(SEQ))
-    button: Button = field(metadata=wire(Choice(Button)))
+    button: Button = field(metadata=wire(EnumChoice(Button)))
     session: int | None = field(
         default=None, metadata=wire(Trailing(Number("session", 0, MAX_SESSION)))
     )

@@ -182,7 +182,7 @@ class Failed:
 SessionEvent = Line | Press | Established | LinkDown | Failed | Notice
 
 
-class Phase(enum.Enum):
+class SessionPhase(enum.Enum):
     """Where the session stands."""
 
     IDLE = "idle"
@@ -238,7 +238,7 @@ class HostSession:
         self._out = bytearray()
         self._events: list[SessionEvent] = []
         self._tag = MAX_TAG
-        self.phase = Phase.IDLE
+        self.phase = SessionPhase.IDLE
         self._handshake: _Handshake | None = None
         self._in_flight: _InFlight | None = None
         #: The display state wanted, when each part was last posted, and what the prop
@@ -291,10 +291,10 @@ class HostSession:
 
     def receive(self, data: bytes, now: float) -> None:
         """Bytes from the prop."""
-        if self.phase in (Phase.IDLE, Phase.DOWN, Phase.FAILED):
+        if self.phase in (SessionPhase.IDLE, SessionPhase.DOWN, SessionPhase.FAILED):
             return
         for item in self._framer.feed(data):
-            if self.phase in (Phase.DOWN, Phase.FAILED):
+            if self.phase in (SessionPhase.DOWN, SessionPhase.FAILED):
                 return
             if isinstance(item, BadLine):
                 self._bad_line(item)
@@ -305,7 +305,7 @@ class HostSession:
             except DeviceProtocolError as exc:
                 self._notice(NoticeKind.DEVICE_ERROR, str(exc))
                 continue
-            if self.phase is Phase.HANDSHAKE:
+            if self.phase is SessionPhase.HANDSHAKE:
                 self._handshake_line(message, now)
             else:
                 self._ready_line(message, now)
@@ -313,7 +313,7 @@ class HostSession:
 
     def port_failed(self, reason: str, now: float) -> None:
         """The port reported an error: the link is lost."""
-        if self.phase in (Phase.HANDSHAKE, Phase.READY):
+        if self.phase in (SessionPhase.HANDSHAKE, SessionPhase.READY):
             self._lose(reason, now)
 
     # ------------------------------------------------------------------ input: intents
@@ -361,16 +361,16 @@ class HostSession:
     def deadline(self) -> float | None:
         """The latest time :meth:`tick` must be called, or None when nothing waits on time."""
         times: list[float] = []
-        if self.phase is Phase.HANDSHAKE and self._handshake is not None:
+        if self.phase is SessionPhase.HANDSHAKE and self._handshake is not None:
             shake = self._handshake
             times += [shake.next_hello, shake.started + self.timing.handshake_timeout]
-        elif self.phase is Phase.READY:
+        elif self.phase is SessionPhase.READY:
             if self._in_flight is not None:
                 times.append(self._in_flight.expires)
             elif self.timing.heartbeat:
                 times.append(self._last_sent + self.timing.heartbeat)
         elif (
-            self.phase is Phase.DOWN
+            self.phase is SessionPhase.DOWN
             and self._down_since is not None
             and self.timing.reconnect_timeout is not None
         ):
@@ -380,7 +380,7 @@ class HostSession:
     @property
     def ready(self) -> bool:
         """True when a handshake is complete and the link is up."""
-        return self.phase is Phase.READY
+        return self.phase is SessionPhase.READY
 
     @property
     def synced(self) -> bool:
@@ -424,7 +424,7 @@ class HostSession:
         self._handshake = _Handshake(
             first=first, started=now, version=VERSIONS[-1], restarted=restarted
         )
-        self.phase = Phase.HANDSHAKE
+        self.phase = SessionPhase.HANDSHAKE
         self._send_hello(now)
 
     def _send_hello(self, now: float) -> None:
@@ -497,7 +497,7 @@ class HostSession:
         self._down_since = None
         self._restart_seen = False
         self._recent_sessions = {self.session}
-        self.phase = Phase.READY
+        self.phase = SessionPhase.READY
         self._recovering = not shake.first
         self._established_once = True
         self._events.append(Established(shake.first, hi.version, hi.firmware))
@@ -708,11 +708,11 @@ class HostSession:
 
     def _advance(self, now: float) -> None:
         """Do whatever is due at ``now``: expire, retry, send the next command."""
-        if self.phase is Phase.HANDSHAKE:
+        if self.phase is SessionPhase.HANDSHAKE:
             self._advance_handshake(now)
-        elif self.phase is Phase.READY:
+        elif self.phase is SessionPhase.READY:
             self._advance_ready(now)
-        elif self.phase is Phase.DOWN:
+        elif self.phase is SessionPhase.DOWN:
             limit = self.timing.reconnect_timeout
             down = self._down_since
             if limit is not None and down is not None and now - down >= limit:
@@ -827,10 +827,10 @@ class HostSession:
     def _lose(self, reason: str, now: float) -> None:
         """The link is gone; the caller closes the port and reopens it."""
         shake = self._handshake
-        if self.phase is Phase.HANDSHAKE and shake is not None and shake.first:
+        if self.phase is SessionPhase.HANDSHAKE and shake is not None and shake.first:
             self._fail(LinkError(f"the link failed during the handshake ({reason})"))
             return
-        self.phase = Phase.DOWN
+        self.phase = SessionPhase.DOWN
         self._in_flight = None
         self._handshake = None
         if self._down_since is None:
@@ -839,7 +839,7 @@ class HostSession:
         self._events.append(LinkDown(reason))
 
     def _fail(self, error: HardwareError) -> None:
-        self.phase = Phase.FAILED
+        self.phase = SessionPhase.FAILED
         self._in_flight = None
         self._handshake = None
         self._events.append(Failed(error))

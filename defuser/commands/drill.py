@@ -31,9 +31,10 @@ from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
     CaughtUp,
+    DrillEnded,
     DrillOptions,
     DrillSession,
-    Ended,
+    DrillStarted,
     Event,
     GameEnded,
     GameStarted,
@@ -42,7 +43,6 @@ from defuser.trainer.drill_session import (
     LineTaken,
     Paused,
     Rejected,
-    Started,
     open_session,
 )
 from defuser.trainer.explaining import best_vs_next, option_rows
@@ -300,7 +300,7 @@ def summary_table(rows: list[Tally], colour: bool) -> Table:
     return table
 
 
-def show_ended(event: Ended, term: DrillIO) -> None:
+def show_ended(event: DrillEnded, term: DrillIO) -> None:
     """The end of a session: accuracy, median and 90th-percentile time per kind, and the
     daily goal's progress."""
     target = term.out.err if term.json_mode else term.out.out
@@ -371,7 +371,7 @@ def show_event(event: Event, term: DrillIO) -> None:
         term.say(f"  The bomb's timer ran out before the click{late}.")
     elif isinstance(event, GameEnded):
         show_game_end(event, term)
-    elif isinstance(event, Ended):
+    elif isinstance(event, DrillEnded):
         show_ended(event, term)
 
 
@@ -380,7 +380,7 @@ def run(session: DrillSession, term: DrillIO, path: Path) -> None:
     summary so far and exits 130 (every answer given is already stored)."""
     try:
         for event in session.start():
-            if isinstance(event, Started):
+            if isinstance(event, DrillStarted):
                 show_start(event, term, path)
             else:
                 show_event(event, term)
@@ -400,7 +400,7 @@ def run(session: DrillSession, term: DrillIO, path: Path) -> None:
         term.out.interrupted(f"; {saved} answer{'' if saved == 1 else 's'} saved in {path}")
 
 
-def show_start(event: Started, term: DrillIO, path: Path) -> None:
+def show_start(event: DrillStarted, term: DrillIO, path: Path) -> None:
     """The header a terminal shows: the plan, where answers go, the daily goal."""
     if not term.interactive:
         return

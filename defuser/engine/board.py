@@ -58,7 +58,7 @@ class Effect(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ClickVerdict:
     """What a click does: its :class:`Effect`, and for a strike why (``strike``) and,
     for a blocked discard, the slots that blocked it (``blocking``)."""
 
@@ -67,13 +67,13 @@ class Verdict:
     blocking: tuple[int, ...] = ()
 
 
-_NOTHING: Final = Verdict(Effect.NOTHING)
-_DEAL: Final = Verdict(Effect.DEAL)
-_PLAY: Final = Verdict(Effect.PLAY)
-_SOLVE: Final = Verdict(Effect.SOLVE)
-_MITTEN_ON_TOP: Final = Verdict(Effect.STRIKE, StrikeKind.MITTEN_ON_TOP)
-_HAND_FULL: Final = Verdict(Effect.STRIKE, StrikeKind.HAND_FULL)
-_INVALID_PLAY: Final = Verdict(Effect.STRIKE, StrikeKind.INVALID_PLAY)
+_NOTHING: Final = ClickVerdict(Effect.NOTHING)
+_DEAL: Final = ClickVerdict(Effect.DEAL)
+_PLAY: Final = ClickVerdict(Effect.PLAY)
+_SOLVE: Final = ClickVerdict(Effect.SOLVE)
+_MITTEN_ON_TOP: Final = ClickVerdict(Effect.STRIKE, StrikeKind.MITTEN_ON_TOP)
+_HAND_FULL: Final = ClickVerdict(Effect.STRIKE, StrikeKind.HAND_FULL)
+_INVALID_PLAY: Final = ClickVerdict(Effect.STRIKE, StrikeKind.INVALID_PLAY)
 #: Both answers to "is the mitten on top?", in the order the rulebook reports them.
 ON_TOP_VALUES: Final = (False, True)
 
@@ -205,7 +205,7 @@ def deal_faces_of(
     return rules.plain_faces
 
 
-def verdict_of(facts: Facts, action: Action, mitten_on_top: bool) -> Verdict:
+def verdict_of(facts: Facts, action: Action, mitten_on_top: bool) -> ClickVerdict:
     """What ``action`` does on a board with these facts, the mitten being on top or not
     (the rules: :func:`_verdict`; asked once per facts, then looked up)."""
     kind = action.kind
@@ -226,13 +226,13 @@ _CLICKS: Final = (
 
 
 @functools.cache
-def _verdicts(facts: Facts) -> tuple[tuple[Verdict, Verdict], ...]:
+def _verdicts(facts: Facts) -> tuple[tuple[ClickVerdict, ClickVerdict], ...]:
     """:func:`_verdict` of every click on a board with these facts: draw, discard, play
     1-3, each with the mitten not on top and on top."""
     return tuple((_verdict(facts, click, False), _verdict(facts, click, True)) for click in _CLICKS)
 
 
-def _verdict(facts: Facts, action: Action, mitten_on_top: bool) -> Verdict:
+def _verdict(facts: Facts, action: Action, mitten_on_top: bool) -> ClickVerdict:
     """What ``action`` does on a board with these facts, the mitten being on top or not.
 
     The checks run in the module's order: a solved module does nothing; a draw
@@ -251,7 +251,7 @@ def _verdict(facts: Facts, action: Action, mitten_on_top: bool) -> Verdict:
     if kind is ActionKind.DISCARD:
         blocking = blocking_of(facts)
         if blocking:
-            return Verdict(Effect.STRIKE, StrikeKind.DISCARD_BLOCKED, blocking)
+            return ClickVerdict(Effect.STRIKE, StrikeKind.DISCARD_BLOCKED, blocking)
         return _DEAL
     slot = action.slot
     assert slot is not None
@@ -363,7 +363,7 @@ class Board:
 
     # ------------------------------------------------------------ what a click does
 
-    def verdict(self, action: Action, *, mitten_on_top: bool) -> Verdict:
+    def verdict(self, action: Action, *, mitten_on_top: bool) -> ClickVerdict:
         """What ``action`` does on this board, the mitten being on top or not (the
         rules and their order: :func:`verdict_of`)."""
         return verdict_of(self.facts, action, mitten_on_top)

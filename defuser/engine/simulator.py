@@ -34,7 +34,15 @@ from defuser.engine.actions import (
     StrikeKind,
     Struck,
 )
-from defuser.engine.board import Board, Effect, Facts, Verdict, deal_faces_of, facts_of, verdict_of
+from defuser.engine.board import (
+    Board,
+    ClickVerdict,
+    Effect,
+    Facts,
+    deal_faces_of,
+    facts_of,
+    verdict_of,
+)
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import (
@@ -363,7 +371,7 @@ class Module:
         )
         return Result(action, Outcome.OK, card, log=lines)
 
-    def _strike(self, action: Action, verdict: Verdict) -> Result:
+    def _strike(self, action: Action, verdict: ClickVerdict) -> Result:
         self.strikes += 1
         kind = verdict.strike
         card = None

@@ -27,7 +27,7 @@ from defuser.engine.simulator import Outcome
 from defuser.logs.check.module import ModuleCheck, check_module
 from defuser.logs.check.state import Inconsistency
 from defuser.logs.check.steps import ReplayStep
-from defuser.logs.judge import Judgement, ModuleJudgement, judge
+from defuser.logs.judge import ClickJudgement, ModuleJudgement, judge
 from defuser.logs.reader import GameLog, read_log
 from defuser.logs.stream import (
     EdgeworkKey,
@@ -54,7 +54,7 @@ class ModuleAnalysis:
     #: How many bombs of its mission the module's lines agree with (1: certain).
     bomb_candidates: int = 1
 
-    def judgement_at(self, line: int) -> Judgement | None:
+    def judgement_at(self, line: int) -> ClickJudgement | None:
         """The judgement of the action starting at ``line``, if it was judged."""
         if self.judgement is None:
             return None
@@ -329,7 +329,7 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-def judgement_json(j: Judgement) -> dict[str, Any]:
+def judgement_json(j: ClickJudgement) -> dict[str, Any]:
     """One decision's judgement as JSON."""
     return {
         "verdict": j.verdict,
@@ -345,7 +345,9 @@ def judgement_json(j: Judgement) -> dict[str, Any]:
     }
 
 
-def step_json(check: ModuleCheck, step: ReplayStep, judgement: Judgement | None) -> dict[str, Any]:
+def step_json(
+    check: ModuleCheck, step: ReplayStep, judgement: ClickJudgement | None
+) -> dict[str, Any]:
     """One replayed action as JSON, with its judgement when there is one."""
     before = step.before
     rules = check.rules

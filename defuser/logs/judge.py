@@ -30,7 +30,7 @@ from defuser.strategy.values import TIE, ActionValue, action_values, best_action
 
 
 @dataclass(frozen=True, slots=True)
-class Judgement:
+class ClickJudgement:
     """How one action compares with the optimal policy, and the cycle before it."""
 
     line: int
@@ -68,7 +68,7 @@ class Judgement:
 class ModuleJudgement:
     """The judgements of one module's actions, by the line that starts each action."""
 
-    judgements: dict[int, Judgement] = field(default_factory=dict)
+    judgements: dict[int, ClickJudgement] = field(default_factory=dict)
     #: Why the module (or the rest of it) could not be judged; empty when all was.
     stopped: str = ""
     #: The edgework that would let it be judged (``batteries`` or ``serial``), if any.
@@ -136,7 +136,7 @@ def judge(check: ModuleCheck) -> ModuleJudgement:
 
 def _rate(
     line: int, obs: Observation, action: Action, values: tuple[ActionValue, ...]
-) -> Judgement:
+) -> ClickJudgement:
     taken = next(v for v in values if v.action == action)
     best = best_action(values)
     belief = obs.belief
@@ -147,7 +147,7 @@ def _rate(
         verdict, extra = "best", 0.0
     else:
         verdict = "slower"
-    return Judgement(
+    return ClickJudgement(
         line=line,
         verdict=verdict,
         command=str(action),

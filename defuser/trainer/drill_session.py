@@ -148,7 +148,7 @@ def clock_text(
 
 
 @dataclass(frozen=True, slots=True)
-class Started:
+class DrillStarted:
     """The session began: what it plans (``10 questions, mode table, ...``), the daily
     goal's progress (``None`` without a goal) and, for a scheduled drill, what it can
     ask (``12 due, 5 new``; empty for a seeded drill, a game or extra practice)."""
@@ -241,7 +241,7 @@ class ModuleState:
 
 
 @dataclass(frozen=True, slots=True)
-class Click:
+class GradedClick:
     """A graded click played on the game's module: what it did, in fields and words."""
 
     result: Result
@@ -258,7 +258,7 @@ class Graded:
     answered: Answered
     number: int
     game: int | None = None
-    click: Click | None = None
+    click: GradedClick | None = None
 
     @property
     def reason(self) -> bool:
@@ -299,7 +299,7 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
-class Ended:
+class DrillEnded:
     """The session ended: per-kind tallies, answers right and given, whether it was
     interrupted, and the daily goal's progress (``None`` without a goal or when
     interrupted)."""
@@ -312,8 +312,8 @@ class Ended:
 
 
 Event = (
-    Started | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded | Paused
-    | CaughtUp | BombTimerRanOut | GameEnded | Ended
+    DrillStarted | GameStarted | Asked | HelpShown | LineTaken | Rejected | Graded | Paused
+    | CaughtUp | BombTimerRanOut | GameEnded | DrillEnded
 )
 
 
@@ -480,7 +480,7 @@ class DrillSession:
         drill = self.drill
         scheduled = not (self.games or drill.practice or drill.seed is not None)
         outlook = drill.outlook().words() if scheduled else ""
-        return [Started(self.plan(), daily, outlook), *self._next()]
+        return [DrillStarted(self.plan(), daily, outlook), *self._next()]
 
     def answer(self, line: str) -> list[Event]:
         """One line typed while :attr:`asking`: an answer, help, a blank line or quit
@@ -569,7 +569,7 @@ class DrillSession:
         self.waiting = False
         self.ended = True
         answered = self.drill.answered
-        return [Ended(self.drill.summary(), sum(a.grade.correct for a in answered),
+        return [DrillEnded(self.drill.summary(), sum(a.grade.correct for a in answered),
                       len(answered), interrupted=True, daily=None)]
 
     # ---------------------------------------------------------------- the loop
@@ -637,7 +637,7 @@ class DrillSession:
         module = game.walk.module
         state = ModuleState(module.discard_top.code, tuple(c.code for c in module.hand),
                             module.strikes, module.solved)
-        click = Click(outcome, state, game.outcome_words(outcome))
+        click = GradedClick(outcome, state, game.outcome_words(outcome))
         events: list[Event] = [Graded(answered, self.number, self.game_index, click)]
         if game.over:
             events.append(self._game_ended(game))
@@ -655,7 +655,7 @@ class DrillSession:
         self.drill.finish()
         answered = self.drill.answered
         daily = self.goal.daily_words(len(answered)) if self.goal.daily else None
-        return [Ended(self.drill.summary(), sum(a.grade.correct for a in answered),
+        return [DrillEnded(self.drill.summary(), sum(a.grade.correct for a in answered),
                       len(answered), interrupted=False, daily=daily)]
 
     # ------------------------------------------------------------------- state

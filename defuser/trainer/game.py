@@ -32,7 +32,12 @@ from defuser.strategy.belief import odds
 from defuser.strategy.values import recommend
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
-from defuser.trainer.situations import Walk, batteries_words, decide_question_for, random_edgework
+from defuser.trainer.situations import (
+    Walk,
+    battery_count_words,
+    decide_question_for,
+    random_vanilla_edgework,
+)
 from edgework import Batteries, Edgework, SerialNumber
 
 
@@ -106,7 +111,7 @@ class Game:
     ) -> Game:
         """A game on random vanilla edgework; its module seed comes from ``rng``;
         ``timer`` sets a bomb timer in seconds; ``clock`` is the drill's clock."""
-        edgework = random_edgework(rng)
+        edgework = random_vanilla_edgework(rng)
         game = cls.start(edgework, rng.randrange(1 << 30), strike_limit=strike_limit,
                          timer=timer, clock=clock)
         start = recommend(game.walk.observation).expected_clicks
@@ -196,7 +201,7 @@ class Game:
         """The bomb's edge as the defuser reads it out."""
         edge = self.walk.edgework
         assert edge.serial is not None and edge.batteries is not None
-        return f"serial {edge.serial.text}, {batteries_words(edge.batteries.count)}"
+        return f"serial {edge.serial.text}, {battery_count_words(edge.batteries.count)}"
 
     def state_words(self) -> str:
         """What is on the module now: the discard top, the hand, the strikes."""

@@ -1,6 +1,6 @@
 """How one answer becomes an FSRS rating, against a time target that fits the question.
 
-Contract: :func:`rating_for` turns an :class:`Outcome` (right or not, the answer time,
+Contract: :func:`rating_for` turns an :class:`AnswerOutcome` (right or not, the answer time,
 the reading time the question's length allows, whether a right answer came after the
 time limit, whether it was the best answer) into a rating:
 
@@ -61,7 +61,7 @@ READING_SECONDS_PER_CHAR: Final = 0.04
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class AnswerOutcome:
     """One answer as the scheduler sees it.
 
     ``correct`` is the grade (a too-slow answer is not correct); ``late_right`` marks a
@@ -113,7 +113,7 @@ def proven(right_before: int, last_review_right: bool) -> bool:
     return last_review_right and right_before >= EASY_AFTER_RIGHT
 
 
-def rating_for(outcome: Outcome, target: float, *, first: bool, known: bool) -> Rating:
+def rating_for(outcome: AnswerOutcome, target: float, *, first: bool, known: bool) -> Rating:
     """The FSRS rating of one answer against ``target`` (seconds, reading included).
 
     ``first`` marks the skill's first review (never above Good); ``known`` whether the

@@ -24,7 +24,7 @@ from fsrs import Rating
 from defuser.trainer.export import iso_time
 from defuser.trainer.kinds import all_skills
 from defuser.trainer.model import Verdict
-from defuser.trainer.ratings import Outcome, stored_reading
+from defuser.trainer.ratings import AnswerOutcome, stored_reading
 from defuser.trainer.scheduler import DAY, Scheduler
 from defuser.trainer.settings import Settings
 from defuser.trainer.skills import (
@@ -521,7 +521,7 @@ def build_scheduler(
         skill = parse_skill(row.skill)
         if skill is None:
             continue  # a newer version's skill
-        outcome = Outcome(
+        outcome = AnswerOutcome(
             correct=row.correct, seconds=row.seconds, at=row.at,
             reading=stored_reading(row.question), best=row.grade != Verdict.GOOD.value,
         )

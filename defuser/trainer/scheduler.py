@@ -45,7 +45,7 @@ from fsrs import Scheduler as MemoryModel
 
 from defuser.trainer.ratings import (
     DEFAULT_TARGETS,
-    Outcome,
+    AnswerOutcome,
     proven,
     rating_for,
     skill_target,
@@ -170,7 +170,7 @@ class SkillState:
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
+class SkillChoice:
     """A chosen skill and why it was chosen."""
 
     skill: Skill
@@ -251,7 +251,9 @@ class Scheduler:
             return False
         return state is None or state.review_day is None or self.day_of(at) > state.review_day
 
-    def rate(self, skill: Skill, outcome: Outcome, *, practice: bool = False) -> Rating | None:
+    def rate(
+        self, skill: Skill, outcome: AnswerOutcome, *, practice: bool = False
+    ) -> Rating | None:
         """The rating an answer gets, or ``None`` when it is no review (not the day's
         first answer of the skill, or extra practice)."""
         if not self.is_review(skill, outcome.at, practice=practice):
@@ -266,7 +268,7 @@ class Scheduler:
     def review(
         self,
         skill: Skill,
-        outcome: Outcome,
+        outcome: AnswerOutcome,
         *,
         rating: Rating | None = None,
         in_session: bool = False,
@@ -301,7 +303,7 @@ class Scheduler:
         return used
 
     def _note(
-        self, state: SkillState, outcome: Outcome, used: Rating | None, in_session: bool
+        self, state: SkillState, outcome: AnswerOutcome, used: Rating | None, in_session: bool
     ) -> None:
         """Keep an answer in the skill's record (its counts, times and last answer)."""
         if state.seen == 0:
@@ -452,14 +454,14 @@ class Scheduler:
         """Whether this question is one of the share kept for new skills."""
         return self.new_this_session() < math.floor(NEW_SHARE * (self.step + 1))
 
-    def choose(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice | None:
+    def choose(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> SkillChoice | None:
         """The next skill among ``kinds`` to ask, and why; ``None`` when caught up."""
         states = self.candidates(kinds)
         rested = [s for s in states if self._waited(s)]
         missed = [s for s in rested if s.missed]
         if missed:
             pick = min(missed, key=lambda s: (s.last_at or 0.0, s.order))
-            return Choice(pick.skill, pick.kind,
+            return SkillChoice(pick.skill, pick.kind,
                           f"wrong last time ({pick.right}/{pick.seen} right so far)")
         due = [s for s in rested if self.is_due(s, now)]
         fresh = [s for s in states if not s.seen]
@@ -467,19 +469,20 @@ class Scheduler:
         may_add = bool(fresh) and (left is None or left > 0)
         if may_add and (not due or self._new_turn()):
             pick = fresh[0]
-            return Choice(pick.skill, pick.kind, f"new: never asked ({len(fresh)} new left)")
+            return SkillChoice(pick.skill, pick.kind, f"new: never asked ({len(fresh)} new left)")
         if due:
             lowest = min(self.recall(s, now) or 0.0 for s in due)
             pick = rng.choice([s for s in due if (self.recall(s, now) or 0.0) <= lowest + 1e-9])
-            return Choice(pick.skill, pick.kind, f"due for review ({self.describe(pick, now)})")
+            why = f"due for review ({self.describe(pick, now)})"
+            return SkillChoice(pick.skill, pick.kind, why)
         waiting = [s for s in states if s.missed]
         if waiting:
             pick = min(waiting, key=lambda s: (s.last_at or 0.0, s.order))
-            return Choice(pick.skill, pick.kind,
+            return SkillChoice(pick.skill, pick.kind,
                           "wrong last time, asked again sooner: nothing else is due")
         return None
 
-    def practise(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> Choice | None:
+    def practise(self, kinds: Sequence[Kind], now: float, rng: random.Random) -> SkillChoice | None:
         """Extra practice: a skill already seen and not asked in the last
         :data:`RETRY_GAP` questions (when another is left; never the one just asked
         when there are two), drawn with weight growing
@@ -494,5 +497,5 @@ class Scheduler:
         seen = rested or seen
         weights = [1.0 + 4.0 * self.weakness(s, now) for s in seen]
         pick = rng.choices(seen, weights=weights)[0]
-        return Choice(pick.skill, pick.kind,
+        return SkillChoice(pick.skill, pick.kind,
                       f"extra practice, a weak spot ({self.describe(pick, now)})")

@@ -29,7 +29,7 @@ from defuser.errors import DefuserError
 from defuser.trainer.focus import Focus, focus_on
 from defuser.trainer.kinds import generate, spec_of
 from defuser.trainer.model import Answered, Grade, Question, Verdict
-from defuser.trainer.ratings import Outcome, reading_allowance
+from defuser.trainer.ratings import AnswerOutcome, reading_allowance
 from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
 from defuser.trainer.scheduler import Outlook, Scheduler
 from defuser.trainer.settings import Settings, load_settings
@@ -280,11 +280,11 @@ class Drill:
         return drill
 
 
-def outcome_of(answered: Answered) -> Outcome:
+def outcome_of(answered: Answered) -> AnswerOutcome:
     """An answer as the scheduler sees it: right or not, its time and the question's
     reading allowance, right but late, the best answer or not."""
     grade = answered.grade
-    return Outcome(
+    return AnswerOutcome(
         correct=grade.correct, seconds=grade.seconds, at=answered.at,
         reading=reading_allowance(answered.question.text), late_right=grade.late_right,
         best=grade.verdict is not Verdict.GOOD,

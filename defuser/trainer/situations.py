@@ -139,14 +139,14 @@ class Walk:
         return Situation(self.edgework, self.observation, tuple(self.events))
 
 
-def random_edgework(rng: random.Random) -> Edgework:
+def random_vanilla_edgework(rng: random.Random) -> Edgework:
     """Vanilla serial number and batteries (the rest of the edge does not matter here)."""
     return Edgework(random_serial(rng), random_batteries(rng))
 
 
 def random_walk(rng: random.Random) -> Walk:
     """A fresh module on random vanilla edgework, seeded from ``rng``."""
-    return Walk.start(random_edgework(rng), rng.randrange(1 << 30))
+    return Walk.start(random_vanilla_edgework(rng), rng.randrange(1 << 30))
 
 
 def wander_step(rng: random.Random, obs: Observation, *, risky: float = 0.0) -> Action | None:
@@ -174,7 +174,7 @@ def wander_step(rng: random.Random, obs: Observation, *, risky: float = 0.0) -> 
     return pick
 
 
-def batteries_words(count: int) -> str:
+def battery_count_words(count: int) -> str:
     """``1 battery``, ``3 batteries``."""
     return f"{count} batter{'y' if count == 1 else 'ies'}"
 
@@ -276,7 +276,7 @@ def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
     edge = situation.edgework
     assert edge.serial is not None
     head = (
-        f"Serial {edge.serial.text}, {batteries_words(situation.batteries.count)}. "
+        f"Serial {edge.serial.text}, {battery_count_words(situation.batteries.count)}. "
         f"Deals: {history_words(situation.events)}."
     )
     expected: Answer
@@ -379,7 +379,7 @@ def situation_words(situation: Situation) -> str:
     edge = situation.edgework
     assert edge.serial is not None and obs.discard is not None
     return (
-        f"Serial {edge.serial.text}, {batteries_words(situation.batteries.count)}. "
+        f"Serial {edge.serial.text}, {battery_count_words(situation.batteries.count)}. "
         f"Deals: {history_words(situation.events)}. Discard pile: "
         f"{card_words(obs.discard)}. Hand: {hand_words(obs.hand)}."
     )

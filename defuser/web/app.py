@@ -54,7 +54,7 @@ from defuser.web.drill import DrillHub
 from defuser.web.drillroutes import DrillPages
 from defuser.web.follow import CLOSING, FollowHub
 from defuser.web.logroutes import LogPages
-from defuser.web.report import Report, apply_report
+from defuser.web.report import BoardReport, apply_report
 from defuser.web.security import BodyTooLarge, Guard, GuardSettings
 from defuser.web.statsroutes import StatsPages
 from edgework import (
@@ -147,7 +147,7 @@ class Pages:
         params = _params(request)
         query = BoardQuery.from_params(params)
         module = (params.get("module") or ["0"])[0]
-        report = Report(
+        report = BoardReport(
             module=int(module) if module.isdigit() else 0,
             verb=(params.get("verb") or [""])[0][:20],
             face=(params.get("face") or [""])[0][:20],

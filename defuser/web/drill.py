@@ -36,9 +36,10 @@ from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
     CaughtUp,
+    DrillEnded,
     DrillOptions,
     DrillSession,
-    Ended,
+    DrillStarted,
     Event,
     GameEnded,
     GameStarted,
@@ -47,7 +48,6 @@ from defuser.trainer.drill_session import (
     LineTaken,
     Paused,
     Rejected,
-    Started,
     open_session,
 )
 from defuser.trainer.explaining import best_vs_next, option_rows
@@ -306,7 +306,7 @@ def event_json(event: Event) -> dict[str, Any] | None:
     """One session event as plain data for the page (``None``: nothing to show)."""
     if isinstance(event, Graded):
         return _graded_json(event)
-    if isinstance(event, Started):
+    if isinstance(event, DrillStarted):
         return {"type": "started", "plan": event.plan, "daily": event.daily,
                 "outlook": event.outlook}
     if isinstance(event, CaughtUp):
@@ -328,7 +328,7 @@ def event_json(event: Event) -> dict[str, Any] | None:
                 "timed_out": event.timed_out, "clicks": s.clicks, "strikes": s.strikes,
                 "loss": round(s.total_loss, 2), "verdicts": dict(s.verdicts),
                 "belief": event.belief}
-    if isinstance(event, Ended):
+    if isinstance(event, DrillEnded):
         return {"type": "ended", "right": event.right, "answered": event.answered,
                 "daily": event.daily, "tallies": [t.to_json() for t in event.tallies]}
     if isinstance(event, Asked | LineTaken):

@@ -36,7 +36,7 @@ OPENING_FACES: Final = 4
 
 
 @dataclass(frozen=True)
-class Report:
+class BoardReport:
     """One report from the page: which module, and what was clicked or typed."""
 
     module: int
@@ -48,7 +48,7 @@ class Report:
     twitch: str | None = None
 
 
-def apply_report(query: BoardQuery, report: Report) -> BoardQuery:
+def apply_report(query: BoardQuery, report: BoardReport) -> BoardQuery:
     """The board after ``report`` (see the module docstring)."""
     index = max(0, min(report.module, len(query.modules), MAX_MODULES - 1))
     query = _with_module(replace(query, rejected=None), index)

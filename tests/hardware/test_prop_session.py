@@ -41,8 +41,8 @@ from hardware.session import (
     LinkDown,
     Notice,
     NoticeKind,
-    Phase,
     Press,
+    SessionPhase,
     Timing,
 )
 
@@ -492,7 +492,7 @@ def test_b5_presses_made_while_unplugged_are_reported() -> None:
     old = wire.session.session
     wire.prop(f"BTN 1 DECK {old}")
     wire.lose("the cable was pulled")
-    assert isinstance(wire.others[-1], LinkDown) and wire.session.phase is Phase.DOWN
+    assert isinstance(wire.others[-1], LinkDown) and wire.session.phase is SessionPhase.DOWN
     wire.at(3.0)
     wire.take()
     wire.start()  # the port is back; the prop did not restart (no auto-reset)
@@ -533,7 +533,7 @@ def test_a_failed_handshake_after_a_loss_keeps_trying() -> None:
     wire.start()
     wire.at(5.0)
     assert isinstance(wire.others[-1], LinkDown)
-    assert wire.session.phase is Phase.DOWN
+    assert wire.session.phase is SessionPhase.DOWN
 
 
 # ---------------------------------------------------------------------- the timer

@@ -13,8 +13,9 @@ from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
+    DrillEnded,
     DrillSession,
-    Ended,
+    DrillStarted,
     GameEnded,
     GameStarted,
     Goal,
@@ -24,7 +25,6 @@ from defuser.trainer.drill_session import (
     Paused,
     Rejected,
     SessionMisuse,
-    Started,
 )
 from defuser.trainer.model import Question
 from defuser.trainer.session import Drill
@@ -56,7 +56,7 @@ def test_the_loop_asks_grades_and_ends() -> None:
     now = [0.0]
     session = session_of(now)
     events = session.start()
-    assert [type(e) for e in events] == [Started, Asked]
+    assert [type(e) for e in events] == [DrillStarted, Asked]
     assert isinstance(events[1], Asked) and events[1].head == "[1/2] table:"
     assert session.asking and session.clock_running()
     now[0] = 1.5
@@ -65,9 +65,9 @@ def test_the_loop_asks_grades_and_ends() -> None:
     assert [type(e) for e in events] == [LineTaken, Graded, Asked]
     assert graded(events)[0].answered.grade.seconds == 1.5
     events = session.answer("C")
-    assert [type(e) for e in events] == [LineTaken, Graded, Ended]
+    assert [type(e) for e in events] == [LineTaken, Graded, DrillEnded]
     end = events[-1]
-    assert isinstance(end, Ended) and (end.right, end.answered) == (1, 2)
+    assert isinstance(end, DrillEnded) and (end.right, end.answered) == (1, 2)
     assert not session.asking and session.ended
     with pytest.raises(SessionMisuse) as misuse:
         session.answer("B")
@@ -138,7 +138,7 @@ def test_from_a_pipe_an_unreadable_line_is_graded_and_quit_stops() -> None:
     assert result.answered.grade.verdict.value == "unreadable"
     assert session.answer("") and session.asking  # a blank line is an answer too
     events = session.answer("quit")
-    assert isinstance(events[-1], Ended) and not events[-1].interrupted
+    assert isinstance(events[-1], DrillEnded) and not events[-1].interrupted
     assert session.ended
 
 
@@ -152,7 +152,7 @@ def test_the_state_is_json() -> None:
     assert state["clock"] == {"running": True, "elapsed": 0.25, "target": 4.0, "limit": None,
                               "bomb_left": None}
     events = session.interrupt()
-    assert isinstance(events[0], Ended) and events[0].interrupted
+    assert isinstance(events[0], DrillEnded) and events[0].interrupted
     assert session.to_json()["ended"] is True
 
 
@@ -183,7 +183,7 @@ def test_after_a_miss_the_next_clock_starts_when_the_learner_is_ready() -> None:
     (result,) = graded(session.answer("B"))
     assert result.answered.grade.seconds == pytest.approx(1.5)
     # A right answer goes straight on; so does the last one, and a pipe never waits.
-    assert isinstance(session.answer("B")[-1], Ended)
+    assert isinstance(session.answer("B")[-1], DrillEnded)
 
 
 def test_a_pause_takes_quit_and_pipes_never_pause() -> None:
@@ -192,7 +192,7 @@ def test_a_pause_takes_quit_and_pipes_never_pause() -> None:
     session.start()
     assert isinstance(session.answer("C")[-1], Paused)
     events = session.answer("quit")
-    assert isinstance(events[-1], Ended) and session.ended and not session.asking
+    assert isinstance(events[-1], DrillEnded) and session.ended and not session.asking
     piped = session_of(now, count=3, interactive=False)
     piped.start()
     assert isinstance(piped.answer("C")[-1], Asked)
@@ -234,7 +234,7 @@ def test_the_bomb_explodes_on_its_own_at_its_deadline() -> None:
     assert session.tick() == []
     now[0] = 70.0
     events = session.tick()
-    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, Ended]
+    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, DrillEnded]
     ran_out, ended = events[0], events[1]
     assert isinstance(ran_out, BombTimerRanOut) and ran_out.late is None
     assert isinstance(ended, GameEnded) and ended.timed_out and ended.summary.clicks == 0
@@ -253,7 +253,7 @@ def test_a_click_after_the_bomb_ran_out_is_neither_graded_nor_stored() -> None:
     # The next click is asked; 30 s pass and only then a line comes.
     now[0] = 40.0
     events = session.answer("discard")
-    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, Ended]
+    assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, DrillEnded]
     ran_out, ended, end = events
     assert isinstance(ran_out, BombTimerRanOut) and ran_out.late == "discard"
     assert isinstance(ended, GameEnded) and ended.timed_out
@@ -261,7 +261,7 @@ def test_a_click_after_the_bomb_ran_out_is_neither_graded_nor_stored() -> None:
     assert summary.clicks == 1 and len(session.drill.answered) == 1
     assert summary.total_loss == pytest.approx(sum(
         a.grade.loss or 0.0 for a in session.drill.answered))
-    assert isinstance(end, Ended) and end.answered == 1
+    assert isinstance(end, DrillEnded) and end.answered == 1
     (tally,) = end.tallies
     assert tally.answers == summary.clicks and tally.mean_loss == pytest.approx(
         summary.total_loss / summary.clicks)

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
-from defuser.trainer.drill_session import CaughtUp, DrillOptions, Ended, Started, open_session
+from defuser.trainer.drill_session import (
+    CaughtUp,
+    DrillEnded,
+    DrillOptions,
+    DrillStarted,
+    open_session,
+)
 from defuser.trainer.report import build_report
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store
@@ -29,7 +35,7 @@ def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: P
         options = DrillOptions(count=10, settings={"new_per_session": 3})
         session = open_session(store, "table", options, interactive=False)
         events = session.start()
-        assert isinstance(events[0], Started) and events[0].outlook == "0 due, 3 new"
+        assert isinstance(events[0], DrillStarted) and events[0].outlook == "0 due, 3 new"
         answered = 0
         while session.asking:
             question = session.question
@@ -37,7 +43,7 @@ def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: P
             events = session.answer(question.expected)
             answered += 1
         assert answered == 3  # not padded to 10 with practice
-        assert isinstance(events[-2], CaughtUp) and isinstance(events[-1], Ended)
+        assert isinstance(events[-2], CaughtUp) and isinstance(events[-1], DrillEnded)
         assert events[-2].why == ("caught up: nothing due today and no new skills left "
                                   "(3 new this session, the cap is 3)")
         assert len(store.answers()) == 3

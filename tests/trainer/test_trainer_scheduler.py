@@ -19,7 +19,7 @@ from defuser.trainer.ratings import (
     READING_CHARS,
     TARGET_FLOOR,
     TARGET_SLACK,
-    Outcome,
+    AnswerOutcome,
     rating_for,
     reading_allowance,
 )
@@ -53,7 +53,7 @@ def answer(
 ) -> Rating | None:
     """One answer given to the scheduler; returns the rating (``None``: no review)."""
     in_session = kw.pop("in_session", False)
-    return s.review(skill, Outcome(correct, seconds, at, **kw), in_session=in_session)
+    return s.review(skill, AnswerOutcome(correct, seconds, at, **kw), in_session=in_session)
 
 
 def interval(state: SkillState) -> float:
@@ -80,7 +80,7 @@ def test_answers_map_to_fsrs_ratings() -> None:
 
     def rate(correct: bool, seconds: float, *, first: bool = False, known: bool = True,
              late_right: bool = False, best: bool = True) -> Rating:
-        outcome = Outcome(correct, seconds, T0, late_right=late_right, best=best)
+        outcome = AnswerOutcome(correct, seconds, T0, late_right=late_right, best=best)
         return rating_for(outcome, target, first=first, known=known)
 
     assert rate(False, 1.0) is Rating.Again
@@ -115,7 +115,7 @@ def test_first_contact_is_never_above_good_even_when_stored_easy() -> None:
     s = Scheduler(all_skills())
     assert answer(s, sk("table:B"), True, 0.1, T0) is Rating.Good
     t = Scheduler(all_skills())
-    assert t.review(sk("table:B"), Outcome(True, 0.1, T0), rating=Rating.Easy) is Rating.Good
+    assert t.review(sk("table:B"), AnswerOutcome(True, 0.1, T0), rating=Rating.Easy) is Rating.Good
     assert t.skills[sk("table:B")].due_at == s.skills[sk("table:B")].due_at
 
 
@@ -235,7 +235,7 @@ def test_targets_grow_with_the_length_of_the_question() -> None:
     # The same answer time is Hard on a short question, not on a long one.
     target_short = s.target(skill, reading_allowance(short))
     target_long = s.target(skill, reading_allowance(long))
-    outcome = Outcome(True, 20.0, T0, reading=reading_allowance(long))
+    outcome = AnswerOutcome(True, 20.0, T0, reading=reading_allowance(long))
     assert rating_for(outcome, target_short, first=True, known=False) is Rating.Hard
     assert rating_for(outcome, target_long, first=True, known=False) is Rating.Good
 
@@ -349,7 +349,7 @@ def test_caught_up_means_nothing_to_ask() -> None:
     s.advance()
     practice = s.practise([Kind.TABLE], T0 + 20, rng)
     assert practice is not None and practice.why.startswith("extra practice")
-    rating = s.review(practice.skill, Outcome(True, 1.0, T0 + DAY * 5), practice=True,
+    rating = s.review(practice.skill, AnswerOutcome(True, 1.0, T0 + DAY * 5), practice=True,
                       in_session=True)
     assert rating is None and s.skills[practice.skill].reviews == 1
     # With two skills seen, practice never asks the one just answered again right away.
@@ -357,7 +357,7 @@ def test_caught_up_means_nothing_to_ask() -> None:
         s.advance()
         asked = s.practise([Kind.TABLE], T0 + 30 + n, rng)
         assert asked is not None and asked.skill != practice.skill
-        s.review(asked.skill, Outcome(True, 1.0, T0 + 30 + n), practice=True, in_session=True)
+        s.review(asked.skill, AnswerOutcome(True, 1.0, T0 + 30 + n), practice=True, in_session=True)
         practice = asked
 
 

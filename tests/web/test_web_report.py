@@ -3,59 +3,59 @@
 from __future__ import annotations
 
 from defuser.web.board import BoardQuery
-from defuser.web.report import Report, apply_report
+from defuser.web.report import BoardReport, apply_report
 
 EDGE = BoardQuery(serial="AB3CD4", batteries="3")
 START = "start GC RH BH BC"
 
 
-def reported(query: BoardQuery, *reports: Report) -> BoardQuery:
+def reported(query: BoardQuery, *reports: BoardReport) -> BoardQuery:
     for report in reports:
         query = apply_report(query, report)
     return query
 
 
 def test_a_typed_line_enters_the_modules_history_and_undo_redo_move_it() -> None:
-    board = reported(EDGE, Report(0, typed=START), Report(0, typed="p1"))
+    board = reported(EDGE, BoardReport(0, typed=START), BoardReport(0, typed="p1"))
     assert board.modules == ((START, "played 1"),) and board.rejected is None
-    undone = apply_report(board, Report(0, line="undo"))
+    undone = apply_report(board, BoardReport(0, line="undo"))
     assert undone.modules == ((START,),) and undone.undone == (("played 1",),)
-    assert apply_report(undone, Report(0, line="redo")) == board
-    assert apply_report(undone, Report(0, typed="p2")).undone == ((),)  # a new line ends redo
-    assert apply_report(EDGE, Report(0, line="undo")).rejected == (0, "undo")
+    assert apply_report(undone, BoardReport(0, line="redo")) == board
+    assert apply_report(undone, BoardReport(0, typed="p2")).undone == ((),)  # a new line ends redo
+    assert apply_report(EDGE, BoardReport(0, line="undo")).rejected == (0, "undo")
 
 
 def test_a_refused_line_comes_back_with_the_board_unchanged() -> None:
-    board = apply_report(EDGE, Report(0, typed=START))
-    refused = apply_report(board, Report(0, typed="d RC"))  # two cards could be played
+    board = apply_report(EDGE, BoardReport(0, typed=START))
+    refused = apply_report(board, BoardReport(0, typed="d RC"))  # two cards could be played
     assert refused.modules == board.modules and refused.rejected == (0, "discarded RC")
-    assert apply_report(refused, Report(0)).rejected is None  # shown once
-    assert apply_report(board, Report(0, typed="help")).rejected == (0, "help")
+    assert apply_report(refused, BoardReport(0)).rejected is None  # shown once
+    assert apply_report(board, BoardReport(0, typed="help")).rejected == (0, "help")
 
 
 def test_edgework_lines_set_the_bombs_edgework() -> None:
-    board = reported(BoardQuery(), Report(0, typed="serial 'ZZ9ZZ9'"),
-                     Report(0, typed="batteries 4"), Report(0, typed="edgework 2B 1H"))
+    board = reported(BoardQuery(), BoardReport(0, typed="serial 'ZZ9ZZ9'"),
+                     BoardReport(0, typed="batteries 4"), BoardReport(0, typed="edgework 2B 1H"))
     assert (board.serial, board.batteries, board.edgework) == ("ZZ9ZZ9", "4", "2B 1H")
     assert board.modules == ((),)
 
 
 def test_clicked_faces_make_the_opening_state_then_draws() -> None:
-    faces = [Report(0, verb="start", face=face) for face in ("GC", "RH", "BH")]
+    faces = [BoardReport(0, verb="start", face=face) for face in ("GC", "RH", "BH")]
     partial = reported(EDGE, *faces)
     assert partial.pending == ("GC RH BH",) and partial.modules == ((),)
-    board = reported(partial, Report(0, verb="start", face="blue circle"))
+    board = reported(partial, BoardReport(0, verb="start", face="blue circle"))
     assert board.modules == ((START,),) and board.pending == ("",)
-    played = apply_report(board, Report(0, typed="p1"))
-    drawn = apply_report(played, Report(0, verb="juggled", face="RC"))
+    played = apply_report(board, BoardReport(0, typed="p1"))
+    drawn = apply_report(played, BoardReport(0, verb="juggled", face="RC"))
     assert drawn.modules == ((START, "played 1", "drew RC"),)
-    assert apply_report(board, Report(0, verb="drew", face="XX")).rejected == (0, "drew XX")
+    assert apply_report(board, BoardReport(0, verb="drew", face="XX")).rejected == (0, "drew XX")
 
 
 def test_a_report_for_a_new_module_adds_one_and_twitch_numbers_stick() -> None:
-    board = reported(EDGE, Report(5, typed="!7 " + START))
+    board = reported(EDGE, BoardReport(5, typed="!7 " + START))
     assert board.modules == ((), (START,))
     assert board.twitch_number(1) == 7
-    renumbered = apply_report(board, Report(1, twitch="#12"))
+    renumbered = apply_report(board, BoardReport(1, twitch="#12"))
     assert renumbered.twitch_number(1) == 12 and renumbered.modules == board.modules
-    assert apply_report(board, Report(1, twitch="1000")).twitch_number(1) is None
+    assert apply_report(board, BoardReport(1, twitch="1000")).twitch_number(1) is None

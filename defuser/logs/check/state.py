@@ -137,7 +137,7 @@ class LineRecord:
 Branch = tuple[ReplayState, list[str]]
 
 
-class Line(NamedTuple):
+class ModuleLine(NamedTuple):
     """One module line as the replay reads it: number, message, text."""
 
     number: int
