@@ -9,6 +9,13 @@ bootloader that swallows the first lines, silence, unplugging) and a *script* of
 presses (:mod:`hardware.propsim.script`), each made once the host has acknowledged the
 previous one, so a whole game can run unattended. Feed it bytes
 (:meth:`PropSim.receive`) and read what it sends.
+
+Its protocol steps are public, so a prop built another way is a subclass that changes
+one of them: :meth:`PropSim.handle_line` takes a line from the host,
+:meth:`PropSim.answer` replies to a command, :meth:`PropSim.event_line` words a button
+event, :meth:`PropSim.emit` sends a line, :meth:`PropSim.version_in_use` is the
+version they follow, and :meth:`PropSim.stored_events` are the events ``RESEND``
+re-sends (the conformance checker is held against such props in its tests).
 """
 
 from __future__ import annotations
@@ -161,7 +168,7 @@ class PropSim:
                 if isinstance(line, BadLine):
                     self.bad_lines = min(self.bad_lines + 1, 65535)
                     continue
-                self._handle(line)
+                self.handle_line(line)
             self._run_script()
 
     def read(self, size: int, timeout: float | None, generation: int) -> bytes:
@@ -260,6 +267,12 @@ class PropSim:
                 and self._awaiting_ack is None
             )
 
+    def stored_events(self) -> tuple[tuple[ButtonPressed, int], ...]:
+        """The stored events (the newest ``event_store``), each with the session it was
+        pressed in: what ``RESEND`` re-sends from."""
+        with self._cond:
+            return tuple(self._store)
+
     def take_output(self) -> bytes:
         """Everything that waits for the host (for the pty runner)."""
         with self._cond:
@@ -293,9 +306,21 @@ class PropSim:
     def _announce(self) -> None:
         # A lone LF first ends any noise, so the BOOT line itself arrives intact.
         self._out += b"\n"
-        self._emit(Boot(self.max_version).encode())
+        self.emit(Boot(self.max_version).encode())
 
-    def _emit(self, body: str, *, event: bool = False) -> None:
+    def _press(self, button: Button) -> ButtonPressed:
+        self.seq = next_seq(self.seq)
+        event = ButtonPressed(self.seq, button)
+        self._store.append((event, self.session))
+        self.presses.append(event)
+        self.emit(self.event_line(event, self.session), event=True)
+        return event
+
+    # ------------------------------------------------------------------ protocol steps
+
+    def emit(self, body: str, *, event: bool = False) -> None:
+        """Send ``body`` to the host as one sealed line, as the faults let it through
+        (``event``: a button event, which a drop fault may lose)."""
         if event and (self._drop_next or self._rng.random() < self.faults.drop):
             self._drop_next = max(0, self._drop_next - 1)
             return
@@ -307,23 +332,19 @@ class PropSim:
         self._out += line
         self._cond.notify_all()
 
-    def _in_use(self) -> int:
+    def version_in_use(self) -> int:
         """The version of the session, or the newest one spoken before any session."""
         return self.version or self.max_version
 
-    def _event_line(self, event: ButtonPressed, session: int) -> str:
-        form = ButtonPressed(event.seq, event.button, session if self._in_use() >= 2 else None)
-        return form.encode()
+    def event_line(self, event: ButtonPressed, session: int) -> str:
+        """The line that sends (or re-sends) ``event``, pressed in ``session``: in the
+        form of the version in use."""
+        token = session if self.version_in_use() >= 2 else None
+        return ButtonPressed(event.seq, event.button, token).encode()
 
-    def _press(self, button: Button) -> ButtonPressed:
-        self.seq = next_seq(self.seq)
-        event = ButtonPressed(self.seq, button)
-        self._store.append((event, self.session))
-        self.presses.append(event)
-        self._emit(self._event_line(event, self.session), event=True)
-        return event
-
-    def _handle(self, body: str) -> None:
+    def handle_line(self, body: str) -> None:
+        """One whole line from the host (its checksum already checked): the bootloader
+        swallows it, or it is decoded and answered (``ERR`` for what the prop refuses)."""
         if self._swallow:
             # Still in the bootloader: the line is lost; then the firmware starts.
             self._swallow -= 1
@@ -333,19 +354,21 @@ class PropSim:
         if self.faults.mute:
             return
         try:
-            tag_text, command = decode_command(body, self._in_use())
+            tag_text, command = decode_command(body, self.version_in_use())
         except CommandRejected as exc:
             tag = None if exc.tag is None else int(exc.tag)
-            self._emit(Err(tag, exc.code).encode())
+            self.emit(Err(tag, exc.code).encode())
             return
         tag = int(tag_text)
         self.commands.append(command)
         if not isinstance(command, Hello | Ping) and self.session == 0:
-            self._emit(Err(tag, ErrorCode.NOSESSION).encode())
+            self.emit(Err(tag, ErrorCode.NOSESSION).encode())
             return
-        self._emit(self._answer(tag, command))
+        self.emit(self.answer(tag, command))
 
-    def _answer(self, tag: int, command: Command) -> str:
+    def answer(self, tag: int, command: Command) -> str:
+        """The reply to a decoded ``command`` sent with ``tag`` (in a session, or a
+        ``HELLO`` or ``PING``), after doing what it asks."""
         if isinstance(command, Hello):
             if not 1 <= command.version <= self.max_version:
                 return Err(tag, ErrorCode.VERSION, self.max_version).encode()
@@ -365,7 +388,7 @@ class PropSim:
             if span < SEQ_MODULUS // 2:
                 for event, session in self._store:
                     if (event.seq - command.seq) % SEQ_MODULUS <= span:
-                        self._emit(self._event_line(event, session))
+                        self.emit(self.event_line(event, session))
             return Ok(tag).encode()
         if isinstance(command, PlaySound):
             if command.number != self._last_sound:

@@ -29,14 +29,6 @@ NAMEDTUPLE_API = frozenset({"_asdict", "_field_defaults", "_fields", "_make", "_
 #: ``defuser.x._name``: a private name of a library module, spelt as a dotted path.
 DOTTED = re.compile("^(?:" + "|".join(LIBRARIES) + r")(?:\.\w+)*\._[A-Za-z0-9]\w*$")
 
-#: Reaches still to remove, each with the work that removes it (issue 20). A file leaves
-#: this list when it uses public names only.
-PENDING = {
-    # Broken props are subclasses of PropSim overriding its private protocol steps; the
-    # twin is to name the steps a model of a mis-built prop may change.
-    "hardware/test_prop_check.py",
-}
-
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__") and name not in NAMEDTUPLE_API
@@ -125,10 +117,7 @@ def private_reaches(source: str) -> list[str]:
 )
 def test_no_test_reaches_into_a_private_name(path: Path) -> None:
     reaches = private_reaches(path.read_text(encoding="utf-8"))
-    if path.relative_to(TESTS).as_posix() in PENDING:
-        assert reaches, "no reach left: take the file off PENDING"
-    else:
-        assert not reaches, "\n".join(reaches)
+    assert not reaches, "\n".join(reaches)
 
 
 @pytest.mark.parametrize(

@@ -21,16 +21,15 @@ class BrokenProp(PropSim):
     """
 
     def receive(self, data: bytes) -> None:
-        with self._cond:
-            self.bad_lines += data.count(b"\n\n")
+        self.bad_lines += data.count(b"\n\n")
         super().receive(data)
 
-    def _answer(self, tag: int, command: object) -> str:
+    def answer(self, tag: int, command: Command) -> str:
         if isinstance(command, Resend):
-            for event, session in self._store:
-                self._emit(self._event_line(event, session))
+            for event, session in self.stored_events():
+                self.emit(self.event_line(event, session))
             return f"OK {tag}"
-        return super()._answer(tag, command)  # type: ignore[arg-type]
+        return super().answer(tag, command)
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -105,36 +104,36 @@ def test_a_silent_port_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
 class ResendsInTheSessionInUse(PropSim):
     """Re-sends each event with the session in use instead of the one it was pressed in."""
 
-    def _event_line(self, event: ButtonPressed, session: int) -> str:
-        return super()._event_line(event, self.session)
+    def event_line(self, event: ButtonPressed, session: int) -> str:
+        return super().event_line(event, self.session)
 
 
 class ResendsAsFirstSent(PropSim):
     """Re-sends each event in the version-2 form it was first sent in, also while a
     version-1 session is in use."""
 
-    def _event_line(self, event: ButtonPressed, session: int) -> str:
-        if self._in_use() == 1 and session:
+    def event_line(self, event: ButtonPressed, session: int) -> str:
+        if self.version_in_use() == 1 and session:
             return ButtonPressed(event.seq, event.button, session).encode()
-        return super()._event_line(event, session)
+        return super().event_line(event, session)
 
 
 class RefusesNoTimer(PropSim):
     """Refuses 'TIMER - 0' as it refuses 'TIMER - 1000' (no '-' at all)."""
 
-    def _handle(self, body: str) -> None:
+    def handle_line(self, body: str) -> None:
         words = body.split()
         if words[:1] == ["TIMER"] and len(words) == 4 and words[2] == "-":
-            self._emit(f"ERR {words[1]} ARGS")
+            self.emit(f"ERR {words[1]} ARGS")
             return
-        super()._handle(body)
+        super().handle_line(body)
 
 
 class WrongPrior(PropSim):
     """Answers every version-2 HELLO with <prior> 0."""
 
-    def _answer(self, tag: int, command: Command) -> str:
-        answer = super()._answer(tag, command)
+    def answer(self, tag: int, command: Command) -> str:
+        answer = super().answer(tag, command)
         if isinstance(command, Hello) and command.version == 2 and answer.startswith("HI "):
             return answer.rsplit(" ", 1)[0] + " 0"
         return answer
@@ -143,12 +142,12 @@ class WrongPrior(PropSim):
 class TakesIndex0(PropSim):
     """Answers OK to IND and PLATE with index 0 (the doc's range is 1-99)."""
 
-    def _handle(self, body: str) -> None:
+    def handle_line(self, body: str) -> None:
         words = body.split()
         if words[:1] in (["IND"], ["PLATE"]) and len(words) in (4, 5) and words[2] == "0":
-            self._emit(f"OK {words[1]}")
+            self.emit(f"OK {words[1]}")
             return
-        super()._handle(body)
+        super().handle_line(body)
 
 
 @pytest.mark.parametrize(
