@@ -21,9 +21,6 @@ from hypothesis import strategies as st
 from defuser.terminal.words import error_words
 from edgework import (
     Batteries,
-    Card,
-    CardType,
-    Colour,
     Edgework,
     EdgeworkError,
     Indicator,
@@ -32,9 +29,8 @@ from edgework import (
     InvalidEdgeworkError,
     InvalidSerialError,
     PortPlate,
-    Shape,
-    parse_hand,
 )
+from edgework.cards import Card, CardType, Colour, Shape, parse_hand
 from edgework.serial_number import SerialNumber
 from edgework.widgets import CANONICAL_PORTS, PORT_NAMES
 
