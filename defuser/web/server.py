@@ -17,12 +17,18 @@ import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from defuser.errors import DefuserError
 from defuser.web.follow import CLOSING
 from defuser.web.logview import MAX_LOG_BYTES
 from defuser.web.security import GuardSettings, loopback, names_of
+
+if TYPE_CHECKING:  # imported when the server starts, not at start-up
+    from types import FrameType
+
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8765
@@ -86,13 +92,13 @@ def _lan_address() -> str | None:
     return str(address) if address and not address.startswith("0.") else None
 
 
-def _server_class() -> type[Any]:
+def _server_class() -> type[uvicorn.Server]:
     import uvicorn
 
     class ClosingServer(uvicorn.Server):
         """uvicorn's server that first tells open event streams to end (Ctrl-C)."""
 
-        def handle_exit(self, sig: int, frame: Any) -> None:
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             CLOSING.set()
             super().handle_exit(sig, frame)
 
@@ -124,7 +130,7 @@ def _no_delay(transport: asyncio.Transport) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-def protocol() -> type[Any]:
+def protocol() -> type[H11Protocol]:
     """uvicorn's HTTP/1.1 protocol with a time limit on receiving each request head."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
