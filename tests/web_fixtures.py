@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from gamelog_builder import BombSpec, game_log, sample_messages, simulated_messages
+from store_helpers import MEMORY
 
 from defuser.trainer.sample import sample_database
 from defuser.web.benchmark import running_server
@@ -32,18 +33,15 @@ CHROMIUM_ARGS = [
 ]
 
 
-#: A folder in memory, where this machine has one.
-MEMORY = Path("/dev/shm")
-
-
 @pytest.fixture(scope="session")
 def memory_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Path]]:
     """Makes a new scratch folder (named after its argument) in memory where this machine
-    has a writable /dev/shm, else in pytest's temporary folder; all of them are removed
-    at the end. The web tests write stats databases answer by answer, and SQLite syncs the
-    file to the disk after each: on a busy disk a 60-day sample database took 6.4 s in
-    /tmp and 0.12 s in /dev/shm. The web tests take :func:`memory_path` for ``tmp_path``."""
-    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK | os.X_OK):
+    has one (:data:`store_helpers.MEMORY`), else in pytest's temporary folder; all of
+    them are removed at the end. The web tests write stats databases answer by answer,
+    and SQLite syncs the file to the disk after each: on a busy disk a 60-day sample
+    database took 6.4 s in /tmp and 0.12 s in /dev/shm. The web tests take
+    :func:`memory_path` for ``tmp_path``."""
+    if MEMORY is not None:
         root = Path(tempfile.mkdtemp(prefix="mittens-tests-", dir=MEMORY))
     else:
         root = tmp_path_factory.mktemp("scratch")
