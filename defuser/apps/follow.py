@@ -46,8 +46,8 @@ from typing import Any, Final
 from defuser.apps.live_session import SessionReply
 from defuser.apps.tracking import (
     Candidate,
-    Click,
     ClickKind,
+    LoggedClick,
     OtherLine,
     Tracked,
     View,
@@ -283,7 +283,7 @@ class Moved:
     """A click the log shows (or a line in its place); ``picked_up``: with it, a module
     that was being picked up again is followed as before."""
 
-    line: Click | OtherLine
+    line: LoggedClick | OtherLine
     picked_up: bool = False
 
 
@@ -309,7 +309,7 @@ def event_text(event: FollowEvent) -> str:
             return text + "; picked up again" if picked_up else text
 
 
-def _line_text(line: Click | OtherLine) -> str:
+def _line_text(line: LoggedClick | OtherLine) -> str:
     if isinstance(line, OtherLine):
         return line.message.name
     where = " or ".join(str(s) for s in line.slots) or "?"

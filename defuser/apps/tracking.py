@@ -5,9 +5,12 @@ Contract: :class:`Tracked` takes one module instance's typed log messages
 bomb's edgework (the bombs of the mission with that table, last digit and N) and the
 module as the defuser sees it there, in each hand order the lines allow. The lines
 narrow the views: the start-up's table and rule lines, the rule after every click, the
-slots a blocked discard lists. :meth:`Tracked.act` returns the click a line shows as a
-typed :class:`Click` (its kind, card and possible slots), never as text. :func:`combine`
-gives the advice for all views at once, never resting on a guess that could strike:
+slots a blocked discard lists; each click's line becomes the typed event the belief
+reads (:func:`defuser.logs.check.messages.event_of`, the log's one table of clicks)
+and goes through :meth:`~defuser.strategy.belief.Observation.apply`.
+:meth:`Tracked.act` returns the click a line shows as a typed :class:`LoggedClick`
+(its kind, card and possible slots), never as text. :func:`combine` gives the advice
+for all views at once, never resting on a guess that could strike:
 
 - one view, or views that all advise the same click: that click;
 - views that advise playing the same card from different slots (two equal cards were
@@ -36,11 +39,13 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from defuser.engine import modlog
-from defuser.engine.actions import Action
+from defuser.engine.actions import Action, ActionKind, Event
 from defuser.engine.board import Board
 from defuser.engine.deck import DealKind, deal_kind
 from defuser.engine.rules import HAND_SIZE
+from defuser.engine.simulator import Outcome
 from defuser.errors import DefuserError
+from defuser.logs.check import messages
 from defuser.logs.stream import EdgeworkKey, LoggedBomb
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.values import Recommendation, recommend
@@ -61,9 +66,19 @@ class ClickKind(enum.StrEnum):
     STRIKE_DISCARD = "strike discard"
     SOLVED = "solved"
 
+    @classmethod
+    def of(cls, click: messages.Click) -> ClickKind:
+        """The kind of a click of the log's message table
+        (:data:`defuser.logs.check.messages.CLICKS`)."""
+        if click.outcome is Outcome.SOLVED:
+            return cls.SOLVED
+        if click.outcome is Outcome.STRIKE:
+            return cls(f"strike {click.kind.value}")
+        return cls(click.kind.past_tense)
+
 
 @dataclass(frozen=True, slots=True)
-class Click:
+class LoggedClick:
     """A click the log shows: its kind, the card that moved (a draw, a discard, a
     play), and for a play the slots the card may have been in (empty: none fits)."""
 
@@ -163,7 +178,7 @@ class Tracked:
 
     # ------------------------------------------------------------ lines
 
-    def act(self, message: modlog.Message, line: int) -> Click | OtherLine | None:
+    def act(self, message: modlog.Message, line: int) -> LoggedClick | OtherLine | None:
         """Apply one click's first line to every view; the click it shows, or ``None``
         when it follows from no view (the module is then being picked up again)."""
         if self.resync is not None:
@@ -179,7 +194,7 @@ class Tracked:
             self._lose(message, line)
             return None
         self.views = list(out.values())
-        return click_of(message, sorted(slots))
+        return _shown(message, sorted(slots))
 
     def narrow(self, message: modlog.Message) -> bool:
         """A line that moves nothing but tells views apart (a rule line, a blocked
@@ -235,7 +250,7 @@ class Tracked:
             return states[:MAX_STATES]
         return states
 
-    def _resync_act(self, message: modlog.Message) -> Click | OtherLine | None:
+    def _resync_act(self, message: modlog.Message) -> LoggedClick | OtherLine | None:
         assert self.resync is not None
         states: dict[tuple[EdgeworkKey, Card, tuple[Card, ...]], _State] = {}
         slots: set[int] = set()
@@ -248,10 +263,10 @@ class Tracked:
             # Nothing fits: start again from every state, one more line away.
             self._lose_again(message)
             self._resume()
-            return click_of(message, [])
+            return _shown(message, [])
         self.resync.states = self._bounded(list(states.values()))
         self._resume()
-        return click_of(message, sorted(slots))
+        return _shown(message, sorted(slots))
 
     def _lose_again(self, message: modlog.Message) -> None:
         assert self.resync is not None
@@ -296,63 +311,48 @@ _Fits = Callable[[Board], bool]
 # --------------------------------------------------------------------------- applying
 
 
-def _applied(obs: Observation, message: modlog.Message) -> list[tuple[int | None, Observation]]:
-    """Every way ``message`` (a click's first line) follows from ``obs``, with the slot
-    it took; empty when it does not follow."""
-    try:
-        match message:
-            case modlog.DrewMessage(card=card):
-                return [(None, obs.drew(card))]
-            case modlog.DiscardedMessage(card=card):
-                return [(None, obs.discarded(card))]
-            case modlog.PlayedMessage(card=card):
-                return _each_slot(obs, card, obs.played)
-            case modlog.InvalidPlayMessage(card=card):
-                return _each_slot(obs, card, obs.strike_play)
-            case modlog.DrawMittenStrikeMessage() | modlog.HandFullStrikeMessage():
-                return [(None, obs.strike_draw())]
-            case modlog.DiscardBlockedMessage():
-                return [(None, obs.strike_discard())]
-            case modlog.SolvedMessage():
-                return [(None, obs.solve())]
-    except DefuserError:
+def _events(message: modlog.Message, hand: Sequence[Card]) -> list[tuple[int | None, Event]]:
+    """Every click ``message`` (a click's first line) can be on a module holding
+    ``hand``, as the event it shows, with the slot it took (a play: each slot holding
+    the card); empty for a line that starts no click."""
+    click = messages.click_of(message)
+    if click is None:
         return []
-    return []
-
-
-def _each_slot(
-    obs: Observation, card: Card, click: Callable[[int], Observation]
-) -> list[tuple[int | None, Observation]]:
-    out: list[tuple[int | None, Observation]] = []
-    for slot, held in enumerate(obs.hand, start=1):
-        if held is card:
-            try:
-                out.append((slot, click(slot)))
-            except DefuserError:
-                continue
+    card = messages.moved_card(message)
+    if click.kind is not ActionKind.PLAY or click.outcome is Outcome.SOLVED:
+        slots: list[int | None] = [None]
+    else:
+        slots = [slot for slot, held in enumerate(hand, start=1) if held is card]
+    out: list[tuple[int | None, Event]] = []
+    for slot in slots:
+        event = messages.event_of(click, card, slot)
+        assert event is not None  # a click's first line names its card
+        out.append((slot, event))
     return out
 
 
-def click_of(message: modlog.Message, slots: Sequence[int]) -> Click | OtherLine:
+def _applied(obs: Observation, message: modlog.Message) -> list[tuple[int | None, Observation]]:
+    """Every way ``message`` (a click's first line) follows from ``obs``, with the slot
+    it took; empty when it does not follow (the belief's :meth:`Observation.apply`
+    says)."""
+    out: list[tuple[int | None, Observation]] = []
+    for slot, event in _events(message, obs.hand):
+        try:
+            out.append((slot, obs.apply(event)))
+        except DefuserError:
+            continue
+    return out
+
+
+def _shown(message: modlog.Message, slots: Sequence[int]) -> LoggedClick | OtherLine:
     """The click a module's first line of a click shows (``slots``: where the card
     played may have been); any other line as it is."""
-    where = tuple(slots)
-    match message:
-        case modlog.DrewMessage(card=card):
-            return Click(ClickKind.DREW, card)
-        case modlog.DiscardedMessage(card=card):
-            return Click(ClickKind.DISCARDED, card)
-        case modlog.PlayedMessage(card=card):
-            return Click(ClickKind.PLAYED, card, where)
-        case modlog.InvalidPlayMessage(card=card):
-            return Click(ClickKind.STRIKE_PLAY, card, where)
-        case modlog.DrawMittenStrikeMessage() | modlog.HandFullStrikeMessage():
-            return Click(ClickKind.STRIKE_DRAW)
-        case modlog.DiscardBlockedMessage():
-            return Click(ClickKind.STRIKE_DISCARD)
-        case modlog.SolvedMessage():
-            return Click(ClickKind.SOLVED)
-    return OtherLine(message)
+    click = messages.click_of(message)
+    if click is None:
+        return OtherLine(message)
+    where = tuple(slots) if click.kind is ActionKind.PLAY and click.outcome is not (
+        Outcome.SOLVED) else ()
+    return LoggedClick(ClickKind.of(click), messages.moved_card(message), where)
 
 
 def _repairs(

@@ -32,7 +32,7 @@ from defuser.apps.follow import (
     TailRead,
     event_text,
 )
-from defuser.apps.tracking import Click, ClickKind, OtherLine, Tracked
+from defuser.apps.tracking import ClickKind, LoggedClick, OtherLine, Tracked
 from defuser.engine import modlog
 from defuser.trainer.drill_session import DrillOptions
 from defuser.trainer.focus import Focus
@@ -63,7 +63,7 @@ def test_every_event_of_a_followed_game_is_typed_and_its_json_is_its_notation() 
     advice = Follower().feed_all(log.lines)
     assert advice and isinstance(advice[0].event, Started)
     assert isinstance(advice[-1].event, Moved)
-    assert advice[-1].event.line == Click(ClickKind.SOLVED)
+    assert advice[-1].event.line == LoggedClick(ClickKind.SOLVED)
     for a in advice:
         assert not isinstance(a.event, str)
         assert a.to_json()["event"] == event_text(a.event)
@@ -76,15 +76,15 @@ def test_every_event_of_a_followed_game_is_typed_and_its_json_is_its_notation() 
         (LostTrack(), "lost track"),
         (Narrowed(RuleLetter.K), "rule K"),
         (Narrowed(), "blocked"),
-        (Moved(Click(ClickKind.DREW, Card.GREEN_SQUARE)), "drew GS"),
-        (Moved(Click(ClickKind.DISCARDED, Card.RED_CIRCLE)), "discarded RC"),
-        (Moved(Click(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3))), "played 1 or 3 (YC)"),
-        (Moved(Click(ClickKind.STRIKE_PLAY, Card.BLUE_HEART, (2,))), "strike play 2 (BH)"),
-        (Moved(Click(ClickKind.PLAYED, Card.BLUE_HEART)), "played ? (BH)"),
-        (Moved(Click(ClickKind.STRIKE_DRAW)), "strike draw"),
-        (Moved(Click(ClickKind.STRIKE_DISCARD)), "strike discard"),
-        (Moved(Click(ClickKind.SOLVED)), "solved"),
-        (Moved(Click(ClickKind.STRIKE_DRAW), picked_up=True), "strike draw; picked up again"),
+        (Moved(LoggedClick(ClickKind.DREW, Card.GREEN_SQUARE)), "drew GS"),
+        (Moved(LoggedClick(ClickKind.DISCARDED, Card.RED_CIRCLE)), "discarded RC"),
+        (Moved(LoggedClick(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3))), "played 1 or 3 (YC)"),
+        (Moved(LoggedClick(ClickKind.STRIKE_PLAY, Card.BLUE_HEART, (2,))), "strike play 2 (BH)"),
+        (Moved(LoggedClick(ClickKind.PLAYED, Card.BLUE_HEART)), "played ? (BH)"),
+        (Moved(LoggedClick(ClickKind.STRIKE_DRAW)), "strike draw"),
+        (Moved(LoggedClick(ClickKind.STRIKE_DISCARD)), "strike discard"),
+        (Moved(LoggedClick(ClickKind.SOLVED)), "solved"),
+        (Moved(LoggedClick(ClickKind.STRIKE_DRAW), picked_up=True), "strike draw; picked up again"),
         (Moved(OtherLine(modlog.HandCardMessage(1, Card.RED_CIRCLE, CardType.NOPE))),
          "hand_card"),
     ],

@@ -35,7 +35,7 @@ from defuser.apps.follow import (
     event_text,
     follow,
 )
-from defuser.apps.tracking import Click, ClickKind
+from defuser.apps.tracking import ClickKind, LoggedClick
 from defuser.engine import modlog
 from defuser.engine.simulator import Outcome
 from defuser.terminal.follow_view import follow_header
@@ -86,7 +86,7 @@ def test_a_module_followed_through_its_own_log_is_solved_without_a_strike() -> N
             break
         assert module.act(action).outcome is not Outcome.STRIKE
     assert module.solved and module.strikes == 0
-    assert advice[-1].solved and advice[-1].event == Moved(Click(ClickKind.SOLVED))
+    assert advice[-1].solved and advice[-1].event == Moved(LoggedClick(ClickKind.SOLVED))
 
 
 def test_advice_is_identical_with_the_countdown_lines_deleted() -> None:

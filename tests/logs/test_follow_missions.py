@@ -15,7 +15,7 @@ import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
 from defuser.apps.follow import Advice, Follower, FollowEvent, LostTrack, Moved, follow
-from defuser.apps.tracking import Click, ClickKind, Tracked, View, combine
+from defuser.apps.tracking import ClickKind, LoggedClick, Tracked, View, combine
 from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.simulator import Module, Outcome
@@ -164,7 +164,7 @@ def test_two_equal_cards_the_advice_names_the_card_and_gives_no_command() -> Non
     header = game_log([BombSpec("KZ5LG7", [1], {})]).lines
     advice = Follower().feed_all(header + [modlog.line(1, m) for m in opening])
     last = advice[-1]
-    assert last.event == Moved(Click(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3)))
+    assert last.event == Moved(LoggedClick(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3)))
     assert last.to_json()["event"] == "played 1 or 3 (YC)"
     assert last.reply.play_card is Card.YELLOW_CIRCLE
     rec = last.reply.to_json()["recommendation"]
@@ -190,7 +190,7 @@ def test_a_blocked_discard_tells_the_hand_order_apart() -> None:
                      (Card.GREEN_TRIANGLE, Card.RED_CIRCLE))
     ])
     assert combine(tracked).play_card is Card.RED_CIRCLE
-    assert tracked.act(modlog.DiscardBlockedMessage(), 10) == Click(ClickKind.STRIKE_DISCARD)
+    assert tracked.act(modlog.DiscardBlockedMessage(), 10) == LoggedClick(ClickKind.STRIKE_DISCARD)
     assert not tracked.narrow(modlog.BlockingSlotMessage(2, "Wow"))
     assert tracked.narrow(modlog.StrikeMessage())
     (view,) = tracked.views
@@ -228,3 +228,4 @@ def test_a_lost_line_is_got_over_and_the_module_picked_up_again() -> None:
                 action = a.reply.recommendation.action
                 assert action is None or str(action) != "draw"
     assert lost and picked_up
+

@@ -3,8 +3,11 @@
 Contract: messages are read once into their classes by
 :func:`defuser.engine.modlog.parse`; :data:`CLICKS` says, for each message class that
 starts one click of the player, which click it was and how it ended, so nothing else
-dispatches on message classes to learn that; :func:`is_cut_short` tells a line the file
-cut short from one the module never writes.
+dispatches on message classes to learn that; :func:`moved_card` is the card a click's
+first line names and :func:`event_of` what the click visibly did, as the typed
+:data:`~defuser.engine.actions.Event` the belief reads (the replay's steps and a
+followed module both turn lines into events here); :func:`is_cut_short` tells a line
+the file cut short from one the module never writes.
 """
 
 from __future__ import annotations
@@ -13,7 +16,17 @@ import functools
 from typing import Final, NamedTuple
 
 from defuser.engine import modlog
-from defuser.engine.actions import ActionKind, StrikeKind
+from defuser.engine.actions import (
+    Action,
+    ActionKind,
+    Discarded,
+    Drew,
+    Event,
+    Played,
+    Solved,
+    StrikeKind,
+    Struck,
+)
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Outcome
 from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType
@@ -60,6 +73,46 @@ ORDINAL_WORD: Final = {i + 1: ordinal for i, (ordinal, _) in enumerate(modlog.SL
 def click_of(message: modlog.Message | None) -> Click | None:
     """The click ``message`` starts, or ``None`` when it starts none."""
     return None if message is None else CLICKS.get(type(message))
+
+
+#: The first lines of a click that name the card it moved (or, for an invalid play,
+#: the card that stayed in its slot).
+_CARD_LINES: Final = (
+    modlog.DrewMessage, modlog.DiscardedMessage, modlog.PlayedMessage, modlog.InvalidPlayMessage
+)
+
+
+def moved_card(message: modlog.Message | None) -> Card | None:
+    """The card a click's first line names (drawn, discarded, played, or not legal to
+    play), or ``None`` when it names none."""
+    return message.card if isinstance(message, _CARD_LINES) else None
+
+
+def event_of(
+    click: Click, card: Card | None, slot: int | None, blocking: tuple[int, ...] = ()
+) -> Event | None:
+    """What ``click`` visibly did, as the belief reads it: ``card`` is the card it moved
+    (for the solve, the Defuse, when known), ``slot`` the slot a play took it from, and
+    ``blocking`` the slots a blocked discard listed. ``None`` when that is not enough:
+    a play (other than the solve) without its slot, a deal without its card."""
+    if click.outcome is Outcome.SOLVED:
+        return Solved(slot, card)
+    if click.kind is not ActionKind.PLAY:
+        action = Action.draw() if click.kind is ActionKind.DRAW else Action.discard()
+    elif slot is None:
+        return None
+    else:
+        action = Action.play(slot)
+    if click.outcome is Outcome.STRIKE:
+        return Struck(action, click.strike, card, blocking)
+    if card is None:
+        return None
+    if click.kind is ActionKind.DRAW:
+        return Drew(card)
+    if click.kind is ActionKind.DISCARD:
+        return Discarded(card)
+    assert slot is not None
+    return Played(slot, card)
 
 
 @functools.cache

@@ -15,19 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from defuser.engine import modlog
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Discarded,
-    Drew,
-    Event,
-    Played,
-    Solved,
-    StrikeKind,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind, Event, StrikeKind
 from defuser.engine.simulator import Outcome
-from defuser.logs.check.messages import CLICKS, STARTUP_MESSAGES, click_of
+from defuser.logs.check.messages import (
+    CLICKS,
+    STARTUP_MESSAGES,
+    Click,
+    click_of,
+    event_of,
+    moved_card,
+)
 from defuser.logs.check.state import LineRecord, ReplayState
 from edgework import Card
 
@@ -75,21 +72,10 @@ class ReplayStep:
     def event(self) -> Event | None:
         """What the click visibly did, or ``None`` when the log does not say enough
         (a play whose slot is unknown, a deal without its card)."""
-        action = self.action
-        if action is None:
+        if self.action is None:
             return None
-        if self.outcome is Outcome.STRIKE:
-            return Struck(action, self.strike, self.card, self.blocking_listed)
-        if self.outcome is Outcome.SOLVED:
-            return Solved(self.slot, self.card)
-        if self.card is None:
-            return None
-        if self.kind is ActionKind.DRAW:
-            return Drew(self.card)
-        if self.kind is ActionKind.DISCARD:
-            return Discarded(self.card)
-        assert self.slot is not None
-        return Played(self.slot, self.card)
+        click = Click(self.kind, self.outcome, self.strike)
+        return event_of(click, self.card, self.slot, self.blocking_listed)
 
 
 def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
@@ -113,7 +99,7 @@ def build_steps(records: Sequence[LineRecord]) -> list[ReplayStep]:
         listed = tuple(
             r.message.slot for r in group if isinstance(r.message, modlog.BlockingSlotMessage)
         )
-        card: Card | None = getattr(record.message, "card", None)
+        card = moved_card(record.message)
         if click.outcome is Outcome.SOLVED and record.after.discard is not None:
             card = record.after.discard
         slot = None
