@@ -21,11 +21,14 @@ for all views at once, never resting on a guess that could strike:
 
 When a line does not follow from any view, the module is picked up again from the
 lines after it (:class:`Resync`): the visible states one changed or lost line away
-from the last one that the line fits are kept, every later line narrows them, and once
-one visible state is left the module is advised again. The deck's cycle is not known
-after such a line (a lost line may have been a deal), so until the mitten is seen on
-the pile again the advice only plays legal cards and discards, which cannot strike;
-from the mitten on, the cycle is exact again and the optimal policy advises.
+from the last one that the line fits are kept (a line fits a state when the rulebook,
+:class:`~defuser.engine.board.Board`, allows its click there with the mitten on top
+or not, and a dealt card is a face that deal can bring; so is a lost draw's card),
+every later line narrows them, and once one visible state is left the module is
+advised again. The deck's cycle is not known after such a line (a lost line may have
+been a deal), so until the mitten is seen on the pile again the advice only plays
+legal cards and discards, which cannot strike; from the mitten on, the cycle is exact
+again and the optimal policy advises.
 
 Bounds: at most :data:`MAX_STATES` states are kept while picking a module up again
 (the first ones, in a fixed order); :attr:`Tracked.dropped` counts the rest.
@@ -39,20 +42,28 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from defuser.engine import modlog
-from defuser.engine.actions import Action, ActionKind, Event
-from defuser.engine.board import Board
+from defuser.engine.actions import (
+    Action,
+    ActionKind,
+    Drew,
+    Event,
+    Played,
+    Solved,
+    Struck,
+)
+from defuser.engine.board import ON_TOP_VALUES, Board, Effect
 from defuser.engine.deck import DealKind, deal_kind
-from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Outcome
 from defuser.errors import DefuserError
 from defuser.logs.check import messages
 from defuser.logs.stream import EdgeworkKey, LoggedBomb
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.values import Recommendation, recommend
-from edgework import Card, CardType, Ruleset
+from edgework import Card, Ruleset
 
 #: The most visible states kept while a module is picked up again.
 MAX_STATES: Final = 512
+_DRAW: Final = Action.draw()
 
 
 class ClickKind(enum.StrEnum):
@@ -368,9 +379,10 @@ def _repairs(
                 yield discard, (*hand[:slot], face, *hand[slot + 1:])
     for slot in range(len(hand)):
         yield hand[slot], (*hand[:slot], *hand[slot + 1:])
-    if len(hand) < HAND_SIZE:
+    board = Board(rules, discard, hand)
+    if board.on_top_if(_DRAW, Effect.DEAL):
         for face in Card:
-            if face is not rules.mitten:
+            if face in board.deal_faces(deal_kind(rules, face), draw=True):
                 yield discard, (*hand, face)
     for face in Card:
         if face is not discard:
@@ -385,36 +397,39 @@ def _visible_slots(state: _State, message: modlog.Message) -> list[tuple[int | N
     """Every way ``message`` follows from a visible state by the rules alone (the cycle
     being unknown), with the slot it took."""
     board = state.board
-    rules = state.candidate.rules
-    match message:
-        case modlog.DrewMessage(card=card):
-            if not board.has_room or card is rules.mitten:
-                return []
-            return [(None, replace(state, hand=(*state.hand, card),
-                                   since_mitten=state.dealt(card)))]
-        case modlog.DiscardedMessage(card=card):
-            if not board.discard_allowed:
-                return []
-            return [(None, replace(state, discard=card, since_mitten=state.dealt(card)))]
-        case modlog.PlayedMessage(card=card):
-            return [
-                (slot, replace(state, discard=card,
-                               hand=tuple(c for i, c in enumerate(state.hand, 1) if i != slot)))
-                for slot, held in enumerate(state.hand, 1)
-                if held is card and board.is_legal(card)
-            ]
-        case modlog.InvalidPlayMessage(card=card):
-            return [(slot, state) for slot, held in enumerate(state.hand, 1)
-                    if held is card and not board.is_legal(card)]
-        case modlog.HandFullStrikeMessage():
-            return [] if board.has_room else [(None, state)]
-        case modlog.DiscardBlockedMessage():
-            return [] if board.discard_allowed else [(None, state)]
-        case modlog.DrawMittenStrikeMessage():
-            return [(None, state)]
-        case modlog.SolvedMessage():
-            return [(None, replace(state, solved=True))] if board.defuse_slots() else []
-    return []
+    out: list[tuple[int | None, _State]] = []
+    for slot, event in _events(message, state.hand):
+        after = _visible_after(state, board, event)
+        if after is not None:
+            out.append((slot, after))
+    return out
+
+
+def _visible_after(state: _State, board: Board, event: Event) -> _State | None:
+    """The visible state after ``event``, or ``None`` when the rulebook allows it on
+    ``board`` neither with the mitten on top nor without (the cycle being unknown)."""
+    if isinstance(event, Solved):
+        solves = any(board.on_top_if(Action.play(slot), Effect.SOLVE)
+                     for slot in range(1, len(board.hand) + 1))
+        return replace(state, solved=True) if solves else None
+    action = event.action
+    if isinstance(event, Struck):
+        fits = any(board.verdict(action, mitten_on_top=on_top).strike is event.reason
+                   for on_top in ON_TOP_VALUES)
+        return state if fits else None
+    if isinstance(event, Played):
+        if not board.on_top_if(action, Effect.PLAY):
+            return None
+        played = board.after(action)
+        return replace(state, discard=played.discard, hand=played.hand)
+    card = event.card
+    if not board.on_top_if(action, Effect.DEAL) or card not in board.deal_faces(
+        deal_kind(board.rules, card), draw=isinstance(event, Drew)
+    ):
+        return None
+    dealt = board.after(action, card)
+    return replace(state, discard=dealt.discard, hand=dealt.hand,
+                   since_mitten=state.dealt(card))
 
 
 # --------------------------------------------------------------------------- advice
@@ -564,8 +579,8 @@ def _safe_click(board: Board) -> Action | None:
     """A click that cannot strike whatever the deck holds: a legal card (a plain one
     first), else the discard."""
     legal = board.legal_slots
-    plain = [s for s in legal
-             if board.rules.type_of(board.hand[s - 1]) is not CardType.DEFUSE]
+    defuses = board.defuse_slots()
+    plain = [s for s in legal if s not in defuses]
     if plain:
         return Action.play(plain[0])
     if board.discard_allowed:

@@ -18,6 +18,8 @@ from defuser.apps.follow import Advice, Follower, FollowEvent, LostTrack, Moved,
 from defuser.apps.tracking import ClickKind, LoggedClick, Tracked, View, combine
 from defuser.engine import modlog
 from defuser.engine.actions import Action
+from defuser.engine.board import Board
+from defuser.engine.deck import DealKind
 from defuser.engine.simulator import Module, Outcome
 from defuser.logs.stream import LoggedBomb, edgework_key
 from defuser.strategy.belief import CycleBelief, Observation
@@ -229,3 +231,41 @@ def test_a_lost_line_is_got_over_and_the_module_picked_up_again() -> None:
                 assert action is None or str(action) != "draw"
     assert lost and picked_up
 
+
+
+def _two_blue_circles() -> tuple[Board, Tracked]:
+    """Table A, digit 3: a hand of two blue circles on a red circle, neither legal, so
+    a plain card drawn next must be legal (the red circle, the one legal plain face)."""
+    rules = Ruleset("A", 3)
+    board = Board(rules, Card.RED_CIRCLE, (Card.BLUE_CIRCLE, Card.BLUE_CIRCLE))
+    assert board.deal_faces(DealKind.PLAIN, draw=True) == (Card.RED_CIRCLE,)
+    key = edgework_key(SerialNumber.parse("AB3CD3"), 1)
+    bomb = LoggedBomb(1, 3, "1", "AB3CD3", [1])
+    obs = Observation(rules, 10, CycleBelief.initial(10), board.discard, board.hand)
+    return board, Tracked([View(key, (bomb,), obs)])
+
+
+def test_picking_up_again_keeps_no_draw_the_rulebook_rules_out() -> None:
+    # The module showed the two blue circles, then "drew BC": the line does not
+    # follow, and among the states the module is picked up from, that very hand
+    # drawing BC cannot be (the guaranteed-legal draw).
+    board, tracked = _two_blue_circles()
+    drew = modlog.DrewMessage(Card.BLUE_CIRCLE, board.rules.type_of(Card.BLUE_CIRCLE))
+    assert tracked.act(drew, 9) is None
+    assert tracked.resync is not None and tracked.resync.states
+    shown = {(s.discard, s.hand) for s in tracked.resync.states}
+    assert (Card.RED_CIRCLE, (Card.BLUE_CIRCLE,) * 3) not in shown
+
+
+def test_a_draw_lost_before_a_line_brings_only_what_the_rulebook_deals() -> None:
+    # The two blue circles, then "hand full": the hand had room, so a draw's line was
+    # lost. The card it brought is one the rulebook deals into two illegal cards: the
+    # legal plain face or a Defuse, nothing else.
+    board, tracked = _two_blue_circles()
+    assert tracked.act(modlog.HandFullStrikeMessage(), 9) is None
+    assert tracked.resync is not None
+    drawn = {s.hand[-1] for s in tracked.resync.states
+             if s.discard is Card.RED_CIRCLE and s.hand[:2] == board.hand and len(s.hand) == 3}
+    dealt = {*board.deal_faces(DealKind.PLAIN, draw=True),
+             *board.deal_faces(DealKind.DEFUSE, draw=True)}
+    assert drawn == dealt
