@@ -9,11 +9,12 @@ hidden state from :func:`random_first_cycle`, :func:`random_new_cycle` and
 :func:`random_opening` (the same random calls in the same order, so a seed replays the
 same game) and a dealt face from the rulebook's faces; the belief enumerates
 :func:`first_cycle_prior` and :func:`new_cycle_prior`; the log replay checks deals
-against :func:`first_mitten_distances`, :func:`defuse_places` and
-:func:`opening_has_legal_plain`; and :func:`opening_distribution` is computed from the
-same opening rules. What these rules allow a hand to show (the mitten face once at
-most, never in slot 3) is the rulebook's one check of a visible hand
-(:meth:`defuser.engine.board.Board.visible`).
+against :func:`first_mitten_distances`, :func:`deal_breach` (what a deal at its place in
+the cycle cannot be: the mitten early, a second Defuse, a Defuse first after a mitten,
+anything but the Defuse when it is due) and :func:`opening_has_legal_plain`; and
+:func:`opening_distribution` is computed from the same opening rules. What these rules
+allow a hand to show (the mitten face once at most, never in slot 3) is the rulebook's
+one check of a visible hand (:meth:`defuser.engine.board.Board.visible`).
 
 The cycle. A hidden deck state is ``(deals_until_mitten, defuse_in)``: how many deals
 until the mitten is on top (0: on top now) and until this cycle's Defuse is on top
@@ -125,6 +126,44 @@ def place_in_cycle(interval: int, until: int) -> int:
     """The place (from 1) in a full cycle of the deal made ``until`` deals before the
     mitten is on top."""
     return cycle_length(interval) - until + 1
+
+
+class CycleBreach(enum.Enum):
+    """Why a deal cannot be what it was at its place in the mitten cycle."""
+
+    #: The mitten was dealt before it was on top.
+    MITTEN_EARLY = "mitten-early"
+    #: A second Defuse in one cycle (each cycle deals one at most; a full cycle, one).
+    SECOND_DEFUSE = "second-defuse"
+    #: A Defuse as the first card dealt after a mitten (a full cycle's is 2nd or later).
+    DEFUSE_FIRST = "defuse-first"
+    #: Not the Defuse at the last deal before the mitten of a full cycle whose Defuse
+    #: has not come: that deal must be it.
+    DEFUSE_DUE = "defuse-due"
+
+
+def deal_breach(
+    kind: DealKind, until: int, *, defuse_dealt: bool, full_cycle: bool, interval: int | None
+) -> CycleBreach | None:
+    """Whether a deal of ``kind`` breaks the cycle, made ``until`` deals (1 or more)
+    before the mitten is on top, in the first cycle or a full one (``full_cycle``),
+    this cycle's Defuse dealt already or not; ``None`` when the cycle allows it.
+    ``interval`` is N, when known (without it, a Defuse's place is not checked)."""
+    if kind is DealKind.MITTEN:
+        return CycleBreach.MITTEN_EARLY
+    if kind is DealKind.DEFUSE:
+        if defuse_dealt:
+            return CycleBreach.SECOND_DEFUSE
+        if (
+            full_cycle
+            and interval is not None
+            and place_in_cycle(interval, until) not in defuse_places(interval)
+        ):
+            return CycleBreach.DEFUSE_FIRST
+        return None
+    if full_cycle and not defuse_dealt and until == 1:
+        return CycleBreach.DEFUSE_DUE
+    return None
 
 
 def new_cycle_prior(interval: int) -> tuple[Hidden, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
@@ -55,3 +56,53 @@ def test_the_opening_distribution_matches_the_opening_deal() -> None:
     # The commonest openings come up about as often as the distribution says.
     for state, count in seen.most_common(5):
         assert abs(count / draws - dist[state]) < 0.01
+
+
+def _cycle_deals(prior: Iterable[deck.Hidden]) -> set[tuple[int, bool, DealKind]]:
+    """Every (deals until the mitten, Defuse dealt already, kind dealt) the cycle runs
+    through from these hidden states, up to its mitten."""
+    seen = set()
+    for hidden in prior:
+        dealt = False
+        while hidden[0] > 0:
+            kind = deck.next_deal(hidden)
+            seen.add((hidden[0], dealt, kind))
+            dealt = dealt or kind is DealKind.DEFUSE
+            hidden = deck.after_deal(hidden)
+    return seen
+
+
+@pytest.mark.parametrize("n", INTERVALS)
+@pytest.mark.parametrize("full_cycle", [False, True])
+def test_a_deal_breaks_the_cycle_exactly_when_the_cycle_never_deals_it(
+    n: int, full_cycle: bool
+) -> None:
+    """``deal_breach`` (what the log replay asks) against the cycle as the deck runs
+    it: at every place a deal reaches, the kinds it allows are the kinds dealt there."""
+    prior = deck.new_cycle_prior(n) if full_cycle else deck.first_cycle_prior(n)
+    dealt = _cycle_deals(prior)
+    places = {(until, done) for until, done, _ in dealt}
+    assert places
+    for until, done in places:
+        allowed = {
+            kind for kind in DealKind
+            if deck.deal_breach(kind, until, defuse_dealt=done, full_cycle=full_cycle,
+                                interval=n) is None
+        }
+        assert allowed == {k for u, d, k in dealt if (u, d) == (until, done)}, (until, done)
+
+
+def test_each_breach_of_the_cycle_is_named() -> None:
+    n = 7
+    breach = deck.CycleBreach
+    assert deck.deal_breach(DealKind.MITTEN, 3, defuse_dealt=False, full_cycle=True,
+                            interval=n) is breach.MITTEN_EARLY
+    assert deck.deal_breach(DealKind.DEFUSE, 3, defuse_dealt=True, full_cycle=False,
+                            interval=n) is breach.SECOND_DEFUSE
+    assert deck.deal_breach(DealKind.DEFUSE, deck.cycle_length(n), defuse_dealt=False,
+                            full_cycle=True, interval=n) is breach.DEFUSE_FIRST
+    assert deck.deal_breach(DealKind.PLAIN, 1, defuse_dealt=False, full_cycle=True,
+                            interval=n) is breach.DEFUSE_DUE
+    # N not known: a Defuse's place is not checked.
+    assert deck.deal_breach(DealKind.DEFUSE, deck.cycle_length(n), defuse_dealt=False,
+                            full_cycle=True, interval=None) is None

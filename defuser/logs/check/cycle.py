@@ -1,8 +1,9 @@
 """The replay's deck: every deal checked against the mitten cycle, and the countdown.
 
 Contract: :func:`deal` moves the deck of a state by one card and says what in that card
-contradicts the cycle (:mod:`defuser.engine.deck` states the cycle, the rulebook
-:class:`~defuser.engine.board.Board` the faces a deal can bring);
+contradicts the cycle (:mod:`defuser.engine.deck` states the cycle and says what a
+deal at its place cannot be, :func:`~defuser.engine.deck.deal_breach`; the rulebook
+:class:`~defuser.engine.board.Board` the faces a deal can bring), in the replay's words;
 :func:`coming_line` checks the countdown line that follows a deal.
 """
 
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 from defuser.engine import deck
 from defuser.engine.board import Board
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import CycleBreach, DealKind, deal_kind
 from defuser.logs.check.state import Branch, Context, ReplayState, Stage, faces, ruleset
-from edgework import MAX_INTERVAL, Card, CardType
+from edgework import MAX_INTERVAL, Card
 
 
 def deal(ctx: Context, s: ReplayState, line: int, card: Card, via_draw: bool) -> list[Branch]:
@@ -69,46 +70,49 @@ def _card_dealt(s: ReplayState, until: int, line: int, card: Card, via_draw: boo
 
 
 def _cycle_problem(s: ReplayState, until: int, card: Card) -> tuple[str, bool]:
-    """What contradicts the cycle in dealing ``card`` now, and whether it was this
-    cycle's Defuse (counted as dealt)."""
+    """What contradicts the cycle (:func:`defuser.engine.deck.deal_breach`) in dealing
+    ``card`` now, and whether it was this cycle's Defuse (counted as dealt)."""
     rules = ruleset(s.table, s.digit)
-    kind = rules.type_of(card)
-    n = s.n
-    if card == rules.mitten:
-        return (
-            f"the Exploding Mitten ({card.words}) cannot be dealt here: it is "
-            f"{until} deal(s) away (it is dealt only when the countdown has said 1)"
-        ), False
-    if kind is CardType.DEFUSE:
-        if s.defuse_line:
+    kind = deal_kind(rules, card)
+    breach = deck.deal_breach(kind, until, defuse_dealt=bool(s.defuse_line),
+                              full_cycle=not s.first_cycle, interval=s.n)
+    if breach is None:
+        return "", kind is DealKind.DEFUSE
+    return _breach_words(breach, s, until, card), False
+
+
+def _breach_words(breach: CycleBreach, s: ReplayState, until: int, card: Card) -> str:
+    """The problem a breach of the cycle is, in the replay's words."""
+    match breach:
+        case CycleBreach.MITTEN_EARLY:
+            return (
+                f"the Exploding Mitten ({card.words}) cannot be dealt here: it is "
+                f"{until} deal(s) away (it is dealt only when the countdown has said 1)"
+            )
+        case CycleBreach.SECOND_DEFUSE:
             return (
                 f"a second Defuse in one cycle: this cycle's Defuse was dealt at line "
                 f"{s.defuse_line}, and each cycle holds exactly one"
-            ), False
-        if (
-            not s.first_cycle
-            and n is not None
-            and deck.place_in_cycle(n, until) not in deck.defuse_places(n)
-        ):
+            )
+        case CycleBreach.DEFUSE_FIRST:
             return (
                 "a Defuse is never the first card dealt after a mitten (its place in a "
                 "full cycle is the 2nd to the (N-1)-th deal)"
-            ), False
-        return "", True
-    if not s.first_cycle and not s.defuse_line and until == 1:
-        return (
-            f"this is the last deal before the mitten and this cycle's Defuse has not "
-            f"come yet, so it must be a Defuse ({faces(rules.defuse_faces)}), "
-            f"not {card.words}"
-        ), False
-    return "", False
+            )
+        case CycleBreach.DEFUSE_DUE:
+            rules = ruleset(s.table, s.digit)
+            return (
+                f"this is the last deal before the mitten and this cycle's Defuse has not "
+                f"come yet, so it must be a Defuse ({faces(rules.defuse_faces)}), "
+                f"not {card.words}"
+            )
 
 
 def _guaranteed_legal_problem(s: ReplayState, card: Card) -> list[str]:
     """A draw into two unplayable cards always deals a playable plain card."""
     rules = ruleset(s.table, s.digit)
     discard = s.discard
-    if discard is None or rules.type_of(card) is CardType.DEFUSE:
+    if discard is None or deal_kind(rules, card) is DealKind.DEFUSE:
         return []
     board = Board(rules, discard, s.hand)
     if not board.guaranteed_legal_draw:
