@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from defuser.engine.board import ON_TOP_VALUES, Effect, Facts, verdict_of
 from defuser.trainer.judges import best_option, risky_loss
 from defuser.trainer.model import Option, Question
 
@@ -65,10 +66,18 @@ def option_rows(question: Question) -> list[OptionRow]:
 
 
 def wasted(question: Question, option: Option) -> bool:
-    """Whether ``option`` plays an empty slot (the click does nothing but cost itself)."""
+    """Whether ``option`` does nothing but cost itself, by the rulebook's verdict
+    (:func:`~defuser.engine.board.verdict_of`) with the mitten on top and not. Whether
+    a click on a module that is not solved does nothing rests on the hand's size alone
+    (a click on an empty slot), which is what the question's facts give: the rest of
+    the facts asked with (no slot legal, no Defuse) can only turn a click that does
+    something into a strike, never into nothing."""
     hand = question.facts.get("hand")
-    slot = option.action.slot
-    return hand is not None and slot is not None and slot > len(hand)
+    if hand is None:
+        return False
+    facts = Facts(size=len(hand), legal=0, defuse=0)
+    return all(verdict_of(facts, option.action, on_top).effect is Effect.NOTHING
+               for on_top in ON_TOP_VALUES)
 
 
 def _margin(best: Option, other: Option) -> float:

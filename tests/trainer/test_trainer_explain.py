@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import sys
 
 import pytest
@@ -10,10 +11,12 @@ from trainer_helpers import CYCLE, question_53
 
 from defuser.commands.drill import DrillIO, show_options
 from defuser.engine.actions import Action
+from defuser.engine.board import Board, Effect
 from defuser.terminal.app import Application
-from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.explaining import best_vs_next, option_rows, wasted
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
+from edgework import Card, Ruleset
 
 
 def test_option_rows_put_the_best_first_and_charge_strikes() -> None:
@@ -87,3 +90,18 @@ def test_a_click_on_an_empty_slot_is_never_the_runner_up() -> None:
         "discard is the only click that can neither strike nor do nothing."
     )
     assert [r.action for r in option_rows(only)][:2] == ["discard", "play 3"]
+
+
+def test_a_wasted_click_is_the_one_the_rulebook_says_does_nothing() -> None:
+    """``wasted`` reads only the question's hand; on every board of a few rule sets it
+    agrees with the board's own verdict (nothing, with the mitten on top or not)."""
+    rng = random.Random(5)
+    for table, digit in (("A", 3), ("B", 0), ("C", 7), ("D", 9)):
+        rules = Ruleset(table, digit)
+        for _ in range(200):
+            hand = tuple(rng.choice(list(Card)) for _ in range(rng.randint(0, 3)))
+            board = Board(rules, rng.choice(list(Card)), hand)
+            question = decision((Option(Action.draw(), 1.0, 0.0),), [c.code for c in hand])
+            for action in (Action.draw(), Action.discard(), *map(Action.play, (1, 2, 3))):
+                nothing = board.effects(action) == (Effect.NOTHING, Effect.NOTHING)
+                assert wasted(question, Option(action, 1.0, 0.0)) is nothing, (board, action)
