@@ -1,33 +1,71 @@
-"""The layers that word a click ask the rulebook and state no rule of their own.
+"""Nothing outside the rulebook decides a click rule on its own.
 
-``strategy/reasons``, ``strategy/answer``, ``strategy/explain`` and
-``trainer/situations`` explain clicks in words; whether a card is a Defuse that solves,
-whether the hand has room, which cards block a discard and why a click strikes are
-:class:`defuser.engine.board.Board`'s answers. Each of these modules once had its own
-copy: a Defuse told apart by ``CardType.DEFUSE``, room by ``len(hand) < HAND_SIZE``, the
-lone-Defuse exception by the card type of the only legal slot, the draw checks in the
-opposite order to the module's.
+:class:`defuser.engine.board.Board` (with :mod:`defuser.engine.deck` for the hidden
+deck's cycle) is the one statement of what a click does; every other library module
+asks it. Each layer once had its own copies: a Defuse told apart by
+``CardType.DEFUSE`` (the wording layers, the log follower's safe click, the replay's
+cycle check), room by ``len(hand) < HAND_SIZE`` (the follower's lost draw), an empty
+slot by ``slot > len(hand)`` (the trainer's explanation), the lone-Defuse exception by
+the card type of the only legal slot, the draw checks in the opposite order to the
+module's. The check below scans every library module (``edgework/``, ``defuser/``,
+``hardware/`` outside the firmware) for such a decision and allows only the uses
+listed in :data:`ALLOWED`, each with the reason it is not a click rule.
 """
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-WORDING = (
-    "defuser/strategy/reasons.py",
-    "defuser/strategy/answer.py",
-    "defuser/strategy/explain.py",
-    "defuser/trainer/situations.py",
-)
+#: The library: every Python module of these folders (the firmware is C and its tools).
+LIBRARY: Final = ("edgework", "defuser", "hardware")
+#: The rulebook and the module that states the hand's size: every rule lives there.
+RULEBOOK: Final = ("defuser/engine/board.py", "defuser/engine/rules.py")
+_OPENING = "the start-up lists the opening deal's three cards (how the module deals)"
+_SLOT = "a play names a hand slot, 1 to 3: the click's vocabulary, not what it does"
+#: (module, function or class, what was found): why that use is not a click rule.
+ALLOWED: Final[dict[tuple[str, str, str], str]] = {
+    ("edgework/cards.py", "CardType.is_plain", "CardType.DEFUSE"):
+        "the card types themselves: the deck deals every type but Defuse and mitten",
+    ("edgework/tables.py", "<module>", "CardType.DEFUSE"):
+        "the transcribed card tables: a cell's card type",
+    ("defuser/engine/deck.py", "deal_kind", "CardType.DEFUSE"):
+        "the deck's kind of a dealt face, which its cycle counts",
+    ("defuser/engine/actions.py", "Action.__post_init__", "a comparison with HAND_SIZE"):
+        _SLOT,
+    ("defuser/engine/actions.py", "Action.play", "a comparison with HAND_SIZE"): _SLOT,
+    ("defuser/engine/simulator.py", "Module.__init__", "a comparison with HAND_SIZE"):
+        "a start hand given to the simulator has at most three cards, checked as given",
+    ("defuser/apps/table_checks.py", "_defuses_exist", "CardType.DEFUSE"):
+        "checks the transcribed tables: every table has a Defuse face",
+    ("defuser/trainer/skills.py", "<module>", "CardType.DEFUSE"):
+        "the drill's Table E skills, one per card type row",
+    ("defuser/logs/check/module.py", "_note_the_ending", "a comparison with HAND_SIZE"):
+        _OPENING,
+    ("defuser/logs/check/replayer.py", "_at_hand", "a comparison with HAND_SIZE"): _OPENING,
+    ("defuser/logs/check/startup.py", "hand_card", "a comparison with HAND_SIZE"): _OPENING,
+    ("defuser/strategy/belief.py", "Observation.opening", "a comparison with HAND_SIZE"):
+        "an opening is reported with one to three cards (the opening deal's size)",
+    ("defuser/strategy/belief.py", "Observation._card_in", "a comparison with HAND_SIZE"):
+        "a reported play names a hand slot holding a card: it reads that card",
+    ("defuser/strategy/belief.py", "Observation._card_in",
+     "a slot compared with the hand's length"):
+        "a reported play names a hand slot holding a card: it reads that card",
+    ("defuser/strategy/dp.py", "add_row", "a comparison with HAND_SIZE"):
+        "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
+    ("defuser/strategy/dp.py", "_hand_layout", "a comparison with HAND_SIZE"):
+        "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
+}
 
 
 def restated_rules(tree: ast.AST) -> list[str]:
     """The places in ``tree`` that decide a click rule without the board: a Defuse told
-    apart by its card type, or a hand's size compared with ``HAND_SIZE``."""
+    apart by its card type, a hand's size compared with ``HAND_SIZE``, or a slot
+    compared with a hand's length (an empty slot)."""
     found = []
     for node in ast.walk(tree):
         if (
@@ -42,13 +80,98 @@ def restated_rules(tree: ast.AST) -> list[str]:
             for n in ast.walk(node)
         ):
             found.append(f"line {node.lineno}: a comparison with HAND_SIZE")
+        if isinstance(node, ast.Compare) and _slot_against_hand(node):
+            found.append(f"line {node.lineno}: a slot compared with the hand's length")
     return found
 
 
-@pytest.mark.parametrize("path", WORDING)
-def test_wording_layers_ask_the_board(path: str) -> None:
+def _slot_against_hand(node: ast.Compare) -> bool:
+    """Whether a comparison sets a slot against ``len(...hand...)``."""
+    sides = [node.left, *node.comparators]
+    hand_length = any(
+        isinstance(side, ast.Call) and isinstance(side.func, ast.Name)
+        and side.func.id == "len" and "hand" in ast.unparse(side)
+        for side in sides
+    )
+    return hand_length and any("slot" in ast.unparse(side) for side in sides)
+
+
+def _scopes(tree: ast.AST) -> list[tuple[int, int, str]]:
+    """Every function and class of ``tree``: its first and last line, its dotted name."""
+    out: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}.{child.name}" if prefix else child.name
+                out.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, name)
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return out
+
+
+def findings(path: str) -> list[tuple[str, str, int]]:
+    """Each restated rule of a module: the innermost function or class around it
+    (``<module>`` outside any), what was found, and its line."""
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    assert restated_rules(tree) == []
+    scopes = _scopes(tree)
+    out = []
+    for found in restated_rules(tree):
+        where, what = found.split(": ", 1)
+        line = int(where.removeprefix("line "))
+        around = [s for s in scopes if s[0] <= line <= s[1]]
+        scope = max(around)[2] if around else "<module>"
+        out.append((scope, what, line))
+    return out
+
+
+def library_modules() -> list[str]:
+    """Every library module outside the rulebook, as a path from the repository root."""
+    paths = []
+    for folder in LIBRARY:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if "firmware" not in relative.parts and relative.as_posix() not in RULEBOOK:
+                paths.append(relative.as_posix())
+    return paths
+
+
+@pytest.mark.parametrize("path", library_modules())
+def test_the_library_asks_the_rulebook(path: str) -> None:
+    restated = [
+        f"line {line}: {what} in {scope}"
+        for scope, what, line in findings(path)
+        if (path, scope, what) not in ALLOWED
+    ]
+    assert restated == []
+
+
+def test_every_allowed_use_is_still_there() -> None:
+    """The allowlist stays short: an entry whose use is gone is removed with it."""
+    used = {
+        (path, scope, what)
+        for path in sorted({key[0] for key in ALLOWED})
+        for scope, what, _ in findings(path)
+    }
+    assert sorted(set(ALLOWED) - used) == []
+
+
+def test_the_scan_covers_the_library() -> None:
+    modules = library_modules()
+    for expected in (
+        "defuser/apps/tracking.py",
+        "defuser/logs/check/cycle.py",
+        "defuser/trainer/explaining.py",
+        "defuser/strategy/reasons.py",
+        "edgework/tables.py",
+        "hardware/protocol.py",
+    ):
+        assert expected in modules
+    assert not any("firmware" in m for m in modules)
+    assert not set(RULEBOOK) & set(modules)
 
 
 def test_the_check_finds_a_restated_rule() -> None:
@@ -62,3 +185,14 @@ def test_the_check_finds_a_restated_rule() -> None:
         "line 1: a comparison with HAND_SIZE",
         "line 2: CardType.DEFUSE",
     ]
+
+
+def test_the_check_finds_an_empty_slot_told_by_hand() -> None:
+    source = (
+        "def wasted(question, option):\n"
+        "    hand = question.facts.get('hand')\n"
+        "    return option.action.slot > len(hand)\n"
+    )
+    tree = ast.parse(source)
+    assert restated_rules(tree) == ["line 3: a slot compared with the hand's length"]
+    assert [name for _, _, name in _scopes(tree)] == ["wasted"]
