@@ -205,6 +205,13 @@ def deal_faces_of(
     return rules.plain_faces
 
 
+def played_from(hand: tuple[Card, ...], slot: int) -> tuple[Card, tuple[Card, ...]]:
+    """What a play of ``slot`` moves: the card it puts on the pile (the new discard top)
+    and the hand it leaves, packed left (for a caller that needs only the state a play
+    leaves, not a board: the action values weigh every play of every answer)."""
+    return hand[slot - 1], hand[: slot - 1] + hand[slot:]
+
+
 def verdict_of(facts: Facts, action: Action, mitten_on_top: bool) -> ClickVerdict:
     """What ``action`` does on a board with these facts, the mitten being on top or not
     (the rules: :func:`_verdict`; asked once per facts, then looked up)."""
@@ -406,8 +413,8 @@ class Board:
             return Board(self.rules, card, self.hand, self.solved)
         slot = action.slot
         assert slot is not None
-        hand = self.hand
-        return Board(self.rules, hand[slot - 1], hand[: slot - 1] + hand[slot:], self.solved)
+        top, rest = played_from(self.hand, slot)
+        return Board(self.rules, top, rest, self.solved)
 
     def solve(self, slot: int) -> Board:
         """The board after the Defuse in ``slot`` solved the module."""

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.board import Board, Effect
+from defuser.engine.board import Board, Effect, played_from
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
@@ -179,8 +179,9 @@ def _after(
         return sol.value(phase, s)  # a strike moves nothing
     if effect is Effect.DEAL:
         return sol.deal_value(phase, s, draw=action.kind is ActionKind.DRAW)
-    after = board.after(action)
-    return sol.value(phase, state_index(after.discard, after.hand))
+    assert action.slot is not None
+    top, rest = played_from(board.hand, action.slot)
+    return sol.value(phase, state_index(top, rest))
 
 
 def _preference(av: ActionValue) -> tuple[int, int]:

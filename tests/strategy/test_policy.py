@@ -400,3 +400,32 @@ def test_oracle_needs_the_hidden_state() -> None:
         make_policy("reckless")
     hidden = HiddenState(3, None, False)
     assert make_policy("oracle", lambda: hidden).name == "oracle"
+
+
+def test_action_values_make_no_board_per_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play's value reads the state it leaves from the rulebook's ``played_from``, with
+    no board made per play (issue 20: `mittens bench` weighs every play of every answer);
+    the observation's own board is the only one."""
+    from defuser.engine.board import Board
+
+    observations = []
+    for seed in range(12):
+        module = Module(Ruleset("D", 6), 12, random.Random(seed))
+        obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
+        for _ in range(4):
+            obs.board  # noqa: B018 - made before counting
+            observations.append(obs)
+            obs = obs.after(module.act(OptimalPolicy().choose(obs)))
+    made: list[Board] = []
+    post_init = Board.__post_init__
+
+    def counted(board: Board) -> None:
+        made.append(board)
+        post_init(board)
+
+    monkeypatch.setattr(Board, "__post_init__", counted)
+    plays = 0
+    for obs in observations:
+        values = action_values(obs)
+        plays += sum(av.action.kind is ActionKind.PLAY for av in values)
+    assert plays > 50 and made == []
