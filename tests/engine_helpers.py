@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
+import pytest
+
 from defuser.engine.actions import Action
+from defuser.engine.board import Board
 from defuser.engine.rules import HAND_SIZE
 
 #: Every click there is: draw, discard, play 1..3.
@@ -13,3 +16,17 @@ ALL_ACTIONS: Final[tuple[Action, ...]] = (
     Action.discard(),
     *(Action.play(slot) for slot in range(1, HAND_SIZE + 1)),
 )
+
+
+def boards_made(monkeypatch: pytest.MonkeyPatch) -> list[Board]:
+    """The boards made from now on (to the end of the test): to show that a hot path
+    asks the rulebook without making a :class:`Board` each time."""
+    made: list[Board] = []
+    post_init = Board.__post_init__
+
+    def counted(board: Board) -> None:
+        made.append(board)
+        post_init(board)
+
+    monkeypatch.setattr(Board, "__post_init__", counted)
+    return made

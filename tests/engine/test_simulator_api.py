@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import ALL_ACTIONS
+from engine_helpers import ALL_ACTIONS, boards_made
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.board import Board
 from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
 from edgework import Card, Edgework, EdgeworkError, Ruleset
@@ -68,17 +67,10 @@ def test_module_id_appears_in_every_line() -> None:
 
 def test_a_click_makes_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
     """The module asks the rulebook with the facts of the board it shows and makes no
-    :class:`Board` per click (issue 20: a board per click was part of what slowed
+    board per click (issue 20: a board per click was part of what slowed
     `mittens bench`); what the click did is the rulebook's all the same (the oracle
     tests hold that)."""
-    made: list[Board] = []
-    post_init = Board.__post_init__
-
-    def counted(board: Board) -> None:
-        made.append(board)
-        post_init(board)
-
-    monkeypatch.setattr(Board, "__post_init__", counted)
+    made = boards_made(monkeypatch)
     rng = random.Random(5)
     clicks = 0
     for seed in range(20):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from engine_helpers import boards_made
 from numpy.typing import NDArray
 
 from defuser.engine.actions import ActionKind
@@ -406,8 +407,6 @@ def test_action_values_make_no_board_per_play(monkeypatch: pytest.MonkeyPatch) -
     """A play's value reads the state it leaves from the rulebook's ``played_from``, with
     no board made per play (issue 20: `mittens bench` weighs every play of every answer);
     the observation's own board is the only one."""
-    from defuser.engine.board import Board
-
     observations = []
     for seed in range(12):
         module = Module(Ruleset("D", 6), 12, random.Random(seed))
@@ -416,14 +415,7 @@ def test_action_values_make_no_board_per_play(monkeypatch: pytest.MonkeyPatch) -
             obs.board  # noqa: B018 - made before counting
             observations.append(obs)
             obs = obs.after(module.act(OptimalPolicy().choose(obs)))
-    made: list[Board] = []
-    post_init = Board.__post_init__
-
-    def counted(board: Board) -> None:
-        made.append(board)
-        post_init(board)
-
-    monkeypatch.setattr(Board, "__post_init__", counted)
+    made = boards_made(monkeypatch)
     plays = 0
     for obs in observations:
         values = action_values(obs)
