@@ -48,7 +48,7 @@ from defuser.trainer.drill_session import (
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.location import default_db_path
-from defuser.trainer.model import MODES, Answered, Question, Verdict
+from defuser.trainer.model import MODES, Answered, DrillMode, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
 from defuser.trainer.skills import SKILL_TABLES, Kind, skill_table
@@ -557,10 +557,11 @@ def drill(
     none discard), an action (draw, discard, play 2, or just 2), a number of deals (4)
     or a probability (1/5, 20%). Type 'quit' to stop early.
     """
-    mode = mode.lower()
-    if bomb_timer is not None and mode != "game":
+    drill_mode = DrillMode(mode.lower())  # click.Choice let only a mode's word through
+    if bomb_timer is not None and drill_mode is not DrillMode.GAME:
         raise click.BadParameter(
-            f"a bomb timer needs --mode game, got --mode {mode}", param_hint="'--bomb-timer'"
+            f"a bomb timer needs --mode game, got --mode {drill_mode}",
+            param_hint="'--bomb-timer'",
         )
     options = DrillOptions(
         count=count, minutes=minutes, seed=seed, time_limit=time_limit,
@@ -577,6 +578,6 @@ def drill(
     store = Store.open(path, make_parents=db is None)
     assert store is not None
     with store:
-        session = open_session(store, mode, options, interactive=term.interactive,
+        session = open_session(store, drill_mode, options, interactive=term.interactive,
                                clock=term.clock)
         run(session, term, path)

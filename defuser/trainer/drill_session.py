@@ -45,7 +45,7 @@ from defuser.engine.simulator import Result
 from defuser.trainer.focus import answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
-from defuser.trainer.model import Answered, Grade, Question, Verdict
+from defuser.trainer.model import Answered, DrillMode, Grade, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.session import Drill
 from defuser.trainer.settings import load_settings
@@ -331,7 +331,7 @@ class SessionMisuse(MisuseError):
 
 def open_session(
     store: Store,
-    mode: str,
+    mode: DrillMode,
     options: DrillOptions,
     *,
     interactive: bool,
@@ -353,7 +353,7 @@ def open_session(
         weakest=options.weakest, clock=wall, practice=options.practice,
     )
     goal = Goal.of(
-        options.count, options.minutes, games=mode == "game", daily=settings.daily_goal,
+        options.count, options.minutes, games=mode is DrillMode.GAME, daily=settings.daily_goal,
         before=answers_today((r.at for r in history), wall(), settings.day_start),
     )
     return DrillSession(drill, goal, interactive=interactive, bomb_timer=options.bomb_timer,
@@ -400,7 +400,7 @@ class DrillSession:
         self.clock = clock
         #: When the session began, on ``clock`` (its goal's minutes count from here).
         self.begun = clock()
-        self.games = drill.mode == "game"
+        self.games = drill.mode is DrillMode.GAME
         #: Answers graded (questions or clicks) and games begun.
         self.number = 0
         self.game_index = 0
@@ -736,7 +736,7 @@ class DrillSession:
         timer)."""
         question = self.question
         return {
-            "mode": self.drill.mode,
+            "mode": self.drill.mode.value,
             "number": self.number,
             "game": self.game_index if self.games else None,
             "ended": self.ended,

@@ -21,12 +21,33 @@ from typing import Any, Final
 
 from defuser.engine.actions import Action
 from defuser.trainer.answers import Answer
-from defuser.trainer.skills import KINDS, Kind, Skill
+from defuser.trainer.skills import Kind, Skill
 from edgework import RuleLetter
 
-#: ``--mode`` values: every kind, ``mixed`` (all kinds, as the schedule says) and
-#: ``game`` (whole simulated modules, every click a ``decide`` question).
-MODES: Final[tuple[str, ...]] = (*(k.value for k in KINDS), "mixed", "game")
+
+class DrillMode(enum.StrEnum):
+    """What a drill session asks: one kind of question, ``mixed`` (every kind, as the
+    schedule says) or ``game`` (whole simulated modules, every click a ``decide``
+    question). Equal to and printed as its ``--mode`` word."""
+
+    TABLE = "table"
+    IDENTIFY = "identify"
+    RULE = "rule"
+    LEGAL = "legal"
+    DECIDE = "decide"
+    CYCLE = "cycle"
+    EDGE = "edge"
+    MIXED = "mixed"
+    GAME = "game"
+
+    @property
+    def kind(self) -> Kind | None:
+        """The one kind this mode asks, or ``None`` for ``mixed`` and ``game``."""
+        return None if self in (DrillMode.MIXED, DrillMode.GAME) else Kind(self.value)
+
+
+#: ``--mode`` values: every kind (in teaching order), ``mixed`` and ``game``.
+MODES: Final[tuple[str, ...]] = tuple(m.value for m in DrillMode)
 
 
 @dataclass(frozen=True, slots=True)

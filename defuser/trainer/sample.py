@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 from defuser.trainer.kinds import all_skills
+from defuser.trainer.model import DrillMode
 from defuser.trainer.store import AnswerRecord, Store
 
 #: Noon, local time, of the first day of every built database (a fixed day: reproducible).
@@ -36,7 +37,7 @@ def sample_database(path: Path, *, days: int, answers: int, seed: int = 0,
         for number, day in enumerate(practised):
             count = answers - written if number == len(practised) - 1 else per_day
             at = (first + dt.timedelta(days=day)).timestamp()
-            session = store.start_session("mixed", seed=day, at=at)
+            session = store.start_session(DrillMode.MIXED.value, seed=day, at=at)
             day_answers = []
             for _ in range(count):
                 skill = rng.choice(skills[: 40 + 8 * day])

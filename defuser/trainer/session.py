@@ -28,7 +28,7 @@ from fsrs import Rating
 from defuser.errors import DefuserError
 from defuser.trainer.focus import Focus, focus_on
 from defuser.trainer.kinds import generate, spec_of
-from defuser.trainer.model import Answered, Grade, Question, Verdict
+from defuser.trainer.model import Answered, DrillMode, Grade, Question, Verdict
 from defuser.trainer.ratings import AnswerOutcome, reading_allowance
 from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
 from defuser.trainer.scheduler import Outlook, Scheduler
@@ -50,14 +50,15 @@ from edgework import RuleLetter
 Generator = Callable[[random.Random, Skill], Question]
 
 
-def kinds_for(mode: str, *, seeded: bool = False) -> tuple[Kind, ...]:
+def kinds_for(mode: DrillMode, *, seeded: bool = False) -> tuple[Kind, ...]:
     """The kinds a ``--mode`` asks: one kind, all of them for ``mixed`` (a seeded mixed
     drill leaves the ``edge`` readings out, as it always did), decisions for ``game``."""
-    if mode == "mixed":
+    if mode is DrillMode.MIXED:
         return MIXED_KINDS if seeded else KINDS
-    if mode == "game":
+    if mode is DrillMode.GAME:
         return (Kind.DECIDE,)
-    return (Kind(mode),)
+    assert mode.kind is not None
+    return (mode.kind,)
 
 
 SEEDED_WHY: Final = "drawn from the seed (a seeded drill does not adapt)"
@@ -72,7 +73,7 @@ class Drill:
 
     def __init__(
         self,
-        mode: str,
+        mode: DrillMode,
         *,
         store: Store | None,
         seed: int | None = None,
@@ -126,7 +127,7 @@ class Drill:
         #: The scheduler's question count when each answer was given.
         self.steps: list[int] = []
         if session_id is None and store is not None:
-            stored_mode = practice_mode(mode) if practice else mode
+            stored_mode = practice_mode(mode.value) if practice else mode.value
             session_id = store.start_session(stored_mode, seed, clock())
         self.session_id = session_id
 
@@ -228,7 +229,7 @@ class Drill:
         weakest = self.focus.weakest
         version, internal, gauss = self.rng.getstate()
         return {
-            "mode": self.mode,
+            "mode": self.mode.value,
             "practice": self.practice,
             "seed": self.seed,
             "time_limit": self.time_limit,
@@ -266,7 +267,8 @@ class Drill:
                       None if weakest is None
                       else frozenset(filter(None, map(parse_skill, weakest))))
         drill = cls(
-            state["mode"], store=store, seed=state["seed"], time_limit=state["time_limit"],
+            DrillMode(state["mode"]), store=store, seed=state["seed"],
+            time_limit=state["time_limit"],
             history=history, clock=clock, kinds=[Kind(k) for k in state["kinds"]],
             maker=maker, settings=load_settings(state["settings"]), focus=focus,
             session_id=session_id, practice=bool(state.get("practice", False)),

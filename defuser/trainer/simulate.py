@@ -28,7 +28,7 @@ from typing import Final
 from fsrs import Rating
 
 from defuser.trainer.answers import CountAnswer
-from defuser.trainer.model import Grade, Question, Verdict
+from defuser.trainer.model import DrillMode, Grade, Question, Verdict
 from defuser.trainer.ratings import DEFAULT_TARGETS, reading_allowance
 from defuser.trainer.scheduler import MAXIMUM_INTERVAL
 from defuser.trainer.session import Drill
@@ -169,7 +169,7 @@ def _row(n: int, session: int, drill: Drill, index: int) -> AnswerRow:
     answered = drill.answered[index]
     question, result = answered.question, answered.grade
     return AnswerRow(
-        n, session, drill.mode, answered.at, question.kind.value, question.skill.key, None,
+        n, session, drill.mode.value, answered.at, question.kind.value, question.skill.key, None,
         json.dumps(question.to_json()), result.expected, result.given, result.verdict.value,
         result.correct, result.seconds, None, answered.rating, answered.target,
     )
@@ -223,7 +223,7 @@ def simulate(days: int = 60, seed: int = 1) -> Figures:
             continue
         hour = rng.uniform(7, 23)
         clock = [(START + dt.timedelta(days=day, hours=hour)).timestamp()]
-        drill = Drill("mixed", store=None, history=rows, clock=_reader(clock),
+        drill = Drill(DrillMode.MIXED, store=None, history=rows, clock=_reader(clock),
                       maker=learner.question, seed=None)
         drill.rng = random.Random(rng.random())
         figures.sessions += 1

@@ -52,7 +52,7 @@ from defuser.trainer.drill_session import (
 )
 from defuser.trainer.explaining import best_vs_next, option_rows
 from defuser.trainer.location import default_db_path
-from defuser.trainer.model import MODES, Question
+from defuser.trainer.model import MODES, DrillMode, Question
 from defuser.trainer.store import Store
 from edgework import RULE_LETTERS, TABLE_LETTERS, CardType, RuleLetter, TableLetter
 
@@ -119,12 +119,13 @@ def _number(form: Mapping[str, str], name: str, kind: Callable[[str], _N],
 
 
 def read_options(form: Mapping[str, str],
-                 letters: Mapping[str, Sequence[str]]) -> tuple[str, DrillOptions]:
+                 letters: Mapping[str, Sequence[str]]) -> tuple[DrillMode, DrillOptions]:
     """The mode and options of the start form (``letters``: the ticked tables and rules)."""
-    mode = form.get("mode", "mixed").strip() or "mixed"
-    if mode not in MODES:
-        raise DrillFormError(f"mode {mode[:20]!r} is not a drill mode, expected one of "
+    word = form.get("mode", "mixed").strip() or "mixed"
+    if word not in MODES:
+        raise DrillFormError(f"mode {word[:20]!r} is not a drill mode, expected one of "
                              f"{', '.join(MODES)}")
+    mode = DrillMode(word)
     tables = tuple(letters.get("table", ()))
     rules = tuple(letters.get("rule", ()))
     for name, given, known in (("table", tables, TABLE_LETTERS), ("rule", rules, RULE_LETTERS)):
@@ -136,7 +137,8 @@ def read_options(form: Mapping[str, str],
         count=_number(form, "count", int, MAX_COUNT),
         minutes=_number(form, "minutes", float, MAX_MINUTES),
         time_limit=_number(form, "time_limit", float, MAX_SECONDS),
-        bomb_timer=_number(form, "bomb_timer", float, MAX_SECONDS) if mode == "game" else None,
+        bomb_timer=(_number(form, "bomb_timer", float, MAX_SECONDS)
+                    if mode is DrillMode.GAME else None),
         weakest=_number(form, "weakest", int, 100),
         tables=tuple(map(TableLetter, tables)),
         rules=tuple(map(RuleLetter, rules)),
@@ -172,7 +174,7 @@ class DrillHub:
         """The stats database the drills write to."""
         return self.database if self.database is not None else default_db_path()
 
-    def start(self, mode: str, options: DrillOptions) -> WebDrill:
+    def start(self, mode: DrillMode, options: DrillOptions) -> WebDrill:
         """A new drill, its first question asked."""
         self.sweep()
         if sum(not d.session.ended for d in self.drills.values()) >= MAX_DRILLS:

@@ -34,10 +34,11 @@ from defuser.apps.follow import (
 )
 from defuser.apps.tracking import ClickKind, LoggedClick, OtherLine, Tracked
 from defuser.engine import modlog
-from defuser.trainer.drill_session import DrillOptions
+from defuser.trainer.drill_session import DrillOptions, open_session
 from defuser.trainer.focus import Focus
+from defuser.trainer.model import DrillMode
 from defuser.trainer.report import Heatmap, build_scheduler, heatmaps
-from defuser.trainer.session import Drill
+from defuser.trainer.session import Drill, kinds_for
 from defuser.trainer.skills import SkillTable, skill_table
 from defuser.trainer.store import AnswerRecord, AnswerRow, StatsDatabaseError, Store
 from defuser.web.drillroutes import DrillPages
@@ -130,7 +131,7 @@ def test_the_drill_focus_letters_become_typed_at_the_command_line_and_in_a_state
     assert skill_table("b") is TableLetter.B
     with pytest.raises(ValueError):
         skill_table("F")
-    drill = Drill("mixed", store=None, seed=1, tables=(TableLetter.C, "E"),
+    drill = Drill(DrillMode.MIXED, store=None, seed=1, tables=(TableLetter.C, "E"),
                   rules=(RuleLetter.L,), clock=lambda: 0.0)
     state = json.loads(json.dumps(drill.state()))
     assert (state["tables"], state["rules"]) == (["C", "E"], ["L"])
@@ -174,3 +175,13 @@ def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> No
     advice = Follower(batteries=3).feed_all(lines)[0]
     assert advice.needs == (EdgeFact.SERIAL,) and advice.given == (EdgeFact.BATTERIES,)
     assert advice.to_json()["bomb"]["given"] == ["batteries"]
+
+
+def test_a_drill_mode_is_typed_from_the_command_line_to_the_session() -> None:
+    """The mode is a DrillMode wherever a session holds or takes it; text only at the
+    boundaries (the --mode word, the web form, a saved state, the stored session row)."""
+    for function in (Drill.__init__, open_session, kinds_for):
+        assert typing.get_type_hints(function)["mode"] is DrillMode
+    drill = Drill(DrillMode.GAME, store=None, seed=1)
+    assert drill.mode is DrillMode.GAME and drill.state()["mode"] == "game"
+    assert Drill.from_state(drill.state(), store=None).mode is DrillMode.GAME

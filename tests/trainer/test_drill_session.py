@@ -26,7 +26,7 @@ from defuser.trainer.drill_session import (
     Rejected,
     SessionMisuse,
 )
-from defuser.trainer.model import Question
+from defuser.trainer.model import DrillMode, Question
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import Kind, Skill, TableSkill
 from edgework import TableLetter
@@ -43,7 +43,7 @@ def session_of(
     now: list[float], *, count: int = 2, interactive: bool = True, time_limit: float | None = None
 ) -> DrillSession:
     """A table drill of ``count`` questions on the clock ``now[0]``, storing nothing."""
-    drill = Drill("table", store=None, seed=1, time_limit=time_limit, maker=table_question)
+    drill = Drill(DrillMode.TABLE, store=None, seed=1, time_limit=time_limit, maker=table_question)
     return DrillSession(drill, Goal(count, None, 0, 0), interactive=interactive,
                         clock=lambda: now[0])
 
@@ -201,7 +201,7 @@ def test_a_pause_takes_quit_and_pipes_never_pause() -> None:
 def test_help_does_not_set_the_bomb_timer_back() -> None:
     # Issue 23: '?' restarted the answer clock, and with it the bomb timer's count.
     now = [0.0]
-    drill = Drill("game", store=None, seed=4)
+    drill = Drill(DrillMode.GAME, store=None, seed=4)
     session = DrillSession(drill, Goal(1, None, 0, 0), interactive=True, bomb_timer=20.0,
                            clock=lambda: now[0])
     events = session.start()
@@ -219,7 +219,7 @@ def game_session(now: list[float], *, timer: float | None = 20.0, games: int = 1
                  interactive: bool = True) -> tuple[DrillSession, Asked]:
     """A game drill with a bomb timer on the clock ``now[0]``, storing nothing; its first
     question."""
-    drill = Drill("game", store=None, seed=4)
+    drill = Drill(DrillMode.GAME, store=None, seed=4)
     session = DrillSession(drill, Goal(games, None, 0, 0), interactive=interactive,
                            bomb_timer=timer, clock=lambda: now[0])
     asked = next(e for e in session.start() if isinstance(e, Asked))

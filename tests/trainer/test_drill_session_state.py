@@ -17,7 +17,7 @@ from defuser.trainer.drill_session import (
     DrillSession,
     open_session,
 )
-from defuser.trainer.model import Question
+from defuser.trainer.model import DrillMode, Question
 from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import AnswerRow, Store
 from edgework import TableLetter
@@ -82,7 +82,7 @@ def round_trip(
     store = Store.open(first)
     assert store is not None
     with store:
-        original = open_session(store, mode, options, interactive=True,
+        original = open_session(store, DrillMode(mode), options, interactive=True,
                                 clock=lambda: clocks.now, wall=lambda: clocks.wall)
         original.start()
         drive(original, clocks, before)

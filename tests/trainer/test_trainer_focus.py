@@ -12,6 +12,7 @@ from cli_helpers import run_cli
 from defuser.trainer.focus import Focus, answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import KIND_SPECS
+from defuser.trainer.model import DrillMode
 from defuser.trainer.session import Drill, FocusError
 from defuser.trainer.skills import CellSkill, Kind, LegalSkill, RuleSkill, Skill, TableSkill
 from defuser.trainer.store import AnswerRow
@@ -45,7 +46,8 @@ def test_a_rule_focus_covers_applying_it_and_the_cells_that_give_it() -> None:
 
 def test_a_focused_drill_asks_only_in_focus() -> None:
     for seed in (None, 5):
-        drill = Drill("mixed", store=None, seed=seed, tables=(TableLetter.C,), clock=lambda: T0)
+        drill = Drill(DrillMode.MIXED, store=None, seed=seed, tables=(TableLetter.C,),
+                      clock=lambda: T0)
         assert drill.kinds == (Kind.TABLE, Kind.IDENTIFY)
         for _ in range(8):
             q = drill.next_question()
@@ -60,7 +62,7 @@ def test_weakest_focus_asks_only_the_weakest() -> None:
                   3.0, None)
         for n, key in enumerate(["rule:Attack:3", "rule:Nope:0", "rule:Nope:0", "legal:J"])
     ]
-    drill = Drill("rule", store=None, history=history, weakest=2, clock=lambda: T0 + 99)
+    drill = Drill(DrillMode.RULE, store=None, history=history, weakest=2, clock=lambda: T0 + 99)
     assert drill.focus.weakest is not None and len(drill.focus.weakest) == 2
     for _ in range(5):
         q = drill.next_question()
@@ -70,9 +72,9 @@ def test_weakest_focus_asks_only_the_weakest() -> None:
 
 def test_a_focus_with_nothing_to_ask_is_an_error() -> None:
     with pytest.raises(FocusError, match="nothing to ask in the focus on Table B"):
-        Drill("decide", store=None, tables=(TableLetter.B,))
+        Drill(DrillMode.DECIDE, store=None, tables=(TableLetter.B,))
     with pytest.raises(FocusError, match="no skill has been missed"):
-        Drill("rule", store=None, weakest=3)
+        Drill(DrillMode.RULE, store=None, weakest=3)
 
 
 def test_focus_on_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

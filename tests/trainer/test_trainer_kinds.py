@@ -10,7 +10,7 @@ import pytest
 
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import KIND_SPECS, KindSpec, all_skills, generate
-from defuser.trainer.model import MODES
+from defuser.trainer.model import MODES, DrillMode
 from defuser.trainer.skills import KINDS, Kind, parse_skill
 
 
@@ -74,3 +74,9 @@ def test_edge_questions_start_from_the_widgets() -> None:
                 assert q.expected in "ABCD" and serial in q.text
             assert grade(q, q.expected, 1.0).correct
             assert not grade(q, "99", 1.0).correct
+
+
+def test_the_drill_modes_are_every_kind_then_mixed_and_game() -> None:
+    assert (*(k.value for k in KINDS), "mixed", "game") == MODES
+    kinds = {k.value for k in Kind}
+    assert all(DrillMode(m).kind is (Kind(m) if m in kinds else None) for m in MODES)

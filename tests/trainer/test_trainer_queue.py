@@ -18,6 +18,7 @@ from defuser.trainer.drill_session import (
     DrillStarted,
     open_session,
 )
+from defuser.trainer.model import DrillMode
 from defuser.trainer.report import build_report
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store
@@ -33,7 +34,7 @@ def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: P
     db = tmp_path / "stats.sqlite3"
     with stored(db) as store:
         options = DrillOptions(count=10, settings={"new_per_session": 3})
-        session = open_session(store, "table", options, interactive=False)
+        session = open_session(store, DrillMode.TABLE, options, interactive=False)
         events = session.start()
         assert isinstance(events[0], DrillStarted) and events[0].outlook == "0 due, 3 new"
         answered = 0
@@ -56,7 +57,7 @@ def test_extra_practice_is_stored_but_never_moves_the_schedule(
     base = ["drill", "--mode", "table", "--db", str(db)]
     with stored(db) as store:
         options = DrillOptions(count=10, settings={"new_per_session": 2, "new_per_day": 2})
-        session = open_session(store, "table", options, interactive=False)
+        session = open_session(store, DrillMode.TABLE, options, interactive=False)
         session.start()
         while session.question is not None:
             session.answer(session.question.expected)
@@ -101,7 +102,7 @@ def test_a_rebuilt_drill_stays_extra_practice_and_keeps_late_answers_hard(
     from defuser.trainer.session import Drill
 
     with stored(tmp_path / "stats.sqlite3") as store:
-        drill = Drill("table", store=store, seed=4, practice=True, time_limit=1.0)
+        drill = Drill(DrillMode.TABLE, store=store, seed=4, practice=True, time_limit=1.0)
         question = drill.next_question()
         assert question is not None
         assert drill.record(question, grade(question, question.expected, 3.0,

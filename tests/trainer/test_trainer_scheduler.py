@@ -13,6 +13,7 @@ from fsrs import Rating
 
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
+from defuser.trainer.model import DrillMode
 from defuser.trainer.ratings import (
     DEFAULT_TARGETS,
     EASY_SHARE,
@@ -98,7 +99,7 @@ def test_answers_map_to_fsrs_ratings() -> None:
 
 
 def test_a_too_slow_right_answer_is_rated_hard_and_a_wrong_one_again() -> None:
-    drill = Drill("table", store=None, seed=3, time_limit=2.0, clock=lambda: T0)
+    drill = Drill(DrillMode.TABLE, store=None, seed=3, time_limit=2.0, clock=lambda: T0)
     question = drill.next_question()
     assert question is not None
     late = grade(question, question.expected, 5.0, time_limit=2.0)
@@ -382,7 +383,7 @@ def test_practice_prefers_weak_skills() -> None:
 
 def test_drill_without_seed_replays_history_and_targets_mistakes() -> None:
     clock = [T0]
-    first = Drill("rule", store=None, clock=lambda: clock[0])
+    first = Drill(DrillMode.RULE, store=None, clock=lambda: clock[0])
     asked = first.next_question()
     assert asked is not None
     first.record(asked, grade(asked, "not a letter", 2.0))
@@ -396,7 +397,7 @@ def test_drill_without_seed_replays_history_and_targets_mistakes() -> None:
                   "x", "wrong", False, 2.0, None)
     ]
     clock[0] = T0 + DAY
-    second = Drill("rule", store=None, clock=lambda: clock[0], history=history)
+    second = Drill(DrillMode.RULE, store=None, clock=lambda: clock[0], history=history)
     again = second.next_question()
     assert again is not None and again.skill == asked.skill
     assert again.why.startswith("wrong last time")
@@ -405,7 +406,7 @@ def test_drill_without_seed_replays_history_and_targets_mistakes() -> None:
 def test_seeded_drills_ignore_answers_and_history() -> None:
     def run(given: str) -> list[str]:
         lookups = (Kind.TABLE, Kind.IDENTIFY, Kind.RULE, Kind.LEGAL)
-        d = Drill("mixed", store=None, seed=42, kinds=lookups)
+        d = Drill(DrillMode.MIXED, store=None, seed=42, kinds=lookups)
         texts = []
         for _ in range(12):
             q = d.next_question()

@@ -14,7 +14,7 @@ from cli_helpers import run_cli
 from starlette.testclient import TestClient
 
 from defuser.trainer.drill_session import DrillOptions
-from defuser.trainer.model import MODES
+from defuser.trainer.model import MODES, DrillMode
 from defuser.trainer.store import Store
 from defuser.web.app import WebSettings, create_app
 from defuser.web.drill import MAX_DRILLS, DrillHub, page_data
@@ -86,7 +86,7 @@ def hub_with_clock(db: Path) -> tuple[DrillHub, FakeClock]:
 
 def test_the_answer_clock_runs_from_the_question_whatever_comes_between(memory_path: Path) -> None:
     hub, clock = hub_with_clock(memory_path / "s.sqlite3")
-    drill = hub.start("table", DrillOptions(count=2, seed=3))
+    drill = hub.start(DrillMode.TABLE, DrillOptions(count=2, seed=3))
     clock.now += 4.0
     hub.answer(drill, "x")          # unreadable: asked again, the clock goes on
     assert page_data(drill, clock)["feedback"][0]["type"] == "rejected"
@@ -113,7 +113,7 @@ def test_the_bomb_timer_explodes_on_its_own_and_a_late_click_is_not_stored(
 ) -> None:
     db = memory_path / "s.sqlite3"
     hub, clock = hub_with_clock(db)
-    drill = hub.start("game", DrillOptions(count=1, seed=5, bomb_timer=20.0))
+    drill = hub.start(DrillMode.GAME, DrillOptions(count=1, seed=5, bomb_timer=20.0))
     data = page_data(drill, clock)
     assert data["bomb"]["runs_out_in"] == pytest.approx(20.0)
     clock.now += 21.0
@@ -130,7 +130,7 @@ def test_a_terminal_drill_beside_a_browser_drill_loses_nothing(
 ) -> None:
     db = memory_path / "s.sqlite3"
     hub, _clock = hub_with_clock(db)
-    drill = hub.start("table", DrillOptions(count=3, seed=1))
+    drill = hub.start(DrillMode.TABLE, DrillOptions(count=3, seed=1))
     hub.answer(drill, drill.session.question.expected)  # type: ignore[union-attr]
     run = run_cli(["drill", "--mode", "rule", "--count", "4", "--seed", "2", "--db", str(db)],
                   monkeypatch, stdin="A\nB\nC\nD\n")
@@ -253,7 +253,7 @@ def test_the_page_restarts_the_answer_clock_when_it_shows_the_question(
     memory_path: Path,
 ) -> None:
     hub, clock = hub_with_clock(memory_path / "s.sqlite3")
-    drill = hub.start("table", DrillOptions(count=2, seed=3))
+    drill = hub.start(DrillMode.TABLE, DrillOptions(count=2, seed=3))
     clock.now += 0.6          # the redirect and the page reaching the browser
     hub.show(drill)
     clock.now += 2.0
