@@ -671,7 +671,7 @@ def _implied(module: _Module) -> str:
 # --------------------------------------------------------------------------- the loop
 
 
-class NoticeKind(enum.StrEnum):
+class FollowNoticeKind(enum.StrEnum):
     """What a :class:`FollowNotice` is about."""
 
     RESTARTED = "restarted"
@@ -686,7 +686,7 @@ class FollowNotice:
     (``restarted``), a new game session began in it (``session``), it cannot be read
     (``missing``) or can be again (``back``)."""
 
-    kind: NoticeKind
+    kind: FollowNoticeKind
     text: str
     #: The follower's session after the notice (1, 2, ...).
     session: int
@@ -713,7 +713,8 @@ class _Loop:
             changes = self.follower.feed(line)
             if self.follower.session != session:
                 self.notice(FollowNotice(
-                    NoticeKind.SESSION, "the game started again: a new game session in the log "
+                    FollowNoticeKind.SESSION,
+                    "the game started again: a new game session in the log "
                     f"(session {self.follower.session}), followed afresh",
                     self.follower.session))
             for advice in changes:
@@ -725,19 +726,20 @@ class _Loop:
         if read.missing:
             if read.missing != self.missing:
                 self.notice(FollowNotice(
-                    NoticeKind.MISSING, f"the log {self.path} cannot be read: {read.missing}; "
-                    "waiting for it", session))
+                    FollowNoticeKind.MISSING,
+                    f"the log {self.path} cannot be read: {read.missing}; waiting for it",
+                    session))
             self.missing = read.missing
             return False
         if self.missing:
             self.missing = ""
-            self.notice(FollowNotice(NoticeKind.BACK, f"the log {self.path} can be read again",
-                                     session))
+            self.notice(FollowNotice(FollowNoticeKind.BACK,
+                                     f"the log {self.path} can be read again", session))
         self.feed(read.drained)
         if read.restarted:
             self.follower.restart()
             self.notice(FollowNotice(
-                NoticeKind.RESTARTED, f"the log was {read.restarted}: it is read again from "
+                FollowNoticeKind.RESTARTED, f"the log was {read.restarted}: it is read again from "
                 f"its top (session {self.follower.session})", self.follower.session))
         self.feed(read.lines)
         return bool(read.lines or read.drained or read.restarted)

@@ -23,10 +23,10 @@ from defuser.apps.follow import (
     Follower,
     FollowEvent,
     FollowNotice,
+    FollowNoticeKind,
     LostTrack,
     Moved,
     Narrowed,
-    NoticeKind,
     Restart,
     Started,
     TailRead,
@@ -168,7 +168,7 @@ def test_the_web_route_groups_take_one_typed_renderer() -> None:
 
 def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> None:
     assert typing.get_type_hints(TailRead)["restarted"] == Restart | None
-    assert typing.get_type_hints(FollowNotice)["kind"] is NoticeKind
+    assert typing.get_type_hints(FollowNotice)["kind"] is FollowNoticeKind
     hints = typing.get_type_hints(Advice)
     assert hints["needs"] == hints["given"] == tuple[EdgeFact, ...]
     lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]

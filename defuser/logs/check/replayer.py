@@ -16,9 +16,9 @@ from defuser.engine.rules import HAND_SIZE
 from defuser.logs.check import clicks, startup
 from defuser.logs.check.cycle import coming_line
 from defuser.logs.check.messages import ACTION_STARTS
-from defuser.logs.check.state import Branch, Context, ModuleLine, ReplayState, Stage
+from defuser.logs.check.state import Branch, Context, ReplayLine, ReplayState, Stage
 
-Handler = Callable[[Context, ReplayState, ModuleLine], list[Branch]]
+Handler = Callable[[Context, ReplayState, ReplayLine], list[Branch]]
 
 
 def step(
@@ -33,19 +33,19 @@ def step(
         ])]
     if message is None:
         return [(s, [f"{text!r} is not a line the module writes"])]
-    return _STAGES[s.stage](ctx, s, ModuleLine(number, message, text))
+    return _STAGES[s.stage](ctx, s, ReplayLine(number, message, text))
 
 
-def _step(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _step(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     return step(ctx, s, ln.number, ln.message, ln.text)
 
 
-def _missing(ctx: Context, s: ReplayState, ln: ModuleLine, what: str) -> list[Branch]:
+def _missing(ctx: Context, s: ReplayState, ln: ReplayLine, what: str) -> list[Branch]:
     """The line is not the one expected: it costs one finding and is read from ``s``."""
     return [(st, [f"expected {what} before this line", *m]) for st, m in _step(ctx, s, ln)]
 
 
-def _at_start(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_start(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     message = ln.message
     if isinstance(message, modlog.TableMessage):
         return [startup.table_line(ctx, s, message.table)]
@@ -56,7 +56,7 @@ def _at_start(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
     return [(s, ["the module's start-up is missing before this line"])]
 
 
-def _at_opening_discard(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_opening_discard(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     if isinstance(ln.message, modlog.OpeningDiscardMessage):
         return startup.initial_discard(ctx, s, ln.message)
     return [(s, ["expected the opening discard line 'The card on the discard pile "
@@ -64,7 +64,7 @@ def _at_opening_discard(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Br
 
 
 def _rule_expected(
-    ctx: Context, s: ReplayState, ln: ModuleLine, then: Stage, what: str
+    ctx: Context, s: ReplayState, ln: ReplayLine, then: Stage, what: str
 ) -> list[Branch]:
     """A rule line is due; after it the replay goes on at ``then``."""
     if isinstance(ln.message, modlog.RuleMessage | modlog.RuleNowMessage):
@@ -72,11 +72,11 @@ def _rule_expected(
     return _missing(ctx, s.evolve(stage=then), ln, what)
 
 
-def _at_opening_rule(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_opening_rule(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     return _rule_expected(ctx, s, ln, Stage.HAND, "the start-up's rule line 'The rule used is X.'")
 
 
-def _at_hand(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_hand(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     if isinstance(ln.message, modlog.HandCardMessage):
         return startup.hand_card(ctx, s, ln.number, ln.message)
     out = _step(ctx, s.evolve(stage=Stage.IDLE), ln)
@@ -86,26 +86,26 @@ def _at_hand(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
     return out
 
 
-def _at_coming(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_coming(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     if isinstance(ln.message, modlog.MittenComingMessage):
         return [coming_line(ctx, s, ln.message.k)]
     return _missing(ctx, s.evolve(stage=Stage.IDLE), ln,
                     f"the countdown line after the deal at line {s.pending_line}")
 
 
-def _at_rule_after_play(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_rule_after_play(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     return _rule_expected(ctx, s, ln, Stage.IDLE,
                           f"'The rule used is X.' after the play at line {s.pending_line}")
 
 
-def _at_rule_after_discard(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_rule_after_discard(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     return _rule_expected(
         ctx, s, ln, Stage.COMING,
         f"'The rule used now is X.' after the discard at line {s.pending_line}",
     )
 
 
-def _at_blocking(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_blocking(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     if isinstance(ln.message, modlog.BlockingSlotMessage):
         return [clicks.blocking_line(ctx, s, ln.message)]
     if isinstance(ln.message, modlog.StrikeMessage):
@@ -114,7 +114,7 @@ def _at_blocking(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
                     f"'Strike!' closing the blocked discard at line {s.pending_line}")
 
 
-def _at_idle(ctx: Context, s: ReplayState, ln: ModuleLine) -> list[Branch]:
+def _at_idle(ctx: Context, s: ReplayState, ln: ReplayLine) -> list[Branch]:
     """The first line of the player's next click; anything else is out of place."""
     match ln.message:
         case modlog.DrewMessage(card=card, kind=kind):

@@ -137,7 +137,7 @@ class LineRecord:
 Branch = tuple[ReplayState, list[str]]
 
 
-class ModuleLine(NamedTuple):
+class ReplayLine(NamedTuple):
     """One module line as the replay reads it: number, message, text."""
 
     number: int
