@@ -33,24 +33,19 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from defuser.apps.live_words import expand, twitch_code
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Discarded,
-    Drew,
-    Event,
-    Played,
-    Solved,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind
 from defuser.errors import DefuserError, InvalidCommandError, NoOpeningStateError
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation, recommend
 from edgework import Batteries, Card, Edgework, EdgeworkError, Ruleset, SerialNumber, parse_hand
 from edgework.errors import InvalidSerialError
+
+if TYPE_CHECKING:
+    # The events are imported where a line reports one: a first answer reads none.
+    from defuser.engine.events import Event
 
 #: How many changes ``undo`` can take back, one after another (older ones are forgotten).
 UNDO_DEPTH: Final = 100
@@ -515,22 +510,32 @@ class LiveSession:
 
 
 def _drew(obs: Observation, verb: str, rest: str) -> Event:
+    from defuser.engine.events import Drew
+
     return Drew(Card.parse(_need(rest, verb, "the card drawn, like GS")))
 
 
 def _discarded(obs: Observation, verb: str, rest: str) -> Event:
+    from defuser.engine.events import Discarded
+
     return Discarded(Card.parse(_need(rest, verb, "the card that landed on the pile, like RC")))
 
 
 def _played(obs: Observation, verb: str, rest: str) -> Event:
+    from defuser.engine.events import Played
+
     return Played(_slot(obs, _need(rest, verb, "a slot 1-3")))
 
 
 def _solved(obs: Observation, verb: str, rest: str) -> Event:
+    from defuser.engine.events import Solved
+
     return Solved(_slot(obs, rest) if rest else None)
 
 
 def _struck(obs: Observation, verb: str, rest: str) -> Event:
+    from defuser.engine.events import Struck
+
     words = _need(rest, verb, "the click that struck: 'strike draw', 'strike discard' or "
                   "'strike play <1-3>'").split()
     kind = _CLICK_WORDS.get(words[0].lower()) if words else None

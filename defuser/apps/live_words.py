@@ -17,10 +17,12 @@ prefix (``!7``, or a letter code like ``!EM``), which is dropped here; ``play`` 
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from defuser.engine.actions import Discarded, Drew, Event, Played, Solved, Struck
 from edgework import ALL_CARDS
+
+if TYPE_CHECKING:
+    from defuser.engine.events import Event
 
 #: A Twitch Plays chat command's module code before the command: ``!7 ``, ``!EM ``.
 _CHAT_PREFIX: Final = re.compile(r"^!\s*(?:[0-9]{1,3}|[A-Za-z][A-Za-z0-9]{1,2})\s+")
@@ -65,6 +67,9 @@ def _struck_click(rest: str) -> str:
 
 def report_line(event: Event) -> str:
     """The live session's line that reports ``event`` (``drew GS``, ``played 2``, ...)."""
+    # Imported here: a live session's first answer needs no event class defined.
+    from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
+
     if isinstance(event, Drew):
         return f"drew {event.card.code}"
     if isinstance(event, Discarded):

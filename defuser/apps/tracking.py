@@ -42,17 +42,10 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from defuser.engine import modlog
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Drew,
-    Event,
-    Played,
-    Solved,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import ON_TOP_VALUES, Board, Effect
 from defuser.engine.deck import DealKind, deal_kind
+from defuser.engine.events import Drew, Event, Played, Solved, Struck
 from defuser.engine.simulator import Outcome
 from defuser.errors import DefuserError
 from defuser.logs.check import messages

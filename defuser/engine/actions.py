@@ -1,13 +1,10 @@
-"""The module's vocabulary: what a player can click, and what a click visibly did.
+"""The module's vocabulary: what a player can click, and why a click can strike.
 
 Contract: an :class:`Action` is one click (draw, discard, play a hand slot) and reads
-and writes the Twitch Plays command (``str(action)`` / :meth:`Action.parse`). An
-:data:`Event` is what an observer sees happen: :class:`Drew` a card, :class:`Discarded`
-(the card that landed on the pile), :class:`Played` a slot, :class:`Solved`, or
-:class:`Struck` (which click struck and, when known, why). The simulator, the log
-replay, the live session and the trainer all speak these types, and the belief's
-:meth:`~defuser.strategy.belief.Observation.apply` is the one place that reads them.
-Nothing here knows the hidden deck.
+and writes the Twitch Plays command (``str(action)`` / :meth:`Action.parse`);
+:class:`StrikeKind` says why a click struck. What a click visibly did is an
+:data:`~defuser.engine.events.Event` (:mod:`defuser.engine.events`). Nothing here knows
+the hidden deck.
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from typing import Final
 
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import InvalidCommandError
-from edgework import Card
 
 
 class ActionKind(enum.Enum):
@@ -151,74 +147,3 @@ class StrikeKind(enum.Enum):
     HAND_FULL = "hand-full"
     DISCARD_BLOCKED = "discard-blocked"
     INVALID_PLAY = "invalid-play"
-
-
-@dataclass(frozen=True, slots=True)
-class Drew:
-    """A draw put ``card`` into the hand."""
-
-    card: Card
-
-    @property
-    def action(self) -> Action:
-        """The click that did this."""
-        return Action.draw()
-
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """A discard dealt ``card`` onto the pile (the new discard top)."""
-
-    card: Card
-
-    @property
-    def action(self) -> Action:
-        """The click that did this."""
-        return Action.discard()
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """The card in ``slot`` was played onto the pile (``card`` when the reporter knows it)."""
-
-    slot: int
-    card: Card | None = None
-
-    @property
-    def action(self) -> Action:
-        """The click that did this."""
-        return Action.play(self.slot)
-
-
-@dataclass(frozen=True, slots=True)
-class Solved:
-    """A Defuse was played with the mitten on top: the module is solved.
-
-    ``slot`` and ``card`` are ``None`` when the reporter does not say which Defuse.
-    """
-
-    slot: int | None = None
-    card: Card | None = None
-
-    @property
-    def action(self) -> Action | None:
-        """The click that did this, when the slot is known."""
-        return None if self.slot is None else Action.play(self.slot)
-
-
-@dataclass(frozen=True, slots=True)
-class Struck:
-    """``action`` struck; ``reason`` says why when the reporter knows it.
-
-    ``card`` is the card that stayed in its slot after an invalid play, ``blocking``
-    the slots that blocked a discard (both only when known).
-    """
-
-    action: Action
-    reason: StrikeKind | None = None
-    card: Card | None = None
-    blocking: tuple[int, ...] = ()
-
-
-#: What an observer sees one click do.
-Event = Drew | Discarded | Played | Solved | Struck

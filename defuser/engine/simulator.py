@@ -23,17 +23,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from defuser.engine import deck, modlog
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Discarded,
-    Drew,
-    Event,
-    Played,
-    Solved,
-    StrikeKind,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.board import (
     Board,
     ClickVerdict,
@@ -44,6 +34,7 @@ from defuser.engine.board import (
     verdict_of,
 )
 from defuser.engine.deck import DealKind
+from defuser.engine.events import Discarded, Drew, Event, Played, Solved, Struck
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import (
     DefuserError,

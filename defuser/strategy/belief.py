@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from defuser.engine.actions import Action, ActionKind, Discarded, Drew, Event, Played, Solved
+from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import Board, Effect
 from defuser.engine.deck import (
     DealKind,
@@ -65,6 +65,7 @@ from defuser.errors import InvalidHandError, InvalidObservationError, NoOpeningS
 from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, Ruleset
 
 if TYPE_CHECKING:
+    from defuser.engine.events import Discarded, Drew, Event, Played, Solved, Struck
     from defuser.engine.simulator import HiddenState, Result
 
 def _check_interval(interval: int) -> None:
@@ -590,16 +591,18 @@ class Observation:
         """The observation after ``event``: the one entry point for what a click did.
 
         The simulator's results, the log replay, the live session and the trainer all
-        report clicks as :data:`~defuser.engine.actions.Event` values and come here.
+        report clicks as :data:`~defuser.engine.events.Event` values and come here.
         """
-        if isinstance(event, Drew):
+        drew, discarded, played, solved, struck = _event_types()
+        if isinstance(event, drew):
             return self.drew(event.card)
-        if isinstance(event, Discarded):
+        if isinstance(event, discarded):
             return self.discarded(event.card)
-        if isinstance(event, Played):
+        if isinstance(event, played):
             return self.played(event.slot)
-        if isinstance(event, Solved):
+        if isinstance(event, solved):
             return self.solve(event.slot)
+        assert isinstance(event, struck)
         kind, slot = event.action.kind, event.action.slot
         if kind is ActionKind.DRAW:
             return self.strike_draw()
@@ -695,3 +698,15 @@ def _codes(cards: Iterable[Card]) -> str:
 def _slots_text(obs: Observation, slots: Sequence[int]) -> str:
     parts = [f"slot {s} ({obs.hand[s - 1].code})" for s in slots]
     return " and ".join(parts)
+
+
+@functools.cache
+def _event_types() -> tuple[
+    type[Drew], type[Discarded], type[Played], type[Solved], type[Struck]
+]:
+    """The event classes :meth:`Observation.apply` tells apart, imported on first use: a
+    live session's first answer reads no event, and defining them (frozen dataclasses,
+    about 3.5 M instructions each) would delay it."""
+    from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
+
+    return Drew, Discarded, Played, Solved, Struck

@@ -19,8 +19,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from defuser.engine.actions import Action, ActionKind, Discarded, Drew, StrikeKind, Struck
+from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.board import Effect
+from defuser.engine.events import Discarded, Drew, Struck
 from defuser.engine.generate import random_batteries, random_serial
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Module, Result

@@ -192,6 +192,35 @@ def test_live_json_answers_a_whole_game_without_loading_rich_or_numpy(tmp_path: 
     assert not loaded & {"rich", "numpy"}
 
 
+def test_live_first_answer_defines_no_event_class(tmp_path: Path) -> None:
+    """The answer to ``start`` reads no event, so the event classes (frozen dataclasses,
+    about 3.5 M instructions each to define) stay undefined until a line reports one:
+    every dataclass the process defines is recorded."""
+    defined = tmp_path / "dataclasses.json"
+    prelude = (
+        "import atexit, dataclasses\n"
+        "_made, _dataclass = [], dataclasses.dataclass\n"
+        "def _record(cls=None, /, **options):\n"
+        "    def wrap(cls):\n"
+        "        _made.append(cls.__module__ + '.' + cls.__qualname__)\n"
+        "        return _dataclass(cls, **options)\n"
+        "    return wrap if cls is None else wrap(cls)\n"
+        "dataclasses.dataclass = _record\n"
+        f"atexit.register(lambda: open({str(defined)!r}, 'w').write(json.dumps(_made)))\n"
+    )
+    done, _ = run_cli_recording_modules(
+        tmp_path,
+        ["live", "--json", "--serial", "AB3CD4", "--batteries", "3"],
+        stdin="start RC BH GS YT\n", prelude=prelude,
+    )
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["recommendation"]["command"] == "play 1"
+    made = set(json.loads(defined.read_text()))
+    assert "defuser.strategy.values.Recommendation" in made  # the record is real
+    events = {"Drew", "Discarded", "Played", "Solved", "Struck"}
+    assert not {name for name in made if name.rpartition(".")[2] in events}
+
+
 def test_stats_and_a_table_drill_load_no_strategy(tmp_path: Path) -> None:
     """``stats`` and a table drill never ask a decision question: the registry names the
     generators, so the policy, the DP and the simulator stay out of both processes (and

@@ -8,16 +8,8 @@ import random
 import pytest
 from engine_helpers import ALL_ACTIONS
 
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Discarded,
-    Drew,
-    Played,
-    Solved,
-    StrikeKind,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind, StrikeKind
+from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidCommandError
 from defuser.strategy.dp import DISCARD, DRAW, Choice, PlayKind

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from web_fixtures import tampered_log, two_module_log
 
-from defuser.engine.actions import Discarded, Drew, Played, Solved
+from defuser.engine.events import Discarded, Drew, Played, Solved
 from defuser.engine.simulator import Module
 from edgework import Batteries, Ruleset, SerialNumber
 

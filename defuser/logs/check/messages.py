@@ -5,7 +5,7 @@ Contract: messages are read once into their classes by
 starts one click of the player, which click it was and how it ended, so nothing else
 dispatches on message classes to learn that; :func:`moved_card` is the card a click's
 first line names and :func:`event_of` what the click visibly did, as the typed
-:data:`~defuser.engine.actions.Event` the belief reads (the replay's steps and a
+:data:`~defuser.engine.events.Event` the belief reads (the replay's steps and a
 followed module both turn lines into events here); :func:`is_cut_short` tells a line
 the file cut short from one the module never writes.
 """
@@ -16,17 +16,8 @@ import functools
 from typing import Final, NamedTuple
 
 from defuser.engine import modlog
-from defuser.engine.actions import (
-    Action,
-    ActionKind,
-    Discarded,
-    Drew,
-    Event,
-    Played,
-    Solved,
-    StrikeKind,
-    Struck,
-)
+from defuser.engine.actions import Action, ActionKind, StrikeKind
+from defuser.engine.events import Discarded, Drew, Event, Played, Solved, Struck
 from defuser.engine.rules import HAND_SIZE
 from defuser.engine.simulator import Outcome
 from edgework import RULE_LETTERS, TABLE_LETTERS, Card, CardType

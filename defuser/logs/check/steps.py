@@ -5,7 +5,7 @@ one :class:`ReplayStep` per click. A step says which click it was (an
 :class:`~defuser.engine.actions.ActionKind` and the slot), how it ended (an
 :class:`~defuser.engine.simulator.Outcome` and the :class:`StrikeKind`), and gives the
 click as an :class:`~defuser.engine.actions.Action` and what it visibly did as an
-:data:`~defuser.engine.actions.Event`, so the judge and the analysis never read message
+:data:`~defuser.engine.events.Event`, so the judge and the analysis never read message
 names.
 """
 
@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from defuser.engine import modlog
-from defuser.engine.actions import Action, ActionKind, Event, StrikeKind
+from defuser.engine.actions import Action, ActionKind, StrikeKind
+from defuser.engine.events import Event
 from defuser.engine.simulator import Outcome
 from defuser.logs.check.messages import (
     CLICKS,

@@ -6,7 +6,8 @@ import itertools
 
 from replay_helpers import checked, simulated_check
 
-from defuser.engine.actions import ActionKind, Discarded, Drew, Played, Solved, Struck
+from defuser.engine.actions import ActionKind
+from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Outcome
 from defuser.logs.check.messages import ACTION_STARTS
 from defuser.logs.check.steps import build_steps
