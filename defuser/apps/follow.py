@@ -690,6 +690,9 @@ class FollowNotice:
     text: str
     #: The follower's session after the notice (1, 2, ...).
     session: int
+    #: Why, for a front end that words it its own way: what :class:`TailRead` said was
+    #: missing, or how the log started over (empty for the other kinds).
+    detail: str = ""
 
 
 def _quiet(notice: FollowNotice) -> None:
@@ -697,8 +700,13 @@ def _quiet(notice: FollowNotice) -> None:
 
 
 @dataclass
-class _Loop:
-    """The follower, the file and what the caller is told, between two looks."""
+class LogFollowing:
+    """Following one log, between two looks at it: each :class:`TailRead` applied to the
+    :class:`Follower` in the one right order (a rotated log's last lines, then a restart,
+    then the new lines), every change given to ``emit`` and what happens to the log
+    itself to ``notice``. Sans-I/O: the caller reads the file (:class:`LogTail`) and
+    waits; ``mittens live --follow`` (:func:`follow`) and the web board's hub both drive
+    it."""
 
     follower: Follower
     emit: Callable[[Advice], None]
@@ -728,7 +736,7 @@ class _Loop:
                 self.notice(FollowNotice(
                     FollowNoticeKind.MISSING,
                     f"the log {self.path} cannot be read: {read.missing}; waiting for it",
-                    session))
+                    session, read.missing))
             self.missing = read.missing
             return False
         if self.missing:
@@ -740,7 +748,8 @@ class _Loop:
             self.follower.restart()
             self.notice(FollowNotice(
                 FollowNoticeKind.RESTARTED, f"the log was {read.restarted}: it is read again from "
-                f"its top (session {self.follower.session})", self.follower.session))
+                f"its top (session {self.follower.session})", self.follower.session,
+                read.restarted.value))
         self.feed(read.lines)
         return bool(read.lines or read.drained or read.restarted)
 
@@ -764,7 +773,8 @@ def follow(
     already in the file are read first without a word (:meth:`Follower.catch_up`).
     ``stop`` is asked each time the file has nothing new.
     """
-    loop = _Loop(follower if follower is not None else Follower(), emit, notice, Path(path))
+    loop = LogFollowing(follower if follower is not None else Follower(), emit, notice,
+                        Path(path))
     tail = LogTail(path)
     first = tail.read()
     if catch_up and not first.missing:

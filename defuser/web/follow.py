@@ -1,8 +1,9 @@
 """The hands-free board's server side: one follower of the game's log, many viewers.
 
 Contract: a :class:`FollowHub` reads the followed log with the same
-:class:`~defuser.apps.follow.LogTail` and :class:`~defuser.apps.follow.Follower` as
-``mittens live --follow``, in a worker thread every :data:`POLL` seconds, and keeps a
+:class:`~defuser.apps.follow.LogTail`, :class:`~defuser.apps.follow.LogFollowing` and
+:class:`~defuser.apps.follow.Follower` as ``mittens live --follow``, in a worker thread
+every :data:`POLL` seconds, and keeps a
 snapshot: every module of the current game session with its latest advice (the object
 ``live --follow --json`` prints, plus what the page draws), the most recent change, and
 notices (a new game session, a restarted log, a module whose advice stopped and why, a log
@@ -22,7 +23,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from defuser.apps.follow import Advice, Follower, LogTail
+from defuser.apps.follow import (
+    Advice,
+    Follower,
+    FollowNotice,
+    FollowNoticeKind,
+    LogFollowing,
+    LogTail,
+)
 from defuser.web.board import module_view
 
 #: Seconds between two looks at the log (a line reaches the page within about this).
@@ -44,6 +52,10 @@ class FollowHub:
         self.clock = clock
         self.tail = LogTail(path)
         self.follower = Follower()
+        #: What one look at the log brought, in order: advice and notices.
+        self._brought: list[Advice | FollowNotice] = []
+        self.following = LogFollowing(self.follower, self._brought.append,
+                                      self._brought.append, path)
         self.version = 0
         self.modules: dict[str, dict[str, Any]] = {}
         self.notices: list[dict[str, Any]] = []
@@ -59,40 +71,42 @@ class FollowHub:
     def step(self) -> bool:
         """Read what the log gained and apply it; whether the snapshot changed.
 
-        The reading and the advice are worked out first; the snapshot then changes at
-        once, under a lock, so a viewer never sees half a step.
+        The reading and the advice are worked out first (by the same
+        :class:`~defuser.apps.follow.LogFollowing` as ``live --follow``); the snapshot then
+        changes at once, under a lock, so a viewer never sees half a step.
         """
-        read = self.tail.read()
-        if read.missing:
-            with self._lock:
-                return self._unreadable(read.missing)
-        # The rest of a rotated log first, then the new one from its top.
-        drained = self.follower.feed_all(read.drained)
-        if read.restarted:
-            self.follower.restart()
-        advices = self.follower.feed_all(read.lines)
+        self._brought.clear()
+        self.following.take(self.tail.read())
         with self._lock:
-            self._readable = True
-            for advice in drained:
-                self._apply(advice)
-            if read.restarted:
-                self._notice("restarted", f"The log was {read.restarted}: it is read again "
-                             "from its top.")
-                self.modules.clear()
-            for advice in advices:
-                self._apply(advice)
-            if not (read.restarted or drained or advices):
-                return False
-            self.version += 1
-            return True
+            changed = False
+            for item in self._brought:
+                if isinstance(item, Advice):
+                    self._apply(item)
+                    changed = True
+                else:
+                    changed = self._told(item) or changed
+            if changed:
+                self.version += 1
+            return changed
 
-    def _unreadable(self, why: str) -> bool:
-        if not self._readable:
-            return False
-        self._readable = False
-        self._notice("unreadable", f"The log {self.path} cannot be read: {why}.")
-        self.version += 1
-        return True
+    def _told(self, notice: FollowNotice) -> bool:
+        """Apply a notice about the log itself; whether the snapshot changed. A new game
+        session is announced with its first advice (:meth:`_apply`)."""
+        if notice.kind is FollowNoticeKind.MISSING:
+            if not self._readable:
+                return False
+            self._readable = False
+            self._notice("unreadable", f"The log {self.path} cannot be read: {notice.detail}.")
+            return True
+        if notice.kind is FollowNoticeKind.BACK:
+            self._readable = True
+        elif notice.kind is FollowNoticeKind.RESTARTED:
+            self._readable = True
+            self._notice("restarted", f"The log was {notice.detail}: it is read again from "
+                         "its top.")
+            self.modules.clear()
+            return True
+        return False
 
     def _apply(self, advice: Advice) -> None:
         if advice.session != self.session:

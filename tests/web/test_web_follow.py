@@ -10,6 +10,8 @@ from pathlib import Path
 from starlette.testclient import TestClient
 from web_fixtures import two_module_log
 
+from defuser.apps.follow import LogFollowing
+from defuser.web import follow as web_follow
 from defuser.web.app import WebSettings, create_app
 from defuser.web.follow import FollowHub
 from defuser.web.security import GuardSettings
@@ -84,3 +86,14 @@ def test_the_page_the_json_and_the_stream(memory_path: Path) -> None:
             event = [next(lines) for _ in range(3)]
         assert event[1] == "event: snapshot"
         assert json.loads(event[2].removeprefix("data: "))["version"] >= 1
+
+
+def test_the_hub_reads_the_log_through_the_same_following_as_the_terminal(
+    memory_path: Path,
+) -> None:
+    """The order of a look at the log (a rotated log's last lines, a restart, the new
+    lines) lives in apps.follow.LogFollowing alone; the hub only words what it reports."""
+    hub = FollowHub(memory_path / "game.log")
+    assert isinstance(hub.following, LogFollowing) and hub.following.follower is hub.follower
+    source = Path(web_follow.__file__).read_text(encoding="utf-8")
+    assert ".feed_all(" not in source and ".restart()" not in source and ".feed(" not in source
