@@ -7,9 +7,12 @@ the time comes from the injected clock, typed events come out (:class:`Clicked`,
 The session owns what the module alone does not: the strike limit and the explosion,
 the bomb timer (a quarter faster per strike, see :func:`timer_rate`), the count of
 clicks, and how the game ended (:class:`GameEnd`: solved, exploded at the strike limit,
-exploded when the timer ran out). Why a front end stopped playing before that (the
-player quit, the input ended, Ctrl-C, a simulated prop's script ran out) is the front
-end's business, and so are the words that announce an end.
+exploded when the timer ran out). It records each click with its time on the session's
+clock, so :meth:`GameSession.state` holds all a front end needs to save a game and
+:meth:`GameSession.from_state` rebuilds it on a module rebuilt the same way (the same
+rules, interval and seed), replaying the clicks at their times. Why a front end stopped
+playing before the end (the player quit, the input ended, Ctrl-C, a simulated prop's
+script ran out) is the front end's business, and so are the words that announce an end.
 
 The click itself is made by a :class:`Clicker`: the simulator's :class:`Module`, a
 trainer's walk that keeps its belief in step, or the prop's bridge, which also shows
@@ -42,6 +45,9 @@ STRIKE_LIMIT: Final = 3
 #: (twice as fast from the fourth on).
 RATE_PER_STRIKE: Final = 0.25
 MAX_RATE_STRIKES: Final = 4
+
+#: The version of :meth:`GameSession.state`'s shape (its ``version`` key).
+GAME_STATE_VERSION: Final = 1
 
 #: Seconds on some clock (``time.monotonic`` by default).
 Clock = Callable[[], float]
@@ -107,6 +113,21 @@ class Ended:
 GameEvent = Clicked | Ended
 
 
+class SavedGameError(DefuserError):
+    """A game session's state that cannot be rebuilt: another version, a missing or
+    malformed part, or clicks the module given does not replay to the same game."""
+
+
+class _ReplayClock:
+    """The clock of a replay: set to each replayed click's session-clock time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class GameSession:
     """One module on a bomb with a strike limit and an optional timer, click by click.
 
@@ -143,6 +164,8 @@ class GameSession:
         self.clock = clock
         self.started = clock()
         self.clicks = 0
+        #: Every click made: its action and its time in seconds since the start.
+        self.history: list[tuple[Action, float]] = []
         self.end: GameEnd | None = None
         self.time_limit = time_limit
         #: The timer: seconds left at clock time ``_time_at``, running at ``_rate``.
@@ -201,6 +224,7 @@ class GameSession:
             raise MisuseError(f"the game is over ({self.end.value}), expected no more clicks")
         result = self.clicker.act(action)
         self.clicks += 1
+        self.history.append((action, self.elapsed()))
         events: list[GameEvent] = [Clicked(result)]
         if self._time_left is not None:
             # The time left so far ran at the old rate; a strike speeds up what follows.
@@ -231,8 +255,13 @@ class GameSession:
         return [Ended(end)]
 
     def state(self) -> dict[str, Any]:
-        """The game as JSON-ready values: the bomb, the clicks and the visible module."""
+        """The game as JSON-ready values: the bomb, the clicks and the visible module,
+        with what :meth:`from_state` rebuilds it from (the version of this shape, the
+        module's seed, and each click with its time in seconds since the start)."""
         return {
+            "version": GAME_STATE_VERSION,
+            "seed": self.module.seed,
+            "history": [[str(action), at] for action, at in self.history],
             "strike_limit": self.strike_limit,
             "time_limit": self.time_limit,
             "time_left": self.time_left(),
@@ -242,6 +271,75 @@ class GameSession:
             "end": None if self.end is None else self.end.value,
             "module": visible_state(self.module),
         }
+
+    @classmethod
+    def from_state(
+        cls,
+        state: dict[str, Any],
+        module: Module,
+        *,
+        clock: Clock,
+        clicker: Clicker | None = None,
+        display: BombDisplay | None = None,
+    ) -> GameSession:
+        """The game :meth:`state` describes, on ``module``: a module nobody has clicked,
+        rebuilt the way the saved game's was (same rules, interval and seed; ``mittens
+        play`` gives it ``Module.from_edgework`` with the state's ``seed``).
+
+        ``clicker`` (the module itself when not given) makes every saved click again at
+        its saved time; ``display`` is told only what changes after that. The game goes
+        on from where it was saved: on ``clock``, :meth:`elapsed` is the state's
+        ``seconds`` now, and the timer runs on from its time left. Raises
+        :class:`SavedGameError` for a state of another version or shape, or one whose
+        clicks do not replay on ``module`` to the saved game; a module already clicked
+        is misuse (:class:`MisuseError`).
+        """
+        if not isinstance(state, dict) or state.get("version") != GAME_STATE_VERSION:
+            raise SavedGameError(f"game state is not version {GAME_STATE_VERSION} of a "
+                                 "game session's state")
+        if module.clicks or module.solved or module.strikes:
+            raise MisuseError(f"module has {module.clicks} clicks, expected a new module "
+                              "to replay a saved game on")
+        try:
+            session = cls._replayed(state, module, clicker)
+        except SavedGameError:
+            raise
+        except (KeyError, TypeError, ValueError, DefuserError) as exc:
+            raise SavedGameError(f"game state is incomplete or malformed ({exc!r})") from exc
+        # The replay ran on session time from 0; the game goes on from now on ``clock``.
+        offset = clock() - session.clock()
+        session.clock = clock
+        session.started += offset
+        session._time_at += offset
+        session.display = display
+        return session
+
+    @classmethod
+    def _replayed(
+        cls, state: dict[str, Any], module: Module, clicker: Clicker | None
+    ) -> GameSession:
+        """The saved game replayed on ``module``, on a replay clock at the saved time."""
+        if state["seed"] != module.seed:
+            raise SavedGameError(f"game state is of seed {state['seed']}, expected the "
+                                 f"module's seed {module.seed}")
+        replay = _ReplayClock()
+        time_limit = state["time_limit"]
+        session = cls(module, clicker=clicker, strike_limit=int(state["strike_limit"]),
+                      clock=replay, time_limit=None if time_limit is None else float(time_limit))
+        for action, at in state["history"]:
+            replay.now = float(at)
+            if session.over:
+                raise SavedGameError("game state has clicks after the game ended")
+            session.click(Action.parse(action))
+        replay.now = float(state["seconds"])
+        if state["end"] == GameEnd.TIMED_OUT.value:
+            session.tick()
+        end = None if session.end is None else session.end.value
+        found = (session.clicks, end, visible_state(module))
+        if found != (state["clicks"], state["end"], state["module"]):
+            raise SavedGameError(f"game state's clicks replay to {found}, expected "
+                                 f"{(state['clicks'], state['end'], state['module'])}")
+        return session
 
 
 # ---------------------------------------------------------------------- JSON shapes

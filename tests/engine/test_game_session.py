@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from defuser.engine.game import (
     Ended,
     GameEnd,
     GameSession,
+    SavedGameError,
     click_fields,
     timer_rate,
 )
@@ -181,3 +183,96 @@ def test_a_click_that_does_not_strike_leaves_the_display_alone() -> None:
     [event] = session.click(Action.draw())
     assert isinstance(event, Clicked) and event.result.outcome is Outcome.OK
     assert recorder.shown == []
+
+
+# ------------------------------------------------------------- saving and restoring
+
+#: Seed 7 with this edge: strikes on the first two clicks, on the fourth, the eighth
+#: and the eleventh (``strike_limit`` 5 explodes there).
+CLICKS = [Action.discard(), Action.draw(), Action.play(1), Action.play(2), Action.play(3),
+          Action.draw(), Action.discard(), Action.draw(), Action.play(1), Action.draw(),
+          Action.draw()]
+
+
+def _played(clock: Clock, count: int, strike_limit: int, time_limit: float) -> GameSession:
+    """The game of CLICKS' first ``count`` clicks, 1.25 s apart (0.5 s after the last)."""
+    session = GameSession(module(), clock=clock, strike_limit=strike_limit,
+                          time_limit=time_limit)
+    for action in CLICKS[:count]:
+        clock.now += 1.25
+        session.click(action)
+    clock.now += 0.5
+    return session
+
+
+def _saved(session: GameSession) -> dict[str, Any]:
+    """The session's state through JSON text, as a front end would keep it."""
+    state: dict[str, Any] = json.loads(json.dumps(session.state()))
+    return state
+
+
+def test_a_game_saved_mid_game_goes_on_as_the_original() -> None:
+    clock, later = Clock(), Clock()
+    original = _played(clock, 3, strike_limit=5, time_limit=300.0)
+    assert original.module.strikes == 2 and not original.over and original.rate == 1.5
+    saved = _saved(original)
+    assert saved["seed"] == 7 and saved["version"] == 1
+    assert saved["history"] == [["discard", 1.25], ["draw", 2.5], ["play 1", 3.75]]
+    later.now = 5000.0
+    rebuilt = GameSession.from_state(saved, module(), clock=later)
+    assert rebuilt.state() == saved and rebuilt.history == original.history
+    # 1.25 s at 1x, 1.25 s at 1.25x (a strike), 1.75 s at 1.5x (a second strike).
+    assert rebuilt.time_left() == original.time_left() == 300.0 - 1.25 - 1.5625 - 2.625
+    assert rebuilt.deadline() == 5000.0 + 294.5625 / 1.5
+    for action in CLICKS[3:]:
+        clock.now += 2.0
+        later.now += 2.0
+        assert rebuilt.click(action) == original.click(action)
+        assert rebuilt.state() == original.state()
+    assert rebuilt.end is GameEnd.EXPLODED and rebuilt.module.strikes == 5
+
+
+def test_a_game_saved_after_its_end_stays_ended() -> None:
+    clock, later = Clock(), Clock()
+    exploded = _played(clock, 2, strike_limit=2, time_limit=300.0)
+    timed_out = _played(clock, 1, strike_limit=3, time_limit=3.0)
+    clock.now += 10.0
+    assert timed_out.tick() == [Ended(GameEnd.TIMED_OUT)]
+    clock.now += 7.0
+    for original, end in ((exploded, GameEnd.EXPLODED), (timed_out, GameEnd.TIMED_OUT)):
+        saved = _saved(original)
+        rebuilt = GameSession.from_state(saved, module(), clock=later)
+        assert rebuilt.end is end and rebuilt.state() == saved
+        assert rebuilt.tick() == [] and rebuilt.deadline() is None
+        later.now += 30.0
+        assert rebuilt.time_left() == original.time_left()
+        with pytest.raises(MisuseError, match="the game is over"):
+            rebuilt.click(Action.draw())
+
+
+def _broken(saved: dict[str, Any], key: str, value: object) -> dict[str, Any]:
+    return {**saved, key: value}
+
+
+def test_a_state_of_another_version_or_shape_is_refused() -> None:
+    saved = _saved(_played(Clock(), 3, strike_limit=5, time_limit=300.0))
+    assert GameSession.from_state(saved, module(), clock=Clock()).clicks == 3
+    refused = [
+        (_broken(saved, "version", 2), "not version 1"),
+        ([saved], "not version 1"),
+        ({k: v for k, v in saved.items() if k != "history"}, "malformed.*history"),
+        (_broken(saved, "history", [["jump", 1.0]]), "malformed"),
+        (_broken(saved, "history", [["draw"]]), "malformed"),
+        (_broken(saved, "seed", 8), "seed 8, expected the module's seed 7"),
+        (_broken(saved, "clicks", 4), "replay to"),
+        (_broken(saved, "history", saved["history"][:2]), "replay to"),
+        (_broken(saved, "strike_limit", 2), "clicks after the game ended"),
+        (_broken(saved, "time_limit", 3.0), "replay to"),
+    ]
+    for state, message in refused:
+        with pytest.raises(SavedGameError, match=message):
+            GameSession.from_state(state, module(), clock=Clock())  # type: ignore[arg-type]
+    clicked = module()
+    clicked.act(Action.draw())
+    with pytest.raises(MisuseError, match="expected a new module"):
+        GameSession.from_state(saved, clicked, clock=Clock())
