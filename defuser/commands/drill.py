@@ -378,7 +378,16 @@ def show_event(event: Event, term: DrillIO) -> None:
 def run(session: DrillSession, term: DrillIO, path: Path) -> None:
     """Read answers and feed them to the session until it ends; Ctrl-C shows the
     summary so far and exits 130 (every answer given is already stored)."""
-    try:
+
+    def summary() -> str:
+        # Only the question on screen is lost; the application ends the run (exit 130).
+        for event in session.interrupt():
+            show_event(event, term)
+        saved = len(session.drill.answered)
+        return f"; {saved} answer{'' if saved == 1 else 's'} saved in {path}"
+
+    # The terminal's reader ends its prompt's line itself on Ctrl-C.
+    with term.out.interruptible(summary, open_prompt=False):
         for event in session.start():
             if isinstance(event, DrillStarted):
                 show_start(event, term, path)
@@ -392,12 +401,6 @@ def run(session: DrillSession, term: DrillIO, path: Path) -> None:
                 events = session.stop() if line is None else session.answer(line)
             for event in events:
                 show_event(event, term)
-    except KeyboardInterrupt:
-        # Only the question on screen is lost; the application ends the run (exit 130).
-        for event in session.interrupt():
-            show_event(event, term)
-        saved = len(session.drill.answered)
-        term.out.interrupted(f"; {saved} answer{'' if saved == 1 else 's'} saved in {path}")
 
 
 def show_start(event: DrillStarted, term: DrillIO, path: Path) -> None:

@@ -442,10 +442,7 @@ def prop(
         reconnect_timeout=reconnect_timeout,
     )
     files = (log_path, trace_path)
-    if play_on_port(
-        out, port, timing, module, edge, seed, files, strike_limit, time_limit, pace=pace
-    ):
-        out.interrupted()  # Ctrl-C: the summary is printed
+    play_on_port(out, port, timing, module, edge, seed, files, strike_limit, time_limit, pace=pace)
 
 
 def demo_pace(demo: bool, port: str | None, pace: float | None, out: Application) -> float:
@@ -484,10 +481,9 @@ def play_on_port(
     time_limit: float | None,
     *,
     pace: float = 0.0,
-) -> bool:
+) -> None:
     """Open the log and trace files (``paths``), set up the game session on the prop at
-    ``port`` and play it (``pace``: seconds after each press); return whether Ctrl-C
-    stopped it.
+    ``port`` and play it (``pace``: seconds after each press).
 
     A simulated prop in this process that plays a script (``--demo``, a ``propsim://``
     URL with ``script=``) is played on emulated time (:class:`SimClock`) unless a person
@@ -521,7 +517,7 @@ def play_on_port(
             clock=clock,
             time_limit=time_limit,
         )
-        return play_on_prop(game, device, session, bridge, seed)
+        play_on_prop(out, game, device, session, bridge, seed)
     finally:
         for file in files:
             file.close()
@@ -547,26 +543,34 @@ def choose_port(port: str | None, demo: bool, module: Module) -> str:
 
 
 def play_on_prop(
-    game: PropGame, device: Device, session: GameSession, bridge: Bridge, seed: int
-) -> bool:
-    """Play the game on ``device`` and print the summary; return whether Ctrl-C stopped
-    it. A lost link after the start still prints the summary, then fails."""
-    interrupted = False
+    out: Application,
+    game: PropGame,
+    device: Device,
+    session: GameSession,
+    bridge: Bridge,
+    seed: int,
+) -> None:
+    """Play the game on ``device`` and print the summary, after Ctrl-C too (the
+    application ends the run). A lost link after the start still prints the summary,
+    then fails."""
+    clicks = session.module
+
+    def stopped() -> None:
+        game.finish(session, Stop.STOPPED, device, clicks.clicks)
+
     try:
-        end: GameEnd | Stop = Stop.STOPPED
-        try:
-            end = game.run(device, session, bridge, seed)
-        except KeyboardInterrupt:
-            end, interrupted = Stop.STOPPED, True
-        except HardwareError as exc:
-            if device.firmware is not None:
-                # The game had started: its summary is not lost with the link.
-                game.finish(session, Stop.STOPPED, device, session.module.clicks)
-            raise hardware_error(exc) from exc
-        game.finish(session, end, device, session.module.clicks)
+        # The prop reads no line: nothing to end before the summary.
+        with out.interruptible(stopped, open_prompt=False):
+            try:
+                end = game.run(device, session, bridge, seed)
+            except HardwareError as exc:
+                if device.firmware is not None:
+                    # The game had started: its summary is not lost with the link.
+                    stopped()
+                raise hardware_error(exc) from exc
+            game.finish(session, end, device, clicks.clicks)
     finally:
         device.close()
-    return interrupted
 
 
 def _scripted_sim(url: str | None) -> PropSim | None:

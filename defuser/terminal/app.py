@@ -203,18 +203,24 @@ class Application:
         raise SystemExit(EXIT_INTERRUPTED)
 
     @contextlib.contextmanager
-    def interruptible(self, summary: Callable[[], None]) -> Iterator[None]:
+    def interruptible(
+        self, summary: Callable[[], str | None], *, open_prompt: bool = True
+    ) -> Iterator[None]:
         """Ctrl-C inside the block prints the command's ``summary``, then ends the run
-        (:meth:`interrupted`)."""
+        (:meth:`interrupted`, with the ``detail`` the summary returns, if any).
+
+        ``open_prompt``: Ctrl-C may come at a prompt whose line is still open on a
+        terminal, which is ended first; False for a command that reads no line, or whose
+        reader ends the line itself."""
         try:
             yield
         except KeyboardInterrupt:
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                if stdin_is_terminal() and sys.stdout.isatty():
+                if open_prompt and stdin_is_terminal() and sys.stdout.isatty():
                     # Ctrl-C came at a prompt: end its line, so the summary starts on its own.
                     sys.stdout.write("\n")
-            summary()
-            self.interrupted()
+            detail = summary()
+            self.interrupted(detail or "")
 
     # ----------------------------------------------------------------------- errors
 

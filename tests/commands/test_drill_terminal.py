@@ -284,3 +284,22 @@ def test_a_windows_console_is_read_line_by_line(
     line = reader(stdin, screen, now, live=True).read("> ", words=lambda: "1.0 s",
                                                       deadline=50.0)
     assert line == "K" and "".join(screen.parts) == "> "
+
+
+
+def test_ctrl_c_prints_the_summary_keeps_the_answers_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def two_answers_then_ctrl_c(stream: object) -> Iterator[str]:
+        yield from ("A", "B")
+        raise KeyboardInterrupt  # where the third answer would be read
+
+    monkeypatch.setattr(drill_command, "input_lines", two_answers_then_ctrl_c)
+    db = tmp_path / "stats.sqlite3"
+    run = run_cli(["drill", "--mode", "table", "--seed", "3", "--count", "5", "--db", str(db)],
+                  monkeypatch)
+    assert run.code == 130, run.err
+    assert "Session (interrupted): 0/2 right" in run.out  # the summary
+    assert run.err.endswith(f"mittens: interrupted; 2 answers saved in {db}\n")
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        assert len(store.answers()) == 2
