@@ -1,23 +1,26 @@
-"""The bridge between the prop and the simulator: presses to actions, state to display.
+"""The bridge between the prop and the simulator: buttons to clicks, state to display.
 
 It knows both vocabularies (buttons and display commands on one side, the
 simulator's actions and visible state on the other) and nothing about bytes: it talks
 to anything with ``post``, ``sound``, ``ack``, ``sync`` and ``next_press`` (a
-:class:`~hardware.device.Device`, or a fake in tests). The game state lives in the
-:class:`~defuser.engine.simulator.Module` and the :class:`BombDisplay` the game loop keeps;
-the prop only mirrors them. After each press the bridge posts only the display commands
-whose value changed; the device re-sends the full state after any reconnect. Posting
-never waits: a press is recorded as applied before any byte goes out.
+:class:`~hardware.device.Device`, or a fake in tests). It makes no click: the game
+session does (:class:`~hardware.game.PropGame` joins them), and the bridge shows what
+the click changed (:meth:`Bridge.show_click`, which also acknowledges the press) and
+what the bomb became (:meth:`Bridge.show_bomb`). The game state lives in the
+:class:`~defuser.engine.simulator.Module` and the game session; the prop only mirrors
+them. Only the display commands whose value changed are posted, and each method returns
+what it posted; the device re-sends the full state after any reconnect. Posting never
+waits.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.game import BombState, GameEnd
-from defuser.engine.simulator import Module, Outcome, Result
+from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import make_policy
 from edgework import Batteries, Edgework
@@ -78,7 +81,7 @@ class Prop(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class BombDisplay:
-    """The bomb around the module, as the game loop keeps it.
+    """The bomb around the module in the prop's units, as the bridge shows it.
 
     ``limit`` is the strike limit (0: none); ``timer_ms`` the time left when the bomb
     state was taken and ``rate`` how fast the timer runs in thousandths (None and 0:
@@ -174,31 +177,9 @@ def display_commands(
     return [*edge_commands(edgework), *state_commands(module, bomb)]
 
 
-@dataclass(frozen=True, slots=True)
-class PressStep:
-    """One press and what it did: the action, the module's result, the commands posted."""
-
-    press: ButtonPressed
-    action: Action
-    result: Result
-    shown: tuple[DisplayCommand, ...]
-    #: What the press did to the bomb (its timer, its end), posted after the ACK.
-    bombed: tuple[DisplayCommand, ...] = ()
-
-    @property
-    def sent(self) -> tuple[DisplayCommand, ...]:
-        """Every display command the press caused, in the order posted."""
-        return (*self.shown, *self.bombed)
-
-
 class Bridge:
-    """Plays ``module`` on ``prop``: shows its state, applies presses, mirrors changes.
-
-    For a game session it is the clicker and the bomb's display: :meth:`take` a press
-    the prop reported, give its action to the session, which clicks through
-    :meth:`act` (the click, the display, the ACK) and shows the bomb through
-    :meth:`show_bomb` (the timer, the end, the sound).
-    """
+    """Shows ``module`` and its bomb on ``prop``: the whole state at the start, then
+    what each click and each change of the bomb changed."""
 
     def __init__(
         self, module: Module, edgework: Edgework, prop: Prop, bomb: BombDisplay | None = None
@@ -209,10 +190,6 @@ class Bridge:
         self.bomb = bomb or BombDisplay()
         #: The display state posted so far.
         self.shown = DisplayState()
-        #: Every step so far.
-        self.steps: list[PressStep] = []
-        #: The press taken and not yet applied.
-        self._pending: ButtonPressed | None = None
 
     def start(self, bomb: BombState | None = None) -> list[DisplayCommand]:
         """Show the full state (edge, module, and the game session's ``bomb`` when
@@ -225,34 +202,16 @@ class Bridge:
         self.prop.sync()
         return commands
 
-    def apply(self, press: ButtonPressed) -> PressStep:
-        """Apply one press to the module, post what changed, acknowledge the press."""
-        self.act(self.take(press))
-        return self.steps[-1]
-
-    def take(self, press: ButtonPressed) -> Action:
-        """Take a press the prop reported: the click it stands for, to be made with
-        :meth:`act` (a press that comes too late is taken and never applied)."""
-        self._pending = press
-        return action_for(press.button)
-
-    def act(self, action: Action) -> Result:
-        """Click on the module for the press taken: post what changed, acknowledge the
-        press, and keep the step (see :attr:`steps`)."""
-        press = self._pending
-        if press is None or action_for(press.button) != action:
-            raise ValueError(f"{action} is not the click of a press taken")
-        self._pending = None
-        result = self.module.act(action)
-        sent = tuple(self.refresh())
+    def show_click(self, press: ButtonPressed) -> tuple[DisplayCommand, ...]:
+        """The click ``press`` stands for was made on the module: post what it changed,
+        then acknowledge the press; return what was posted."""
+        changed = tuple(self.refresh())
         self.prop.ack(press)
-        self.steps.append(PressStep(press, action, result, sent))
-        return result
+        return changed
 
-    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
+    def show_bomb(self, bomb: BombState, *, struck: bool) -> tuple[DisplayCommand, ...]:
         """The game session's bomb changed: post it with its sound (the solve, the
-        explosion, or a strike); the commands posted join the last press's step when
-        that press caused them (the timer's time-out is no press's)."""
+        explosion, or a strike when ``struck``); return what was posted."""
         if bomb.end is GameEnd.SOLVED:
             cue = Cue.SOLVE
         elif bomb.end is not None:
@@ -261,9 +220,7 @@ class Bridge:
             cue = Cue.STRIKE
         else:
             cue = None
-        posted = tuple(self.set_bomb(BombDisplay.of(bomb), cue))
-        if self.steps and bomb.end is not GameEnd.TIMED_OUT:
-            self.steps[-1] = replace(self.steps[-1], bombed=self.steps[-1].bombed + posted)
+        return tuple(self.set_bomb(BombDisplay.of(bomb), cue))
 
     def set_bomb(self, bomb: BombDisplay, cue: Cue | None = None) -> list[DisplayCommand]:
         """The bomb changed (a strike, the end): post what changed, play ``cue``."""
@@ -279,25 +236,6 @@ class Bridge:
         for command in changed:
             self._post(command)
         return changed
-
-    def step(self, timeout: float | None) -> PressStep | None:
-        """Wait up to ``timeout`` for a press, apply it, and wait until the prop shows
-        the result; None if no press came.
-
-        A caller that must report a press even when the link fails right after it uses
-        ``prop.next_press`` and :meth:`apply`, and syncs itself.
-        """
-        press = self.prop.next_press(timeout)
-        if press is None:
-            return None
-        step = self.apply(press)
-        self.prop.sync()
-        return step
-
-    @property
-    def solved(self) -> bool:
-        """Whether the module is solved."""
-        return self.module.solved
 
     def _post(self, command: DisplayCommand) -> None:
         self.prop.post(command)

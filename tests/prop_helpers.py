@@ -1,5 +1,5 @@
-"""Shared pieces for the prop tests: fast timing, simulated time, a reference replay,
-consistency checks.
+"""Shared pieces for the prop tests: fast timing, simulated time, a fake prop and a fake
+clock, a game on the prop, a reference replay, consistency checks.
 
 The checks take a :class:`~hardware.bridge.Bridge` and the list of buttons the prop
 really pressed, so the same checks serve the simulated prop and the firmware in simavr.
@@ -12,15 +12,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from defuser.engine.game import Clock, GameSession
 from defuser.engine.simulator import Module
 from edgework import Edgework
-from hardware.bridge import Bridge, action_for, display_commands
+from hardware.bridge import Bridge, Prop, action_for, display_commands
 from hardware.device import Device
 from hardware.display import DisplayState
+from hardware.game import PlayedProp, Pressed, PropGame
 from hardware.propsim import registry
 from hardware.propsim.script import ScriptStep
 from hardware.propsim.twin import Faults, PropSim
-from hardware.protocol import Button
+from hardware.protocol import Button, ButtonPressed, Cue, DisplayCommand
 from hardware.session import Notice, Timing
 from hardware.transport import READ_TIMEOUT, open_port
 
@@ -152,6 +154,86 @@ def make_device(
     )
 
 
+class FakeClock:
+    """A clock that stands still until a test moves ``now``."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FakeProp:
+    """Records what it is told, in order (``wire``); hands out prepared presses. A wait
+    for a press that finds none moves ``clock`` (when given) on by its timeout."""
+
+    def __init__(self, presses: Sequence[ButtonPressed] = (), clock: FakeClock | None = None
+                 ) -> None:
+        self.presses = list(presses)
+        self.clock = clock
+        self.sent: list[DisplayCommand] = []
+        self.acked: list[int] = []
+        self.sounds: list[Cue] = []
+        self.wire: list[str] = []
+        self.waits: list[float | None] = []
+        self.synced: list[float | None] = []
+
+    def post(self, command: DisplayCommand) -> None:
+        self.sent.append(command)
+        self.wire.append(type(command).WORD)
+
+    def sound(self, cue: Cue) -> None:
+        self.sounds.append(cue)
+        self.wire.append(f"SOUND {cue.value}")
+
+    def ack(self, press: ButtonPressed) -> None:
+        self.acked.append(press.seq)
+        self.wire.append(f"ACK {press.seq}")
+
+    def sync(self, timeout: float | None = None) -> bool:
+        self.synced.append(timeout)
+        return True
+
+    def next_press(self, timeout: float | None) -> ButtonPressed | None:
+        self.waits.append(timeout)
+        if self.presses:
+            return self.presses.pop(0)
+        if self.clock is not None and timeout is not None:
+            self.clock.now += timeout
+        return None
+
+    def display_state(self) -> DisplayState:
+        return DisplayState.of(self.sent)
+
+
+def prop_game(
+    module: Module,
+    edgework: Edgework,
+    prop: PlayedProp,
+    *,
+    strike_limit: int = 0,
+    clock: Clock = lambda: 0.0,
+    time_limit: float | None = None,
+    settle: float = 1.0,
+) -> PropGame:
+    """``module`` played on ``prop`` (no strike limit unless given)."""
+    session = GameSession(module, strike_limit=strike_limit, clock=clock, time_limit=time_limit)
+    return PropGame(session, Bridge(module, edgework, prop), prop, settle=settle)
+
+
+def next_pressed(game: PropGame, prop: Prop | None = None, attempts: int = 10) -> Pressed:
+    """Step ``game`` until a press of the prop is played (at most ``attempts`` waits);
+    that press, after ``prop`` (when given) shows what it did."""
+    for _ in range(attempts):
+        for event in game.step():
+            if isinstance(event, Pressed):
+                if prop is not None:
+                    assert prop.sync(5.0), "the display never reached the prop"
+                return event
+    raise AssertionError("a press never reached the host")
+
+
 def replay(edgework: Edgework, seed: int, buttons: Sequence[Button]) -> Module:
     """A fresh module with the same seed, clicked through the same buttons."""
     module = Module.from_edgework(edgework, seed)
@@ -160,14 +242,15 @@ def replay(edgework: Edgework, seed: int, buttons: Sequence[Button]) -> Module:
     return module
 
 
-def assert_consistent(bridge: Bridge, seed: int, pressed: Sequence[Button]) -> None:
+def assert_consistent(
+    bridge: Bridge, seed: int, pressed: Sequence[Button], applied: Sequence[Button]
+) -> None:
     """Nothing lost, nothing doubled, game state intact.
 
-    Every press the prop made was applied once, in order; the host's module equals a
+    Every press the prop made was ``applied`` once, in order; the host's module equals a
     replay of those presses; the prop's display state equals the module's.
     """
-    applied = [step.press.button for step in bridge.steps]
-    assert applied == list(pressed)
+    assert list(applied) == list(pressed)
     reference = replay(bridge.edgework, seed, pressed)
     module = bridge.module
     assert module.discard_top == reference.discard_top
@@ -181,8 +264,8 @@ def assert_consistent(bridge: Bridge, seed: int, pressed: Sequence[Button]) -> N
 
 
 def assert_display(shown: DisplayState, bridge: Bridge) -> None:
-    """The display state the device holds is the module's full state."""
-    assert shown.commands() == display_commands(bridge.module, bridge.edgework)
+    """The display state the device holds is the module's and the bomb's full state."""
+    assert shown.commands() == display_commands(bridge.module, bridge.edgework, bridge.bomb)
 
 
 def sim_shows(sim: PropSim, bridge: Bridge) -> bool:

@@ -1,12 +1,13 @@
 """``mittens prop``: play a module on the physical prop (or its simulated twin).
 
 The host keeps the game; the prop shows what it is told and reports presses
-(docs/protocol.md). This command opens the port (``--port`` URL, or the one USB board
-that looks like a prop), runs the handshake, shows the edge widgets and the module, then
-applies every press until the solve, the explosion or Ctrl-C. It prints what the prop
-shows and every press, and reports link trouble (a lost prop, a restart, lost presses,
-bad lines) in words on stderr, or as JSON events with ``--json``. ``--list`` lists the
-candidate ports; ``--demo`` plays on a simulated prop that presses winning buttons.
+(docs/protocol.md). This command reads its options, opens the port (``--port`` URL, or
+the one USB board that looks like a prop), runs the handshake, and hands the game to
+:class:`hardware.game.PropGame`, whose events it renders until the solve, the
+explosion, a script's end or Ctrl-C: what the prop shows and every press, and link
+trouble (a lost prop, a restart, lost presses, bad lines) in words on stderr, or as
+JSON events with ``--json``. ``--list`` lists the candidate ports; ``--demo`` plays on
+a simulated prop that presses winning buttons.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from time import monotonic
 from typing import IO, Any, Final
 from urllib.parse import parse_qs, urlsplit
 
@@ -23,10 +23,10 @@ import click
 from rich.text import Text
 
 from defuser.engine.clock import time_text
-from defuser.engine.game import Clicked, GameEnd, GameEvent, GameSession, click_fields, edge_fields
+from defuser.engine.game import GameEnd, GameSession, edge_fields
 from defuser.engine.generate import build_edgework, new_seed
 from defuser.engine.modlog import LogAppender
-from defuser.engine.simulator import Module, Outcome, Result
+from defuser.engine.simulator import Module, Outcome
 from defuser.terminal.app import Application, colour_enabled
 from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end_headline
 from defuser.terminal.params import edgework_options, game_options, resolve_edgework, seconds
@@ -34,17 +34,12 @@ from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
 from defuser.terminal.words import error_words, setting_hint
 from edgework import Batteries, Card, Edgework
-from hardware.bridge import (
-    Bridge,
-    PressStep,
-    button_for,
-    edge_commands,
-    winning_actions,
-)
+from hardware.bridge import Bridge, button_for, edge_commands, winning_actions
 from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device
 from hardware.display import DisplayState
 from hardware.errors import HardwareError
+from hardware.game import Over, Pressed, PropEvent, PropGame, ScriptRanOut, Started
 from hardware.propsim import registry
 from hardware.propsim.checking import SimActor, SimClock
 from hardware.propsim.twin import PropSim
@@ -100,9 +95,9 @@ def hardware_error(exc: HardwareError) -> click.ClickException:
 DEMO_PACE: Final = 0.6
 
 
-class PropGame:
-    """One game on the prop, rendered: link notices, the trace file, the log file, the
-    game session's events and what the prop shows."""
+class PropView:
+    """How ``mittens prop`` shows one game on the prop: link notices, the trace file,
+    the log file, and the game's events with what the prop shows."""
 
     def __init__(
         self,
@@ -112,19 +107,15 @@ class PropGame:
         json_mode: bool,
         log_file: IO[str] | None,
         trace_file: IO[str] | None,
-        pace: float = 0.0,
-        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.out = out
-        #: Seconds to wait after each press is shown (a demo's visible pace), and how
-        #: (``time.sleep`` as it is when the game starts, unless another is given).
-        self.pace = pace
-        self.sleep = time.sleep if sleep is None else sleep
         self.colour = colour
         self.json_mode = json_mode
         self.log = LogAppender(log_file)
         self.trace_file = trace_file
         self._trace_lock = threading.Lock()
+        #: Why the game stopped, as the summary says it (Ctrl-C or a lost link: stopped).
+        self.end: GameEnd | Stop = Stop.STOPPED
 
     # ------------------------------------------------------------------ callbacks
 
@@ -182,10 +173,11 @@ class PropGame:
                 line.append(" | SOLVED", style="bold green" if self.colour else "")
         self.out.print(line)
 
-    def report(self, step: PressStep, module: Module) -> None:
+    def report(self, event: Pressed, module: Module) -> None:
         """Say what one press did."""
-        result: Result = step.result
-        head = f"#{step.press.seq} {step.press.button.value} -> {step.action}: "
+        result = event.result
+        action = result.action
+        head = f"#{event.press.seq} {event.press.button.value} -> {action}: "
         if result.outcome is Outcome.NOTHING:
             self.out.print(Text(head + f"nothing happens ({result.note or 'empty slot'})."))
         elif result.outcome is Outcome.STRIKE:
@@ -194,7 +186,7 @@ class PropGame:
             self.out.print(Text(head + f"STRIKE {module.strikes} ({result.strike.value}).", style))
         else:
             assert result.card is not None
-            line = Text(head + f"{step.action.kind.past_tense} ")
+            line = Text(head + f"{action.kind.past_tense} ")
             line.append_text(self.card(result.card))
             line.append(f", {module.rules.type_of(result.card).card_words}.")
             if result.outcome is Outcome.SOLVED:
@@ -203,37 +195,27 @@ class PropGame:
 
     # ------------------------------------------------------------------ the game
 
-    def run(
-        self, device: Device, session: GameSession, bridge: Bridge, seed: int
-    ) -> GameEnd | Stop:
-        """Play until the game ends or a simulated prop's script runs out; return which.
+    def show(self, event: PropEvent, game: PropGame, device: Device, seed: int) -> None:
+        """Render one event of ``game`` on ``device``."""
+        module = game.game.module
+        if isinstance(event, Started):
+            self.show_start(device, event.shown, seed, game.bridge.edgework)
+        elif isinstance(event, Pressed):
+            self.log.flush(module.log, module.log_total)
+            if self.json_mode:
+                self.out.json(event.as_dict())
+            else:
+                self.report(event, module)
+                self.show_prop(event.shown)
+        elif isinstance(event, Over):
+            self.end = event.end
+            if event.end is GameEnd.TIMED_OUT:
+                self.report_timeout(event.shown)
+        elif isinstance(event, ScriptRanOut):
+            self.end = Stop.SCRIPT_ENDED
 
-        ``session`` clicks through ``bridge``: a press goes to the session as the click
-        it stands for, and the session has the bridge click, show and acknowledge it.
-        """
-        self.log.flush(session.module.log, session.module.log_total)
-        device.connect()
-        bridge.start(session.bomb())
-        self.show_start(device, bridge.edgework, seed)
-        scripted = _scripted_sim(device.current_url)
-        while session.end is None:
-            # The press is taken without waiting for the display, so it is reported even
-            # when the link fails right after it; the next wait delivers the display.
-            left = session.time_left()
-            press = device.next_press(0.5 if left is None else min(0.5, left + 0.01))
-            events = session.tick() if press is None else session.click(bridge.take(press))
-            if not events and scripted is not None and scripted.script_finished:
-                # A simulated prop that has made all its scripted presses: no more come.
-                return Stop.SCRIPT_ENDED
-            for event in events:
-                self.show_event(event, device, bridge)
-            if press is not None and self.pace and session.end is None:
-                self.sleep(self.pace)
-        return session.end
-
-    def show_start(self, device: Device, edge: Edgework, seed: int) -> None:
+    def show_start(self, device: Device, shown: DisplayState, seed: int, edge: Edgework) -> None:
         """The opening: seed, port, edge and what the prop shows."""
-        shown = device.display_state()
         if self.json_mode:
             self.out.json(
                 {
@@ -253,44 +235,12 @@ class PropGame:
         self.out.print(f"Edge:    serial {edge.serial} · {batteries_words(edge.batteries)}")
         self.show_prop(shown, edge=True)
 
-    def show_event(self, event: GameEvent, device: Device, bridge: Bridge) -> None:
-        """Render one event of the session: a press's click, or the game's end."""
-        if isinstance(event, Clicked):
-            module = bridge.module
-            self.log.flush(module.log, module.log_total)
-            step = bridge.steps[-1]
-            shown = device.display_state()
-            if self.json_mode:
-                self.out.json(self.step_json(step, shown))
-            else:
-                self.report(step, module)
-                self.show_prop(shown)
-            return
-        # Let the prop show the end before the port closes.
-        device.sync(device.timing.handshake_timeout)
-        if event.end is GameEnd.TIMED_OUT:
-            self.report_timeout(device)
-
-    def report_timeout(self, device: Device) -> None:
+    def report_timeout(self, shown: DisplayState) -> None:
         """Say that the timer ran out (the summary follows)."""
-        shown = device.display_state()
         if self.json_mode:
             self.out.json({"event": "timeout", "prop": shown.as_json()})
         else:
             self.show_prop(shown)
-
-    def step_json(self, step: PressStep, shown: DisplayState) -> dict[str, Any]:
-        """One press as a JSON event."""
-        result = step.result
-        return {
-            "event": "press",
-            "seq": step.press.seq,
-            "button": step.press.button.value,
-            **click_fields(result),
-            "log": list(result.log),
-            "sent": [type(c).WORD for c in step.sent],
-            "prop": shown.as_json(),
-        }
 
     def finish(
         self, session: GameSession, end: GameEnd | Stop, device: Device, presses: int
@@ -481,9 +431,10 @@ def play_on_port(
     time_limit: float | None,
     *,
     pace: float = 0.0,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Open the log and trace files (``paths``), set up the game session on the prop at
-    ``port`` and play it (``pace``: seconds after each press).
+    """Open the log and trace files (``paths``), set up the game on the prop at ``port``
+    and play it (``pace``: seconds after each press, waited on ``sleep``).
 
     A simulated prop in this process that plays a script (``--demo``, a ``propsim://``
     URL with ``script=``) is played on emulated time (:class:`SimClock`) unless a person
@@ -491,33 +442,31 @@ def play_on_port(
     reconnection, the bomb timer) ends at once instead of on the wall clock."""
     log_path, trace_path = paths
     files: list[IO[str]] = []
-    scripted = None if pace else _scripted_sim(port)
-    emulated = None if scripted is None else SimClock(scripted)
-    clock = monotonic if emulated is None else emulated.now
+    scripted = _scripted_sim(port)
+    emulated = None if scripted is None or pace else SimClock(scripted)
+    clock = time.monotonic if emulated is None else emulated.now
     try:
-        game = PropGame(
+        view = PropView(
             out,
             colour=colour_enabled(sys.stdout) and not out.json_mode,
             json_mode=out.json_mode,
             log_file=_open_for_writing(log_path, "log file", files),
             trace_file=_open_for_writing(trace_path, "trace file", files, log_path),
-            pace=pace,
         )
         device = Device(
-            port, timing=timing, lister=all_ports, on_notice=game.notice, trace=game.trace,
+            port, timing=timing, lister=all_ports, on_notice=view.notice, trace=view.trace,
             clock=clock, sleep=time.sleep if emulated is None else emulated.sleep,
             idle=None if emulated is None else emulated.idle_until,
         )
-        bridge = Bridge(module, edge, device)
         session = GameSession(
-            module,
-            clicker=bridge,
-            display=bridge,
-            strike_limit=strike_limit,
-            clock=clock,
-            time_limit=time_limit,
+            module, strike_limit=strike_limit, clock=clock, time_limit=time_limit
         )
-        play_on_prop(out, game, device, session, bridge, seed)
+        game = PropGame(
+            session, Bridge(module, edge, device), device,
+            settle=timing.handshake_timeout, pace=pace, sleep=sleep,
+            script_done=None if scripted is None else lambda: scripted.script_finished,
+        )
+        play_on_prop(out, view, game, device, seed)
     finally:
         for file in files:
             file.close()
@@ -543,32 +492,30 @@ def choose_port(port: str | None, demo: bool, module: Module) -> str:
 
 
 def play_on_prop(
-    out: Application,
-    game: PropGame,
-    device: Device,
-    session: GameSession,
-    bridge: Bridge,
-    seed: int,
+    out: Application, view: PropView, game: PropGame, device: Device, seed: int
 ) -> None:
-    """Play the game on ``device`` and print the summary, after Ctrl-C too (the
-    application ends the run). A lost link after the start still prints the summary,
-    then fails."""
-    clicks = session.module
+    """Connect to the prop, render the game's events and print the summary, after
+    Ctrl-C too (the application ends the run). A lost link after the start still prints
+    the summary, then fails."""
+    module = game.game.module
 
-    def stopped() -> None:
-        game.finish(session, Stop.STOPPED, device, clicks.clicks)
+    def summary() -> None:
+        view.finish(game.game, view.end, device, module.clicks)
 
     try:
         # The prop reads no line: nothing to end before the summary.
-        with out.interruptible(stopped, open_prompt=False):
+        with out.interruptible(summary, open_prompt=False):
+            view.log.flush(module.log, module.log_total)
             try:
-                end = game.run(device, session, bridge, seed)
+                device.connect()
+                for event in game.play():
+                    view.show(event, game, device, seed)
             except HardwareError as exc:
                 if device.firmware is not None:
                     # The game had started: its summary is not lost with the link.
-                    stopped()
+                    summary()
                 raise hardware_error(exc) from exc
-            game.finish(session, end, device, clicks.clicks)
+            summary()
     finally:
         device.close()
 

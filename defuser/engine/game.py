@@ -14,10 +14,10 @@ rules, interval and seed), replaying the clicks at their times. Why a front end 
 playing before the end (the player quit, the input ended, Ctrl-C, a simulated prop's
 script ran out) is the front end's business, and so are the words that announce an end.
 
-The click itself is made by a :class:`Clicker`: the simulator's :class:`Module`, a
-trainer's walk that keeps its belief in step, or the prop's bridge, which also shows
-what the click changed. A :class:`BombDisplay` (the prop's bridge) is told whenever the
-bomb itself changes: a strike (the timer speeds up) or the end.
+The click itself is made by a :class:`Clicker`: the simulator's :class:`Module` (also
+under the prop, whose game shows each click's events on it: ``hardware.game``), or a
+trainer's walk that keeps its belief in step. What the bomb is now (:meth:`GameSession.bomb`)
+is a value a display of the bomb reads after a strike or the end.
 
 The session sits in the engine because everything it needs is here and every layer
 that plays a game (trainer, hardware, the front ends) may import the engine; those
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from defuser.engine.actions import Action
-from defuser.engine.simulator import Module, Outcome, Result
+from defuser.engine.simulator import Module, Result
 from defuser.errors import DefuserError
 from edgework import Edgework
 from edgework.errors import MisuseError
@@ -69,7 +69,7 @@ class GameEnd(enum.Enum):
 
 
 class Clicker(Protocol):
-    """What makes a click on the module: the simulator, or the prop's bridge."""
+    """What makes a click on the module: the simulator, or a trainer's walk."""
 
     def act(self, action: Action) -> Result:
         """Click on the module; the module's answer."""
@@ -87,13 +87,6 @@ class BombState:
     time_left: float | None
     rate: float
     end: GameEnd | None
-
-
-class BombDisplay(Protocol):
-    """What shows the bomb (the prop): told when a strike or the end changed it."""
-
-    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
-        """Show the bomb as it is now; ``struck`` when a strike changed it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,15 +135,14 @@ class GameSession:
         module: Module,
         *,
         clicker: Clicker | None = None,
-        display: BombDisplay | None = None,
         strike_limit: int = STRIKE_LIMIT,
         clock: Clock = time.monotonic,
         time_limit: float | None = None,
     ) -> None:
         """Start the game now, on ``clock``.
 
-        ``clicker`` makes the clicks (the module itself when not given) and ``display``
-        is told about the bomb; ``strike_limit`` 0 means the bomb never explodes;
+        ``clicker`` makes the clicks (the module itself when not given);
+        ``strike_limit`` 0 means the bomb never explodes;
         ``time_limit`` starts the bomb timer with that many seconds (None: no timer).
         """
         if strike_limit < 0:
@@ -159,7 +151,6 @@ class GameSession:
             raise DefuserError(f"time limit {time_limit} is not positive, expected seconds > 0")
         self.module = module
         self.clicker: Clicker = module if clicker is None else clicker
-        self.display = display
         self.strike_limit = strike_limit
         self.clock = clock
         self.started = clock()
@@ -234,8 +225,6 @@ class GameSession:
         end = self._end_now()
         if end is not None:
             events += self._finish(end)
-        elif result.outcome is Outcome.STRIKE and self.display is not None:
-            self.display.show_bomb(self.bomb(), struck=True)
         return events
 
     def _end_now(self) -> GameEnd | None:
@@ -247,11 +236,9 @@ class GameSession:
         return None
 
     def _finish(self, end: GameEnd) -> list[GameEvent]:
-        """End the game, freezing the timer, and show the bomb's end."""
+        """End the game, freezing the timer."""
         self._time_left = self.time_left()
         self.end = end
-        if self.display is not None:
-            self.display.show_bomb(self.bomb(), struck=False)
         return [Ended(end)]
 
     def state(self) -> dict[str, Any]:
@@ -280,14 +267,13 @@ class GameSession:
         *,
         clock: Clock,
         clicker: Clicker | None = None,
-        display: BombDisplay | None = None,
     ) -> GameSession:
         """The game :meth:`state` describes, on ``module``: a module nobody has clicked,
         rebuilt the way the saved game's was (same rules, interval and seed; ``mittens
         play`` gives it ``Module.from_edgework`` with the state's ``seed``).
 
         ``clicker`` (the module itself when not given) makes every saved click again at
-        its saved time; ``display`` is told only what changes after that. The game goes
+        its saved time. The game goes
         on from where it was saved: on ``clock``, :meth:`elapsed` is the state's
         ``seconds`` now, and the timer runs on from its time left. Raises
         :class:`SavedGameError` for a state of another version or shape, or one whose
@@ -311,7 +297,6 @@ class GameSession:
         session.clock = clock
         session.started += offset
         session._time_at += offset
-        session.display = display
         return session
 
     @classmethod

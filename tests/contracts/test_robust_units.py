@@ -84,12 +84,12 @@ def test_a_long_session_keeps_a_bounded_history() -> None:
 
 
 def test_prop_ctrl_c_prints_the_summary_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    from defuser.commands import prop as prop_command
+    from hardware.game import PropGame
 
     def interrupted(*args: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(prop_command.PropGame, "run", interrupted)
+    monkeypatch.setattr(PropGame, "play", interrupted)
     run = run_cli(["prop", "--demo", "--seed", "1"], monkeypatch)
     assert run.code == 130
     assert "Game stopped." in run.out and "interrupted" in run.err

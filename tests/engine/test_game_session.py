@@ -141,48 +141,42 @@ def test_no_timer_and_bad_limits() -> None:
         GameSession(module(), strike_limit=-1)
 
 
-# ------------------------------------------------------------------ clickers and displays
+# ------------------------------------------------------------------ clickers and the bomb
 
 
 class Recorder:
-    """A clicker that clicks the module and a display that keeps what it was shown."""
+    """A clicker that clicks the module and keeps what it clicked."""
 
     def __init__(self, target: Module) -> None:
         self.target = target
         self.clicked: list[Action] = []
-        self.shown: list[tuple[BombState, bool]] = []
 
     def act(self, action: Action) -> Result:
         self.clicked.append(action)
         return self.target.act(action)
 
-    def show_bomb(self, bomb: BombState, *, struck: bool) -> None:
-        self.shown.append((bomb, struck))
 
-
-def test_the_clicker_makes_the_clicks_and_the_display_sees_strikes_and_the_end() -> None:
+def test_the_clicker_makes_the_clicks_and_the_bomb_follows_strikes_and_the_end() -> None:
     clock = Clock()
     game = module()
     recorder = Recorder(game)
-    session = GameSession(game, clicker=recorder, display=recorder, strike_limit=2,
-                          clock=clock, time_limit=100.0)
+    session = GameSession(game, clicker=recorder, strike_limit=2, clock=clock,
+                          time_limit=100.0)
     session.click(Action(ActionKind.DISCARD))  # a strike: the timer speeds up
+    assert session.bomb() == BombState(2, 100.0, 1.25, None)
     clock.now += 4.0
     session.click(Action(ActionKind.DISCARD))  # the second strike: the bomb explodes
     assert recorder.clicked == [Action(ActionKind.DISCARD)] * 2 and game.clicks == 2
-    assert recorder.shown == [
-        (BombState(2, 100.0, 1.25, None), True),
-        (BombState(2, 95.0, 0.0, GameEnd.EXPLODED), False),
-    ]
+    assert session.bomb() == BombState(2, 95.0, 0.0, GameEnd.EXPLODED)
 
 
-def test_a_click_that_does_not_strike_leaves_the_display_alone() -> None:
+def test_a_click_that_does_not_strike_leaves_the_bomb_as_it_was() -> None:
     game = _module(to_mitten=3)
-    recorder = Recorder(game)
-    session = GameSession(game, clicker=recorder, display=recorder, clock=Clock())
+    clock = Clock()
+    session = GameSession(game, clicker=Recorder(game), clock=clock, time_limit=100.0)
     [event] = session.click(Action.draw())
     assert isinstance(event, Clicked) and event.result.outcome is Outcome.OK
-    assert recorder.shown == []
+    assert session.bomb() == BombState(3, 100.0, 1.0, None)
 
 
 # ------------------------------------------------------------- saving and restoring

@@ -37,10 +37,11 @@ import serial
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+from prop_helpers import next_pressed, prop_game
 
 from defuser.engine.simulator import Module
 from edgework import Card, Edgework
-from hardware.bridge import BombDisplay, Bridge, button_for, winning_actions
+from hardware.bridge import BombDisplay, button_for, winning_actions
 from hardware.device import Device
 from hardware.framing import BadLine, LineFramer, crc16, seal
 from hardware.protocol import (
@@ -701,8 +702,8 @@ def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Devic
     edgework = Edgework.parse("3B 2H // KT4NE7")
     module = Module.from_edgework(edgework, seed=13)
     actions = winning_actions(module)
-    bridge = Bridge(module, edgework, device)
-    bridge.start()
+    game = prop_game(module, edgework, device)
+    game.start()
     assert prop.screens().main == module_rows(module)
     # A lost event line, a garbled event line and a restart of the prop along the way.
     faults = {1: "drop 1", 3: "garble 1", 5: "reset"}
@@ -715,9 +716,8 @@ def test_a_full_game_through_the_bridge_with_faults(prop: SimProp, device: Devic
             # Presses before the new handshake are never applied: let the host notice.
             await_recovery(prop, device, 0)
         prop.press(button_for(action))
-        step = bridge.step(timeout=3.0)
-        assert step is not None, f"no press arrived for step {index} ({action})"
-        assert step.action == action
+        pressed = next_pressed(game, device, attempts=6)  # 3 s
+        assert pressed.result.action == action, f"step {index} ({action})"
         assert prop.screens().main == module_rows(module)
     assert module.solved
     assert module.strikes == 0
@@ -756,9 +756,11 @@ def test_v2_a_game_through_the_bridge_shows_the_whole_bomb(prop: SimProp, device
     edgework = Edgework.parse("3B 2H // *FRK, CAR // [Parallel, Serial] [Empty] // KT4NE7")
     module = Module.from_edgework(edgework, seed=13)
     actions = winning_actions(module)
-    bomb = BombDisplay(limit=3, timer_ms=300_000, rate=1000)
-    bridge = Bridge(module, edgework, device, bomb)
-    bridge.start()
+    game = prop_game(module, edgework, device, strike_limit=3, clock=prop.clock,
+                     time_limit=300.0)
+    bridge = game.bridge
+    game.start()
+    assert bridge.bomb == BombDisplay(limit=3, timer_ms=300_000, rate=1000)
     screens = prop.screens()
     row0, row1 = module_rows(module)
     assert screens.main == (row0, row1[:12] + "X0/3")  # strikes out of the limit
@@ -773,7 +775,7 @@ def test_v2_a_game_through_the_bridge_shows_the_whole_bomb(prop: SimProp, device
     assert prop.timer() in ("04:40", "04:41")
     for action in actions:
         prop.press(button_for(action))
-        assert bridge.step(timeout=3.0) is not None
+        next_pressed(game, device, attempts=6)  # 3 s each
     assert module.solved
     bridge.set_bomb(BombDisplay(limit=3, timer_ms=200_000, rate=0, state=GameState.SOLVED),
                     Cue.SOLVE)  # fmt: skip
@@ -1263,16 +1265,18 @@ class PropGame(RuleBasedStateMachine):
         )
         self.device.connect()
         edgework = Edgework.parse("1B 1H // AB3CD4")
-        self.bridge = Bridge(Module.from_edgework(edgework, seed=5), edgework, self.device)
+        self.game = prop_game(Module.from_edgework(edgework, seed=5), edgework, self.device)
+        self.bridge = self.game.bridge
         self.oracle = Module.from_edgework(edgework, seed=5)
-        self.bridge.start()
+        self.game.start()
 
     def _play(self, button: Button) -> None:
+        if self.game.game.end is not None:
+            return  # solved: no press is played any more
         self.sim.press(button)
-        step = self.bridge.step(timeout=3.0)
-        assert step is not None, f"the press of {button} never arrived"
-        assert step.press.button is button
-        self.oracle.act(step.action)
+        pressed = next_pressed(self.game, self.device, attempts=6)  # 3 s
+        assert pressed.press.button is button
+        self.oracle.act(pressed.result.action)
 
     @rule(button=st.sampled_from(list(Button)))
     def press(self, button: Button) -> None:

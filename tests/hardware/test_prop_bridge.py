@@ -1,5 +1,5 @@
-"""The bridge: presses to actions, state to display; stateful against the simulated prop
-with faults injected, and a golden transcript of a whole game."""
+"""The bridge: buttons to clicks, state to display; a game on the prop, stateful against
+the simulated prop with faults injected, and a golden transcript of a whole game."""
 
 from __future__ import annotations
 
@@ -7,16 +7,18 @@ import os
 import random
 from pathlib import Path
 
-import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from hypothesis_sizes import examples
 from prop_helpers import (
     FAST,
+    FakeProp,
     assert_consistent,
     assert_display,
     make_device,
+    next_pressed,
+    prop_game,
     sim_shows,
     simulated_prop,
     unique_name,
@@ -24,7 +26,7 @@ from prop_helpers import (
 )
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.game import BombState, Clicked, Ended, GameEnd, GameSession
+from defuser.engine.game import BombState, GameEnd
 from defuser.engine.generate import random_edgework
 from defuser.engine.simulator import Module, Outcome
 from edgework import Batteries, Card, Edgework
@@ -42,8 +44,6 @@ from hardware.propsim import registry
 from hardware.protocol import (
     Button,
     ButtonPressed,
-    Cue,
-    DisplayCommand,
     GameState,
     ShowBatteries,
     ShowGame,
@@ -63,6 +63,7 @@ from hardware.protocol import (
 from hardware.session import Notice, NoticeKind, Timing
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "prop" / "full_game.txt"
+EDGE = Edgework.parse("3B 2H // AB3CD4")
 
 
 def test_buttons_and_actions_correspond() -> None:
@@ -126,54 +127,22 @@ def test_everything_the_edgework_notation_says_reaches_the_prop() -> None:
         assert (shown.aa, shown.d, shown.batteries) == (2, 1, 5)
 
 
-class FakeProp:
-    """Records what the bridge sends; hands out prepared presses."""
-
-    def __init__(self, presses: list[ButtonPressed]) -> None:
-        self.presses = presses
-        self.sent: list[DisplayCommand] = []
-        self.acked: list[int] = []
-        self.sounds: list[Cue] = []
-        self.synced = 0
-
-    def post(self, command: DisplayCommand) -> None:
-        self.sent.append(command)
-
-    def sound(self, cue: Cue) -> None:
-        self.sounds.append(cue)
-
-    def ack(self, press: ButtonPressed) -> None:
-        self.acked.append(press.seq)
-
-    def sync(self, timeout: float | None = None) -> bool:
-        self.synced += 1
-        return True
-
-    def next_press(self, timeout: float | None) -> ButtonPressed | None:
-        return self.presses.pop(0) if self.presses else None
-
-
-def test_bridge_sends_only_what_changed_and_acknowledges() -> None:
-    edge = Edgework.parse("3B 2H // AB3CD4")
-    module = Module.from_edgework(edge, 11)
-    presses = [ButtonPressed(1, Button.PILE), ButtonPressed(2, Button.HAND3)]
-    prop = FakeProp(presses)
-    bridge = Bridge(module, edge, prop)
-    full = bridge.start()
-    assert prop.sent == full and prop.synced == 1
-    assert [type(c).WORD for c in full] == [
-        "SERIAL", "BATT", "HOLDERS", "INDS", "PLATES", "TOP", "HAND", "STRIKES", "LIMIT",
-        "TIMER", "GAME", "SOLVED",
-    ]
-    first = bridge.step(0)
-    assert first is not None
-    if first.result.outcome is Outcome.STRIKE:
-        assert first.shown == (ShowStrikes(1),)
-    second = bridge.step(0)
-    assert second is not None and bridge.step(0) is None
-    assert prop.acked == [1, 2]
-    assert prop.sent[len(full):] == [*first.shown, *second.shown]
-    assert_consistent(bridge, 11, [Button.PILE, Button.HAND3])
+def test_the_bridge_returns_what_it_posted() -> None:
+    module = Module.from_edgework(EDGE, 7)
+    prop = FakeProp()
+    bridge = Bridge(module, EDGE, prop)
+    bridge.start(BombState(3, 60.0, 1.0, None))
+    prop.wire.clear()
+    # Seed 7 with this edge: discarding first is a strike (discard blocked).
+    assert module.act(Action.discard()).outcome is Outcome.STRIKE
+    assert bridge.show_click(ButtonPressed(1, Button.PILE)) == (ShowStrikes(1),)
+    assert bridge.show_bomb(BombState(3, 50.0, 1.25, None), struck=True) == (
+        ShowTimer(50_000, 1250),)
+    assert bridge.show_bomb(BombState(3, 50.0, 0.0, GameEnd.EXPLODED), struck=False) == (
+        ShowTimer(50_000, 0), ShowGame(GameState.EXPLODED))
+    assert prop.wire == ["STRIKES", "ACK 1", "TIMER", "SOUND STRIKE", "TIMER", "GAME",
+                         "SOUND BOOM"]
+    assert bridge.shown == prop.display_state()
 
 
 def test_winning_actions_solve_without_strikes() -> None:
@@ -220,13 +189,15 @@ class BridgeWithFaults(RuleBasedStateMachine):
         self.names.append(self.sim.name)
         self.device = make_device(registry.url_of(self.sim), self.notices)
         self.device.connect()
-        self.bridge = Bridge(Module.from_edgework(edge, game), edge, self.device)
-        self.bridge.start()
+        self.game = prop_game(Module.from_edgework(edge, game), edge, self.device)
+        self.bridge = self.game.bridge
+        self.game.start()
+        self.applied: list[Button] = []
 
     def apply_pending(self) -> None:
-        while len(self.bridge.steps) < len(self.pressed):
-            step = self.bridge.step(5.0)
-            assert step is not None, "a press never reached the host"
+        # A solve ends the game: the presses after it are never played.
+        while len(self.applied) < len(self.pressed) and self.game.game.end is None:
+            self.applied.append(next_pressed(self.game, self.device).press.button)
         assert self.device is not None
         assert self.device.sync(5.0), "the display never reached the prop"
 
@@ -288,7 +259,8 @@ class BridgeWithFaults(RuleBasedStateMachine):
         if self.device is None:
             return
         self.apply_pending()
-        assert_consistent(self.bridge, self.seed, self.pressed)
+        assert_consistent(self.bridge, self.seed, self.pressed[:len(self.applied)],
+                          self.applied)
         assert_display(self.device.display_state(), self.bridge)
         assert sim_shows(self.sim, self.bridge)
         assert self.device.lost_events == 0
@@ -327,11 +299,11 @@ def golden_game() -> tuple[list[str], Module]:
         device = make_device(registry.url_of(sim), trace=trace, timing=timing, session_seed=1)
         device.connect()
         try:
-            bridge = Bridge(module, edge, device)
-            bridge.start()
-            while not bridge.solved:
-                assert bridge.step(5.0) is not None
-            assert device.sync(5.0)
+            game = prop_game(module, edge, device, strike_limit=3)
+            game.start()
+            while not module.solved:
+                next_pressed(game, device)
+            assert game.over().end is GameEnd.SOLVED
         finally:
             device.close()
         assert sim.display.state.solved and sim.script_finished
@@ -353,75 +325,6 @@ def test_card_codes_used_on_the_wire_are_the_cards_codes() -> None:
         c + s for c in "RBGY" for s in "CHTS"
     }
     assert FAST.heartbeat > 0
-
-
-# ---------------------------------------------------------------------- in a game session
-
-
-class WireProp(FakeProp):
-    """A fake prop that also keeps everything the bridge did, in order."""
-
-    def __init__(self) -> None:
-        super().__init__([])
-        self.wire: list[str] = []
-
-    def post(self, command: DisplayCommand) -> None:
-        super().post(command)
-        self.wire.append(type(command).WORD)
-
-    def sound(self, cue: Cue) -> None:
-        super().sound(cue)
-        self.wire.append(f"SOUND {cue.value}")
-
-    def ack(self, press: ButtonPressed) -> None:
-        super().ack(press)
-        self.wire.append(f"ACK {press.seq}")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_a_press_goes_through_the_session_to_the_bridge_in_one_path() -> None:
-    edge = Edgework.parse("3B 2H // AB3CD4")
-    module = Module.from_edgework(edge, 7)
-    prop, clock = WireProp(), FakeClock()
-    bridge = Bridge(module, edge, prop)
-    session = GameSession(module, clicker=bridge, display=bridge, clock=clock,
-                          time_limit=60.0)
-    bridge.start(session.bomb())
-    prop.wire.clear()
-    clock.now = 10.0
-    # Seed 7 with this edge: discarding first is a strike (discard blocked).
-    [event] = session.click(bridge.take(ButtonPressed(1, Button.PILE)))
-    assert isinstance(event, Clicked) and event.result.outcome is Outcome.STRIKE
-    # The module's change, the ACK, then the bomb's change and its sound, as on the wire.
-    assert prop.wire == ["STRIKES", "ACK 1", "TIMER", "SOUND STRIKE"]
-    step = bridge.steps[-1]
-    assert [type(c).WORD for c in step.sent] == ["STRIKES", "TIMER"]
-    assert step.bombed == (ShowTimer(50_000, 1250),)
-    prop.wire.clear()
-    clock.now = 60.0
-    # A press after the time ran out is taken but never made nor acknowledged.
-    late = session.click(bridge.take(ButtonPressed(2, Button.DECK)))
-    assert late == [Ended(GameEnd.TIMED_OUT)] and module.clicks == 1
-    assert prop.wire == ["TIMER", "GAME", "SOUND BOOM"] and prop.acked == [1]
-    assert prop.sent[-2:] == [ShowTimer(0, 0), ShowGame(GameState.TIMEOUT)]
-    assert bridge.steps == [step]
-
-
-def test_the_bridge_clicks_only_for_the_press_it_took() -> None:
-    edge = Edgework.parse("3B 2H // AB3CD4")
-    bridge = Bridge(Module.from_edgework(edge, 7), edge, FakeProp([]))
-    with pytest.raises(ValueError, match="not the click of a press taken"):
-        bridge.act(Action.draw())
-    bridge.take(ButtonPressed(1, Button.PILE))
-    with pytest.raises(ValueError, match="not the click of a press taken"):
-        bridge.act(Action.draw())
 
 
 def test_the_bomb_reaches_the_prop_in_its_units() -> None:

@@ -19,7 +19,7 @@ from cli_helpers import run_cli
 from prop_helpers import FAST, unique_name, unplug_sim
 from serial.tools.list_ports_common import ListPortInfo
 
-from defuser.commands.prop import PropGame
+from defuser.commands.prop import PropView
 from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.terminal.app import Application
@@ -442,11 +442,11 @@ def test_a_version_1_prop_plays_a_whole_game(
 
 def test_a_json_slow_notice_carries_the_hint(capsys: pytest.CaptureFixture[str]) -> None:
     # In words the slow notice named --timeout; as JSON it did not.
-    game = PropGame(
+    view = PropView(
         Application.current(json_mode=True), colour=False, json_mode=True, log_file=None,
         trace_file=None,
     )
-    game.notice(Notice(NoticeKind.SLOW, "the prop answered TOP after 0.71 s; the reply "
+    view.notice(Notice(NoticeKind.SLOW, "the prop answered TOP after 0.71 s; the reply "
                        "timeout is 0.5 s", setting=Setting.REPLY_TIMEOUT))
     assert json.loads(capsys.readouterr().out) == {
         "event": "link",

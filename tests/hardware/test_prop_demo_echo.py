@@ -1,16 +1,18 @@
 """What a person watching sees: ``mittens prop --demo`` presses at a visible pace on a
-terminal (on an injected sleep here), and ``python -m hardware.propsim --pty`` echoes each
-typed press and the display after every change."""
+terminal (on a sleep the test injects into the game), and ``python -m hardware.propsim
+--pty`` echoes each typed press and the display after every change."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 import serial.tools.list_ports
-from cli_helpers import run_cli
+from cli_helpers import Run, run_cli
 from prop_helpers import make_device, simulated_prop
 
+from defuser.commands import prop
 from defuser.terminal.app import Application
 from edgework import Card
 from hardware.propsim import registry
@@ -25,16 +27,23 @@ def no_real_ports(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: [])
 
 
-def _slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+def _demo(pace: float, monkeypatch: pytest.MonkeyPatch) -> tuple[Run, list[float]]:
+    """``mittens prop --demo --pace PACE`` as the command plays it, on an injected sleep:
+    what it printed and every wait."""
     waits: list[float] = []
-    monkeypatch.setattr("defuser.commands.prop.time.sleep", waits.append)
-    return waits
+    play = prop.play_on_port
+
+    def on_injected_sleep(*args: Any, **kwargs: Any) -> None:
+        play(*args, **kwargs, sleep=waits.append)
+
+    monkeypatch.setattr(prop, "play_on_port", on_injected_sleep)
+    args = ["prop", "--demo", "--seed", "3", "--edgework", EDGE]
+    run = run_cli([*args, "--pace", str(pace)] if pace else args, monkeypatch)
+    return run, waits
 
 
 def test_the_demo_waits_between_its_presses(monkeypatch: pytest.MonkeyPatch) -> None:
-    waits = _slept(monkeypatch)
-    run = run_cli(["prop", "--demo", "--seed", "3", "--edgework", EDGE, "--pace", "0.4"],
-                  monkeypatch)
+    run, waits = _demo(0.4, monkeypatch)
     assert run.code == 0, run.err
     presses = len(re.findall(r"^#\d+ ", run.out, re.M))
     assert presses >= 2 and "Module solved!" in run.out
@@ -42,10 +51,7 @@ def test_the_demo_waits_between_its_presses(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_the_demo_is_paced_only_for_a_person(monkeypatch: pytest.MonkeyPatch) -> None:
-    from defuser.commands import prop
-
-    waits = _slept(monkeypatch)
-    run = run_cli(["prop", "--demo", "--seed", "3", "--edgework", EDGE], monkeypatch)
+    run, waits = _demo(0, monkeypatch)
     assert run.code == 0 and waits == []  # piped: no pace
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     app = Application()
