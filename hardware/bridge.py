@@ -2,7 +2,7 @@
 
 It knows both vocabularies (buttons and display commands on one side, the
 simulator's actions and visible state on the other) and nothing about bytes: it talks
-to anything with ``post``, ``sound``, ``ack``, ``sync`` and ``next_press`` (a
+to anything with ``post``, ``sound``, ``ack`` and ``sync`` (a
 :class:`~hardware.device.Device`, or a fake in tests). It makes no click: the game
 session does (:class:`~hardware.game.PropGame` joins them), and the bridge shows what
 the click changed (:meth:`Bridge.show_click`, which also acknowledges the press) and
@@ -74,9 +74,6 @@ class Prop(Protocol):
 
     def sync(self, timeout: float | None = None) -> bool:
         """Wait until everything posted was delivered."""
-
-    def next_press(self, timeout: float | None) -> ButtonPressed | None:
-        """The next press, or None after ``timeout`` seconds."""
 
 
 @dataclass(frozen=True, slots=True)

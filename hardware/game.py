@@ -43,7 +43,11 @@ PAST_TIME: Final = 0.01
 
 
 class PlayedProp(Prop, Protocol):
-    """What the game needs from a prop besides the bridge's needs: what it shows."""
+    """What the game needs from a prop besides the bridge's needs: its presses and
+    what it shows."""
+
+    def next_press(self, timeout: float | None) -> ButtonPressed | None:
+        """The next press, or None after ``timeout`` seconds."""
 
     def display_state(self) -> DisplayState:
         """The display state wanted (what the prop shows once it is synced)."""
