@@ -14,10 +14,10 @@ rules, interval and seed), replaying the clicks at their times. Why a front end 
 playing before the end (the player quit, the input ended, Ctrl-C, a simulated prop's
 script ran out) is the front end's business, and so are the words that announce an end.
 
-The click itself is made by a :class:`Clicker`: the simulator's :class:`Module` (also
-under the prop, whose game shows each click's events on it: ``hardware.game``), or a
-trainer's walk that keeps its belief in step. What the bomb is now (:meth:`GameSession.bomb`)
-is a value a display of the bomb reads after a strike or the end.
+The click itself is made by a :class:`Clicker`: the simulator's :class:`Module` (for
+``mittens play``, and for the prop, whose game, ``hardware.game``, shows each click on
+the prop once the session made it), or a trainer's walk that keeps its belief in step.
+A display of the bomb reads :meth:`GameSession.bomb` after a strike or the end.
 
 The session sits in the engine because everything it needs is here and every layer
 that plays a game (trainer, hardware, the front ends) may import the engine; those
