@@ -62,6 +62,30 @@ def test_ctrl_c_prints_the_summary_then_exits_130(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err.endswith("mittens: interrupted; 2 answers saved\n")
 
 
+@pytest.mark.parametrize("open_prompt", [True, False])
+def test_ctrl_c_at_a_terminal_ends_an_open_prompt_line_only(
+    open_prompt: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from defuser.terminal import app as app_module
+
+    monkeypatch.setattr(app_module, "stdin_is_terminal", lambda: True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    app = Application()
+
+    def summary() -> str:
+        print("Session (interrupted)")
+        return "; 2 answers saved"
+
+    with pytest.raises(SystemExit) as done, app.interruptible(summary, open_prompt=open_prompt):
+        raise KeyboardInterrupt
+    assert done.value.code == 130
+    captured = capsys.readouterr()
+    # The summary's detail ends the interrupted line; the prompt's line is ended first
+    # only when the command left it open.
+    assert captured.out == ("\n" if open_prompt else "") + "Session (interrupted)\n"
+    assert captured.err == "mittens: interrupted; 2 answers saved\n"
+
+
 def test_a_prop_fault_names_the_option_that_helps(capsys: pytest.CaptureFixture[str]) -> None:
     from hardware.errors import NoAnswerError, PortNotFoundError, Setting
 
