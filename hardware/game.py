@@ -14,7 +14,7 @@ seconds, and no longer than the bomb's time left (plus :data:`PAST_TIME`, so tha
 has made all its presses (``script_done``) ends it. Between presses a person watches it
 at ``pace`` through the injected ``sleep``.
 
-Out come typed events (:class:`Started`, :class:`Pressed` with the press, the module's
+Out come typed events (:class:`PropStarted`, :class:`Pressed` with the press, the module's
 answer, every display command it caused and the display, :class:`Over`,
 :class:`ScriptRanOut`); :meth:`PropGame.state` is JSON. It prints and writes nothing: a
 front end renders the events, and why it stopped before the end (Ctrl-C, a lost link) is
@@ -54,7 +54,7 @@ class PlayedProp(Prop, Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Started:
+class PropStarted:
     """The prop shows the whole game (edge, module, bomb): ``shown``."""
 
     shown: DisplayState
@@ -96,7 +96,7 @@ class ScriptRanOut:
     """A simulated prop has made every press of its script: no more will come."""
 
 
-PropEvent = Started | Pressed | Over | ScriptRanOut
+PropGameEvent = PropStarted | Pressed | Over | ScriptRanOut
 
 
 class PropGame:
@@ -128,7 +128,7 @@ class PropGame:
         #: Presses played so far.
         self.presses = 0
 
-    def play(self) -> Iterator[PropEvent]:
+    def play(self) -> Iterator[PropGameEvent]:
         """The whole game: :meth:`start`, then :meth:`step` until the game is over (then
         :meth:`over`) or the script ran out; each event as it happens, so a front end
         shows a press before the next wait, which may fail."""
@@ -142,10 +142,10 @@ class PropGame:
                 self.sleep(self.pace)
         yield self.over()
 
-    def start(self) -> Started:
+    def start(self) -> PropStarted:
         """Show the whole game on the prop and wait until it has it."""
         self.bridge.start(self.game.bomb())
-        return Started(self.prop.display_state())
+        return PropStarted(self.prop.display_state())
 
     def timeout(self) -> float:
         """Seconds to wait for the next press: :data:`POLL` at most, and no longer than
@@ -153,7 +153,7 @@ class PropGame:
         left = self.game.time_left()
         return POLL if left is None else min(POLL, left + PAST_TIME)
 
-    def step(self) -> list[PropEvent]:
+    def step(self) -> list[PropGameEvent]:
         """Wait for one press (:meth:`timeout`) and play it: ``[Pressed]``, or ``[]``
         when it came after the time ran out. Without a press, run the timer: ``[]``, or
         ``[ScriptRanOut]`` when the script is done. The game may be over after it."""
@@ -167,7 +167,7 @@ class PropGame:
             return [ScriptRanOut()]
         return []
 
-    def press(self, press: ButtonPressed) -> list[PropEvent]:
+    def press(self, press: ButtonPressed) -> list[PropGameEvent]:
         """Play one press the prop reported: ``[Pressed]``; ``[]`` for a press that came
         after the time ran out (taken, never made nor acknowledged)."""
         events = self.game.click(action_for(press.button))

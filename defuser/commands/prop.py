@@ -39,7 +39,7 @@ from hardware.conformance import Actor, CheckStatus, check_prop, passed
 from hardware.device import Device
 from hardware.display import DisplayState
 from hardware.errors import HardwareError
-from hardware.game import Over, Pressed, PropEvent, PropGame, ScriptRanOut, Started
+from hardware.game import Over, Pressed, PropGame, PropGameEvent, PropStarted, ScriptRanOut
 from hardware.propsim import registry
 from hardware.propsim.checking import SimActor, SimClock
 from hardware.propsim.twin import PropSim
@@ -195,10 +195,10 @@ class PropView:
 
     # ------------------------------------------------------------------ the game
 
-    def show(self, event: PropEvent, game: PropGame, device: Device, seed: int) -> None:
+    def show(self, event: PropGameEvent, game: PropGame, device: Device, seed: int) -> None:
         """Render one event of ``game`` on ``device``."""
         module = game.game.module
-        if isinstance(event, Started):
+        if isinstance(event, PropStarted):
             self.show_start(device, event.shown, seed, game.bridge.edgework)
         elif isinstance(event, Pressed):
             self.log.flush(module.log, module.log_total)

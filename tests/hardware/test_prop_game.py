@@ -14,7 +14,7 @@ from defuser.engine.simulator import Module, Outcome
 from edgework import Edgework
 from edgework.errors import MisuseError
 from hardware.bridge import button_for, winning_actions
-from hardware.game import POLL, Over, Pressed, PropGame, ScriptRanOut, Started
+from hardware.game import POLL, Over, Pressed, PropGame, PropStarted, ScriptRanOut
 from hardware.protocol import (
     Button,
     ButtonPressed,
@@ -91,7 +91,7 @@ def test_a_whole_game_at_a_pace() -> None:
     played = prop_game(module, EDGE, prop, strike_limit=3)
     game = PropGame(played.game, played.bridge, prop, settle=2.5, pace=0.4, sleep=waits.append)
     events = list(game.play())
-    assert isinstance(events[0], Started)
+    assert isinstance(events[0], PropStarted)
     assert events[-1] == Over(GameEnd.SOLVED, prop.display_state())
     pressed = [e for e in events if isinstance(e, Pressed)]
     assert len(pressed) == len(events) - 2 == game.presses >= 2
@@ -109,7 +109,7 @@ def test_the_waits_end_with_the_time_left_and_the_bomb_explodes() -> None:
     prop = FakeProp(clock=clock)
     game = prop_game(module, EDGE, prop, clock=clock, time_limit=1.2, settle=2.0)
     events = list(game.play())
-    assert [type(e) for e in events] == [Started, Over]
+    assert [type(e) for e in events] == [PropStarted, Over]
     # Half a second at most, then the time left and a hundredth more; the tick after
     # it finds the time run out.
     assert prop.waits == [POLL, POLL, pytest.approx(0.21)]
@@ -135,7 +135,7 @@ def test_a_script_that_ran_out_ends_the_game_without_an_end() -> None:
     # Asked only when no press came: after the one press the script has.
     game = PropGame(played.game, played.bridge, prop, settle=1.0, script_done=lambda: True)
     events = list(game.play())
-    assert [type(e) for e in events] == [Started, Pressed, ScriptRanOut]
+    assert [type(e) for e in events] == [PropStarted, Pressed, ScriptRanOut]
     assert game.game.end is None and prop.synced == [None]  # no wait for an end
     with pytest.raises(MisuseError, match="not over"):
         game.over()
