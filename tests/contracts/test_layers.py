@@ -133,3 +133,14 @@ def test_test_files_share_helpers_not_each_other() -> None:
                 wrong += [f"{path.relative_to(ROOT)} imports {a.name}"
                           for a in node.names if a.name in test_files]
     assert wrong == []
+
+
+def test_one_meaning_per_class_name() -> None:
+    """No two library modules define a public class of the same name (a reader who meets
+    ``Ended`` or ``Verdict`` knows which one it is)."""
+    homes: dict[str, list[str]] = {}
+    for path in _library_files():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                homes.setdefault(node.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
