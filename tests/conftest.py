@@ -66,3 +66,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove this process's sandbox (test workers end without running atexit)."""
     shutil.rmtree(_SANDBOX, ignore_errors=True)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move what collection made (every test item, the imported modules) out of the
+    garbage collector's reach, so the tests' own garbage is collected without
+    rescanning it (an exhaustive test making 700,000 boards took about 8 s in a worker
+    that had collected the suite, 4-5 s after this)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
