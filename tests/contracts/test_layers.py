@@ -85,14 +85,20 @@ def _module_name(path: Path) -> str:
 
 
 def _top_level_names(tree: ast.Module) -> set[str]:
-    """The names a module binds itself (functions, classes, assignments), not its imports."""
+    """The names a module binds itself at its top level (functions, classes, assignments,
+    also under a module-level ``if`` or ``try``), not its imports nor a function's locals."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.If | ast.Try):
+            pending += [*node.body, *node.orelse, *getattr(node, "finalbody", [])]
+            pending += [s for h in getattr(node, "handlers", []) for s in h.body]
     return names
 
 
