@@ -32,6 +32,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import select
 import stat
 import sys
@@ -135,11 +136,22 @@ def confirm(question: str) -> bool:
 PIPE_WAIT_SECONDS: Final = 5.0
 
 
+#: The names of a descriptor this process was handed: ``/dev/stdin`` and its kin,
+#: ``/dev/fd/63`` (a shell's ``<(...)``), ``/proc/self/fd/3`` and ``/proc/PID/fd/3``.
+_DESCRIPTOR_NAME = re.compile(
+    r"/dev/(?:stdin|stdout|stderr|fd/\d+)|/proc/(?:self|thread-self|\d+)/fd/\d+"
+)
+
+
 def _names_open_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a file this process has open (``/dev/stdin``,
-    ``/dev/fd/63`` from a shell's ``<(...)``), which a shell or a parent gave it."""
-    names = (os.path.abspath(path), os.path.realpath(path))
-    return any(name.startswith(("/dev/", "/proc/")) for name in names)
+    ``/dev/fd/63`` from a shell's ``<(...)``), which a shell or a parent gave it. A
+    pipe or file that merely lives under ``/dev`` (a FIFO in ``/dev/shm``) is not one;
+    a descriptor on an anonymous pipe resolves to ``/proc/PID/fd/pipe:[N]``."""
+    if _DESCRIPTOR_NAME.fullmatch(os.path.abspath(path)):
+        return True
+    real = os.path.realpath(path)
+    return real.startswith("/proc/") and "/fd/" in real
 
 
 def _open_for_reading(path: str | os.PathLike[str], named: str) -> IO[bytes]:

@@ -10,12 +10,16 @@ import io
 import os
 import stat
 import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
 import pytest
 
+from defuser.terminal import safeio
 from defuser.terminal.safeio import (
     PathError,
     iter_user_bytes,
@@ -70,6 +74,45 @@ def test_reading_a_missing_file_or_a_directory_is_one_error(tmp_path: Path) -> N
         read_user_bytes(tmp_path / "nothing.log", "log file", limit=10)
     with pytest.raises(PathError, match=r"is a directory, expected a file"):
         read_user_bytes(tmp_path, "log file", limit=10)
+
+
+@pytest.fixture
+def short_pipe_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named pipe nobody writes to is given up on after 50 ms, not seconds."""
+    monkeypatch.setattr(safeio, "PIPE_WAIT_SECONDS", 0.05)
+
+
+@pytest.mark.usefixtures("short_pipe_wait")
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="needs /dev/shm")
+def test_a_named_pipe_under_dev_nothing_writes_to_is_refused() -> None:
+    """Living under ``/dev`` (here ``/dev/shm``) does not make a pipe a descriptor the
+    shell handed over: nothing writing to it is an error, not an empty read."""
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as folder:
+        fifo = Path(folder) / "game.log"
+        os.mkfifo(fifo)
+        with pytest.raises(PathError, match=r"'.*game.log' is a named pipe that nothing is "):
+            read_user_bytes(fifo, "log file", limit=100)
+
+
+@pytest.mark.usefixtures("short_pipe_wait")
+@pytest.mark.parametrize("name", ["/dev/fd/{fd}", "/proc/self/fd/{fd}"])
+def test_a_handed_over_pipe_is_waited_for_however_slow_its_writer(name: str) -> None:
+    """``<(slow command)``: the pipe's writer is the shell's, and its first byte may come
+    long after the named-pipe wait; the read waits for it."""
+    read_end, write_end = os.pipe()
+
+    def slow_writer() -> None:
+        time.sleep(0.12)
+        os.write(write_end, b"late line\n")
+        os.close(write_end)
+
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    try:
+        assert read_user_bytes(name.format(fd=read_end), "log file", limit=100) == b"late line\n"
+    finally:
+        writer.join()
+        os.close(read_end)
 
 
 def test_stdin_is_read_whole_without_its_byte_order_mark(
