@@ -11,8 +11,9 @@ traceback.
 from __future__ import annotations
 
 import difflib
-import importlib
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import click
@@ -20,20 +21,101 @@ import click
 from defuser import __version__
 from defuser.streams import ReaderGone, is_pipe_error, setup_streams
 from defuser.terminal.app import Application
+from defuser.terminal.startup import release_interrupts
 
-#: command name -> ("module:attribute", one-line summary shown by ``mittens --help``).
-COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "solve": ("defuser.commands.solve:solve", "Answer a live module: legal plays and what to do."),
-    "tables": ("defuser.commands.tables:tables", "Print Tables A-F (text, markdown, JSON, CSV)."),
-    "verify": ("defuser.commands.verify:verify", "Check the built-in tables or a transcription."),
-    "play": ("defuser.commands.play:play", "Play the module in the terminal, Twitch Plays style."),
-    "prop": ("defuser.commands.prop:prop", "Play a module on the physical prop over USB serial."),
-    "drill": ("defuser.commands.drill:drill", "Timed drills: lookups, decisions, whole games."),
-    "stats": ("defuser.commands.stats:stats", "Drill progress: accuracy, speed, weak spots."),
-    "log": ("defuser.commands.log:log", "Read KTaNE game logs: replay and check every line."),
-    "live": ("defuser.commands.live:live", "Follow a module live: the optimal safe next move."),
-    "bench": ("defuser.commands.bench:bench", "Benchmark the policies on simulated modules."),
-    "serve": ("defuser.web.command:serve", "The board and the tables in the browser."),
+
+def _solve() -> click.Command:
+    from defuser.commands.solve import solve
+
+    return solve
+
+
+def _tables() -> click.Command:
+    from defuser.commands.tables import tables
+
+    return tables
+
+
+def _verify() -> click.Command:
+    from defuser.commands.verify import verify
+
+    return verify
+
+
+def _play() -> click.Command:
+    from defuser.commands.play import play
+
+    return play
+
+
+def _prop() -> click.Command:
+    from defuser.commands.prop import prop
+
+    return prop
+
+
+def _drill() -> click.Command:
+    from defuser.commands.drill import drill
+
+    return drill
+
+
+def _stats() -> click.Command:
+    from defuser.commands.stats import stats
+
+    return stats
+
+
+def _log() -> click.Command:
+    from defuser.commands.log import log
+
+    return log
+
+
+def _live() -> click.Command:
+    from defuser.commands.live import live
+
+    return live
+
+
+def _bench() -> click.Command:
+    from defuser.commands.bench import bench
+
+    return bench
+
+
+def _serve() -> click.Command:
+    from defuser.web.command import serve
+
+    return serve
+
+
+@dataclass(frozen=True)
+class CommandEntry:
+    """A command of ``mittens``: how to load it, and the line ``mittens --help`` shows.
+
+    ``load`` imports the command's module and returns its click command; it is a typed
+    function (checked by mypy like any import), called only when the command is used, so
+    ``mittens --help`` imports no command.
+    """
+
+    load: Callable[[], click.Command]
+    summary: str
+
+
+#: command name -> its entry.
+COMMANDS: Final[dict[str, CommandEntry]] = {
+    "solve": CommandEntry(_solve, "Answer a live module: legal plays and what to do."),
+    "tables": CommandEntry(_tables, "Print Tables A-F (text, markdown, JSON, CSV)."),
+    "verify": CommandEntry(_verify, "Check the built-in tables or a transcription."),
+    "play": CommandEntry(_play, "Play the module in the terminal, Twitch Plays style."),
+    "prop": CommandEntry(_prop, "Play a module on the physical prop over USB serial."),
+    "drill": CommandEntry(_drill, "Timed drills: lookups, decisions, whole games."),
+    "stats": CommandEntry(_stats, "Drill progress: accuracy, speed, weak spots."),
+    "log": CommandEntry(_log, "Read KTaNE game logs: replay and check every line."),
+    "live": CommandEntry(_live, "Follow a module live: the optimal safe next move."),
+    "bench": CommandEntry(_bench, "Benchmark the policies on simulated modules."),
+    "serve": CommandEntry(_serve, "The board and the tables in the browser."),
 }
 
 
@@ -62,11 +144,7 @@ class LazyGroup(click.Group):
         if entry is None:
             return None
         ctx.ensure_object(Application).command_path = f"{ctx.command_path} {cmd_name}"
-        module_name, _, attr = entry[0].partition(":")
-        command = getattr(importlib.import_module(module_name), attr)
-        if not isinstance(command, click.Command):
-            raise TypeError(f"{entry[0]} is not a click command")
-        return command
+        return entry.load()
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -88,7 +166,7 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands from the registry's summaries without importing them."""
-        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        rows = [(name, COMMANDS[name].summary) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -115,6 +193,7 @@ def main(argv: list[str] | None = None) -> Any:
     setup_streams()
     app = Application()
     with app.boundary():
+        release_interrupts()
         try:
             return cli.main(args=argv, prog_name="mittens", standalone_mode=False, obj=app)
         except click.exceptions.NoArgsIsHelpError as exc:
