@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from defuser.engine import modlog
-from edgework import Card, EdgeworkError, Ruleset, SerialNumber, interval_for
+from edgework import Card, EdgeworkError, Ruleset, SerialNumber, TableLetter, interval_for
 
 #: The line Unity writes first when the game starts: a new session in the same file.
 SESSION_START: Final = "Initialize engine version"
@@ -552,34 +552,63 @@ class LogReader:
         return ModuleLineRead(instance, line, message)
 
 
+@dataclass(frozen=True, slots=True)
+class SerialRead:
+    """A bomb whose serial number was read: its table and last digit (Table E's column),
+    and N from its battery count (``None``: the battery count is not known)."""
+
+    table: TableLetter
+    digit: int
+    interval: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoSerial:
+    """A bomb whose serial number is not known (never logged, none given); N from its
+    battery count (``None``: not known either)."""
+
+    interval: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SerialUnread:
+    """A bomb whose logged serial number cannot be read: the text as logged and the
+    battery count (``None``: not known)."""
+
+    serial: str
+    batteries: int | None
+
+
 #: What of a bomb's edgework the module reads: its table, the serial's last digit and N
-#: (from the serial number and the battery count), or the raw values when they cannot
-#: be read. Bombs with the same key are the same to this module.
-EdgeworkKey = tuple[object, ...]
+#: (:class:`SerialRead`, :class:`NoSerial`), or the raw values when the serial number
+#: cannot be read (:class:`SerialUnread`). Bombs with equal keys are the same to this
+#: module.
+EdgeworkKey = SerialRead | NoSerial | SerialUnread
 
 
 def edgework_key(serial: SerialNumber | str | None, batteries: int | None) -> EdgeworkKey:
     """The :data:`EdgeworkKey` of a serial number (parsed or as logged) and a battery
     count (``None``: not known)."""
     if isinstance(serial, str):
+        logged = serial
         try:
-            serial = SerialNumber.parse(serial, strict=False)
+            serial = SerialNumber.parse(logged, strict=False)
         except EdgeworkError:
-            return ("unread", serial, batteries)
-    table = None if serial is None else (serial.table, serial.last_digit)
-    return (table, None if batteries is None else interval_for(batteries))
+            return SerialUnread(logged, batteries)
+    interval = None if batteries is None else interval_for(batteries)
+    if serial is None:
+        return NoSerial(interval)
+    return SerialRead(serial.table, serial.last_digit, interval)
 
 
 def agrees(key: EdgeworkKey, table: str | None, discard: Card | None, rule: str | None) -> bool:
     """Whether a module's start-up (its table line, opening discard and rule line) can
     come from a bomb of this :data:`EdgeworkKey` (an unknown serial: anything can)."""
-    config = key[0]
-    if not isinstance(config, tuple):
+    if not isinstance(key, SerialRead):
         return True
-    letter, digit = config
-    if table is not None and table != letter:
+    if table is not None and table != key.table:
         return False
-    return discard is None or rule is None or Ruleset(letter, digit).rule(discard) == rule
+    return discard is None or rule is None or Ruleset(key.table, key.digit).rule(discard) == rule
 
 
 def _edgework_line(text: str) -> tuple[str | None, str]:

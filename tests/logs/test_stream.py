@@ -15,9 +15,14 @@ from defuser.logs.stream import (
     LogReader,
     ModuleLineRead,
     ModuleStarted,
+    NoSerial,
+    SerialRead,
+    SerialUnread,
     SessionStarted,
+    agrees,
+    edgework_key,
 )
-from edgework import Card, CardType, RuleLetter, TableLetter
+from edgework import Card, CardType, RuleLetter, Ruleset, SerialNumber, TableLetter
 
 
 def _events(lines: list[str]) -> list[LogEvent]:
@@ -110,3 +115,22 @@ def test_a_module_is_never_given_a_bomb_of_an_earlier_session() -> None:
     game = read_log(first.data + second.data)
     (module,) = game.modules
     assert [game.bombs[c].serial for c in module.bomb_choices] == ["KZ5LG7"]
+
+
+def test_an_edgework_key_is_a_typed_value_of_what_the_module_reads() -> None:
+    # Table, last digit and N: bombs that differ only in what the module does not read
+    # (the serial's other characters, batteries giving the same N) have equal keys.
+    key = edgework_key("AB3CD4", 2)
+    assert key == SerialRead(TableLetter.B, 4, 11)
+    assert key == edgework_key(SerialNumber.parse("EF7GH4"), 7)
+    assert edgework_key(None, 2) == NoSerial(11) and edgework_key(None, None) == NoSerial(None)
+    assert edgework_key("??", 3) == SerialUnread("??", 3)
+    # Only a read serial number can disagree with a module's start-up.
+    rules = Ruleset(TableLetter.B, 4)
+    discard = Card.RED_CIRCLE
+    rule = rules.rule(discard)
+    other = next(letter for letter in RuleLetter if letter != rule)
+    assert agrees(key, "B", discard, rule) and agrees(key, None, None, None)
+    assert not agrees(key, "A", discard, rule) and not agrees(key, "B", discard, other)
+    for unknown in (NoSerial(11), SerialUnread("??", 3)):
+        assert agrees(unknown, "A", discard, other)
