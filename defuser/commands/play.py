@@ -89,7 +89,7 @@ def read_click(text: str) -> Action:
         return Action.parse(text)
     except DefuserError:
         try:
-            return Action.parse(read_action(text))
+            return read_action(text)
         except DefuserError:
             pass
         raise

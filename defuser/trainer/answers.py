@@ -197,19 +197,20 @@ def read_legal(text: str) -> LegalAnswer:
     return LegalAnswer(tuple(sorted(slots)), discard)
 
 
-_ACTION_WORDS: Final[dict[str, str]] = {
-    "draw": "draw",
-    "dr": "draw",
-    "deck": "draw",
-    "discard": "discard",
-    "disc": "discard",
-    "dis": "discard",
-    "pile": "discard",
+_ACTION_WORDS: Final[dict[str, Action]] = {
+    "draw": Action.draw(),
+    "dr": Action.draw(),
+    "deck": Action.draw(),
+    "discard": Action.discard(),
+    "disc": Action.discard(),
+    "dis": Action.discard(),
+    "pile": Action.discard(),
 }
 
 
-def read_action(text: str, defuse_slots: tuple[int, ...] = ()) -> str:
-    """A module action as its Twitch Plays command: ``draw``, ``discard`` or ``play N``.
+def read_action(text: str, defuse_slots: tuple[int, ...] = ()) -> Action:
+    """A module action, typed: its Twitch Plays command (``draw``, ``discard`` or
+    ``play N``, whose ``str`` the action is).
 
     Also reads ``2``, ``p2``, ``play2``, ``!1 play 2`` and ``defuse`` (the one Defuse in
     hand, when ``defuse_slots`` names exactly one slot).
@@ -220,10 +221,10 @@ def read_action(text: str, defuse_slots: tuple[int, ...] = ()) -> str:
         return _ACTION_WORDS[key]
     match = re.fullmatch(r"(?:play|p|slot)?\s*([1-3])", key)
     if match:
-        return f"play {match.group(1)}"
+        return Action.play(int(match.group(1)))
     if key in ("defuse", "play defuse", "solve"):
         if len(defuse_slots) == 1:
-            return f"play {defuse_slots[0]}"
+            return Action.play(defuse_slots[0])
         raise UnreadableAnswer(
             f"answer {text.strip()!r} is ambiguous: the hand holds "
             f"{len(defuse_slots)} Defuse cards, expected play 1, play 2 or play 3"

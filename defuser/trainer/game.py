@@ -98,7 +98,7 @@ class Game:
     verdicts: Counter[str] = field(default_factory=Counter)
     expected_at_start: float = 0.0
     #: Every click played, with the game-clock time it was made at.
-    played: list[tuple[str, float]] = field(default_factory=list)
+    played: list[tuple[Action, float]] = field(default_factory=list)
 
     @classmethod
     def new(
@@ -230,10 +230,10 @@ class Game:
 
     def play(self, grade: Grade) -> Result:
         """Play the graded click on the module (the grade must have read an action)."""
-        assert grade.reading is not None
-        clicked = self.session.click(Action.parse(grade.reading))[0]
+        assert grade.action is not None
+        clicked = self.session.click(grade.action)[0]
         assert isinstance(clicked, Clicked), "a game over takes no click"
-        self.played.append((grade.reading, self.clock()))
+        self.played.append((grade.action, self.clock()))
         result = clicked.result
         self.verdicts[grade.verdict.value] += 1
         if grade.loss is not None:
@@ -297,7 +297,7 @@ class Game:
             "strike_limit": self.strike_limit,
             "timer": self.session.time_limit,
             "clock": {"spent": self.clock.spent, "since": self.clock.since},
-            "played": [[action, at] for action, at in self.played],
+            "played": [[str(action), at] for action, at in self.played],
             "total_loss": self.total_loss,
             "verdicts": dict(self.verdicts),
             "expected_at_start": self.expected_at_start,
@@ -311,9 +311,10 @@ class Game:
                             Batteries.parse(state["batteries"]))
         game = cls.start(edgework, int(state["seed"]), strike_limit=int(state["strike_limit"]),
                          timer=state["timer"], clock=clock)
-        for action, at in state["played"]:
+        for text, at in state["played"]:
+            action = Action.parse(text)
             game.clock.spent = float(at)
-            game.session.click(Action.parse(action))
+            game.session.click(action)
             game.played.append((action, float(at)))
         game.clock.spent = float(state["clock"]["spent"])
         game.ran_out()

@@ -9,6 +9,7 @@ it says (``late_right`` when it was right otherwise).
 
 from __future__ import annotations
 
+from defuser.engine.actions import Action
 from defuser.trainer.answers import UnreadableAnswer
 from defuser.trainer.judges import Judgement
 from defuser.trainer.kinds import spec_of
@@ -25,13 +26,14 @@ def grade(
     """
     given = text.strip()
     reading: str | None
+    action: Action | None = None
     try:
         judgement: Judgement = spec_of(question.kind).judge(question, given)
     except UnreadableAnswer as exc:
         verdict, reading, detail, loss = Verdict.UNREADABLE, None, str(exc), None
     else:
         verdict, reading = judgement.verdict, judgement.reading
-        detail, loss = judgement.detail, judgement.loss
+        detail, loss, action = judgement.detail, judgement.loss, judgement.action
     late_right = False
     if time_limit is not None and seconds > time_limit:
         late_right = verdict.correct
@@ -48,4 +50,5 @@ def grade(
         loss=loss,
         detail=detail,
         late_right=late_right,
+        action=action,
     )

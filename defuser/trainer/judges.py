@@ -81,12 +81,14 @@ def verdict_for_loss(loss: float) -> Verdict:
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """A judge's verdict on one answer: how it was read (in the notation), what is
-    wrong with it (``detail``), and for a ``decide`` its expected-click ``loss``."""
+    wrong with it (``detail``), and for a ``decide`` its expected-click ``loss`` and
+    the click it read (``action``, typed: what a game plays)."""
 
     verdict: Verdict
     reading: str
     detail: str = ""
     loss: float | None = None
+    action: Action | None = None
 
 
 def _right_if_equal(question: Question, given: Answer) -> Judgement:
@@ -153,7 +155,7 @@ def judge_decide(question: Question, text: str) -> Judgement:
     """An action, graded by its expected-click loss and its strike risk."""
     defuse_slots = tuple(question.facts.get("defuse_slots", ()))
     action = read_action(text, defuse_slots)
-    option = option_for(question, Action.parse(action))
+    option = option_for(question, action)
     best = best_option(question)
     assert best.expected_clicks is not None
     clicks_loss = (
@@ -177,7 +179,7 @@ def judge_decide(question: Question, text: str) -> Judgement:
             f"{clicks}best {best.action}: {best.expected_clicks:.2f}; loss {loss:.2f} "
             f"with {STRIKE_PENALTY:g} clicks charged per strike"
         )
-        return Judgement(Verdict.BLUNDER, action, f"{detail} ({numbers})", loss)
+        return Judgement(Verdict.BLUNDER, str(action), f"{detail} ({numbers})", loss, action)
     assert clicks_loss is not None
     loss = clicks_loss
     numbers = (
@@ -188,7 +190,7 @@ def judge_decide(question: Question, text: str) -> Judgement:
     detail = numbers
     if option.note and verdict is not Verdict.BEST:
         detail += f" ({option.note})"
-    return Judgement(verdict, action, detail, loss)
+    return Judgement(verdict, str(action), detail, loss, action)
 
 
 def judge_cycle(question: Question, text: str) -> Judgement:

@@ -141,7 +141,9 @@ class Grade:
     it could not). ``loss`` is the expected-click loss of a ``decide`` answer against
     the best action (``None`` when the answer risks a strike or is not a decide).
     ``late_right`` marks a ``too slow`` answer that was right otherwise (the scheduler
-    rates it Hard: remembered, but slowly).
+    rates it Hard: remembered, but slowly). ``action`` is the click a ``decide`` answer
+    was read as (``None`` for other kinds, or when it could not be read): what a game
+    plays.
     """
 
     verdict: Verdict
@@ -153,6 +155,7 @@ class Grade:
     loss: float | None = None
     detail: str = ""
     late_right: bool = False
+    action: Action | None = None
 
     @property
     def correct(self) -> bool:

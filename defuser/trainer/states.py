@@ -124,16 +124,21 @@ def answered_state(answered: Answered) -> dict[str, Any]:
 
 
 def answered_from_state(state: dict[str, Any]) -> Answered:
-    """The graded answer :func:`answered_state` wrote."""
+    """The graded answer :func:`answered_state` wrote (a ``decide`` answer's click
+    read again from its reading, the drill notation it was written in)."""
     grade = state["grade"]
+    question = question_from_state(state["question"])
+    reading = grade["reading"]
+    action = (Action.parse(str(reading))
+              if question.kind is Kind.DECIDE and reading is not None else None)
     return Answered(
-        question_from_state(state["question"]),
+        question,
         Grade(
             verdict=Verdict(grade["verdict"]), given=str(grade["given"]),
             reading=grade["reading"], expected=str(grade["expected"]),
             reason=str(grade["reason"]), seconds=float(grade["seconds"]),
             loss=grade["loss"], detail=str(grade["detail"]),
-            late_right=bool(grade.get("late_right", False)),
+            late_right=bool(grade.get("late_right", False)), action=action,
         ),
         float(state["at"]),
         rating=state["rating"],

@@ -152,3 +152,21 @@ def test_a_state_that_is_not_one_is_refused() -> None:
         DrillSession.from_state({"drill": {}}, None)
     with pytest.raises(StateError, match="incomplete or malformed"):
         DrillSession.from_state({"version": 1}, None)
+
+
+def test_a_graded_decision_reads_back_with_its_typed_click() -> None:
+    from trainer_helpers import question_53
+
+    from defuser.engine.actions import Action
+    from defuser.trainer.grading import grade
+    from defuser.trainer.model import Answered
+    from defuser.trainer.states import answered_from_state, answered_state
+
+    question = question_53()
+    for line in ("p1", "disc", "nonsense"):
+        answered = Answered(question, grade(question, line, 2.5), at=7.0)
+        back = answered_from_state(json.loads(json.dumps(answered_state(answered))))
+        assert back == answered
+    assert back.grade.action is None
+    assert answered_from_state(answered_state(
+        Answered(question, grade(question, "p1", 2.5)))).grade.action == Action.play(1)

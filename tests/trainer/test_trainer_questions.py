@@ -211,9 +211,10 @@ def test_every_action_reads_back() -> None:
 
     for action in ALL_ACTIONS:
         text = str(action)
-        assert read_action(text) == text
-        assert read_action(f"  {text.upper()} ") == text
-        assert read_action(f"!2 {text}") == text
+        assert read_action(text) == action
+        assert read_action(f"  {text.upper()} ") == action
+        assert read_action(f"!2 {text}") == action
+        assert str(read_action(text)) == text
 
 
 def test_every_card_type_reads_back_by_name_and_prefix() -> None:
@@ -248,3 +249,20 @@ def test_probabilities_read_back_as_fraction_decimal_and_percent(p: Fraction) ->
     assert read_probability(f"{p.numerator}/{p.denominator}") == p
     assert abs(float(read_probability(f"{float(p):.4f}")) - float(p)) < 1e-4
     assert abs(float(read_probability(f"{float(p) * 100:.2f}%")) - float(p)) < 1e-4
+
+
+def test_a_decide_answer_is_graded_with_the_typed_click_it_read() -> None:
+    from trainer_helpers import question_53
+
+    from defuser.engine.actions import Action
+
+    question = question_53()
+    for text, action in (("disc", Action.discard()), ("p1", Action.play(1)),
+                         ("!1 draw", Action.draw())):
+        graded = grade(question, text, 1.0)
+        assert graded.action == action and graded.reading == str(action)
+    assert grade(question, "sideways", 1.0).action is None
+    slow = grade(question, "disc", 9.0, time_limit=1.0)
+    assert slow.verdict is Verdict.SLOW and slow.action == Action.discard()
+    table = Question(Kind.TABLE, TableSkill(TableLetter.B), "?", {}, TableAnswer(TableLetter.B), "")
+    assert grade(table, "B", 1.0).action is None
