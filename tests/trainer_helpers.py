@@ -2,6 +2,7 @@
 
 - :func:`question_53` is a ``decide`` question with known numbers (an empty hand on a
   yellow circle), for the explanations and the situations;
+- :data:`PLACEHOLDER` is facts for a question whose judge reads none;
 - :func:`steady` zeroes the answer times of a drill transcript, for golden files.
 """
 
@@ -10,8 +11,13 @@ from __future__ import annotations
 import re
 
 from defuser.engine.actions import Action
+from defuser.trainer.facts import DecideFacts, TableFacts
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
+from edgework import Card, SerialNumber
+
+#: Facts for a test question whose judge reads none (a table question's).
+PLACEHOLDER = TableFacts(SerialNumber("AB1CD2"))
 
 #: The cycle line of :func:`question_53`.
 CYCLE = "N = 1 mod 5 + 9 = 10. The first mitten is card 2..N-1 = 2..9 of the deals."
@@ -27,7 +33,7 @@ def question_53() -> Question:
         kind=Kind.DECIDE,
         skill=DecideSkill(Move.DISCARD),
         text="Discard pile: yellow circle (YC). Hand: empty. What do you do?",
-        facts={"defuse_slots": [], "hand": []},
+        facts=DecideFacts(SerialNumber("AB1CD2"), 1, 10, (), Card.YELLOW_CIRCLE, (), ()),
         answer=Action.discard(),
         reason="",
         options=(

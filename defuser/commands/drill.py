@@ -46,6 +46,7 @@ from defuser.trainer.drill_session import (
     open_session,
 )
 from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.facts import DecideFacts, LegalFacts
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, Answered, DrillMode, Question, Verdict
@@ -159,14 +160,15 @@ def module_view(
 ) -> Text | None:
     """The module as the player sees it: the discard pile and the hand as coloured
     tiles, the strikes, and the bomb timer (``None`` when the question has no hand)."""
-    if "hand" not in question.facts or "discard" not in question.facts:
+    facts = question.facts
+    if not isinstance(facts, LegalFacts | DecideFacts):
         return None
     view = Text("  pile ")
-    view.append_text(card_face(Card.parse(question.facts["discard"]), colour))
+    view.append_text(card_face(facts.discard, colour))
     view.append("   hand")
-    for slot, code in enumerate(question.facts["hand"], start=1):
+    for slot, card in enumerate(facts.hand, start=1):
         view.append(f"  {slot} ")
-        view.append_text(card_face(Card.parse(code), colour))
+        view.append_text(card_face(card, colour))
     if strikes is not None and limit:
         view.append("   strikes ")
         marks = "X" * strikes + "." * max(limit - strikes, 0)

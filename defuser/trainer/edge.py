@@ -15,6 +15,7 @@ import random
 
 from defuser.engine.generate import random_edgework
 from defuser.trainer.answers import Answer, CountAnswer, TableAnswer
+from defuser.trainer.facts import WidgetFacts
 from defuser.trainer.lookups import table_reason
 from defuser.trainer.model import Question
 from defuser.trainer.skills import EdgeRead, EdgeSkill, Kind
@@ -80,8 +81,7 @@ def edge_question(rng: random.Random, skill: EdgeSkill) -> Question:
         kind=Kind.EDGE,
         skill=skill,
         text=f"The bomb's edge: {' '.join(widgets(edge, rng))}. {_ASKS[skill.read]}",
-        facts={"edgework": str(edge), "serial": edge.serial.text,
-               "batteries": batteries.count, "holders": batteries.holders},
+        facts=WidgetFacts(edge),
         answer=expected,
         reason=reason,
     )

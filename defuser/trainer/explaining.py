@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from defuser.engine.board import ON_TOP_VALUES, Effect, Facts, verdict_of
+from defuser.trainer.facts import DecideFacts, LegalFacts
 from defuser.trainer.judges import best_option, risky_loss
 from defuser.trainer.model import Option, Question
 
@@ -72,10 +73,10 @@ def wasted(question: Question, option: Option) -> bool:
     (a click on an empty slot), which is what the question's facts give: the rest of
     the facts asked with (no slot legal, no Defuse) can only turn a click that does
     something into a strike, never into nothing."""
-    hand = question.facts.get("hand")
-    if hand is None:
+    shown = question.facts
+    if not isinstance(shown, LegalFacts | DecideFacts):
         return False
-    facts = Facts(size=len(hand), legal=0, defuse=0)
+    facts = Facts(size=len(shown.hand), legal=0, defuse=0)
     return all(verdict_of(facts, option.action, on_top).effect is Effect.NOTHING
                for on_top in ON_TOP_VALUES)
 

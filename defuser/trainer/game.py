@@ -30,6 +30,7 @@ from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
 from defuser.strategy.belief import odds
 from defuser.strategy.values import recommend
+from defuser.trainer.facts import DecideFacts, GameFacts
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import (
@@ -215,11 +216,12 @@ class Game:
     def question(self) -> Question:
         """The current situation as a ``decide`` question (its text is the visible state)."""
         full = decide_question_for(self.walk.situation())
+        assert isinstance(full.facts, DecideFacts)
         return Question(
             kind=full.kind,
             skill=full.skill,
             text=f"{self.state_words()} What do you do?",
-            facts={**full.facts, "seed": self.seed, "strikes": self.walk.module.strikes},
+            facts=GameFacts.of(full.facts, seed=self.seed, strikes=self.walk.module.strikes),
             answer=full.answer,
             reason=full.reason,
             rule=full.rule,

@@ -34,6 +34,7 @@ from defuser.trainer.answers import (
     read_table,
     read_type,
 )
+from defuser.trainer.facts import DecideFacts
 from defuser.trainer.model import Option, Question, Verdict
 
 #: A ``decide`` answer losing less than this many expected clicks counts as the best
@@ -153,7 +154,8 @@ def best_option(question: Question) -> Option:
 
 def judge_decide(question: Question, text: str) -> Judgement:
     """An action, graded by its expected-click loss and its strike risk."""
-    defuse_slots = tuple(question.facts.get("defuse_slots", ()))
+    facts = question.facts
+    defuse_slots = facts.defuse_slots if isinstance(facts, DecideFacts) else ()
     action = read_action(text, defuse_slots)
     option = option_for(question, action)
     best = best_option(question)

@@ -16,6 +16,7 @@ from typing import Final
 from defuser.engine.board import Board
 from defuser.engine.generate import random_serial
 from defuser.trainer.answers import LegalAnswer, RuleAnswer, TableAnswer
+from defuser.trainer.facts import IdentifyFacts, LegalFacts, RuleFacts, TableFacts
 from defuser.trainer.model import Question
 from defuser.trainer.skills import CellSkill, Kind, LegalSkill, RuleSkill, TableSkill
 from edgework import (
@@ -94,7 +95,7 @@ def table_question(rng: random.Random, skill: TableSkill) -> Question:
         kind=Kind.TABLE,
         skill=skill,
         text=f"Serial {serial.text}. Which table, A-D?",
-        facts={"serial": serial.text},
+        facts=TableFacts(serial),
         answer=TableAnswer(serial.table),
         reason=table_reason(serial),
     )
@@ -109,7 +110,7 @@ def identify_question(rng: random.Random, skill: CellSkill) -> Question:
         kind=Kind.IDENTIFY,
         skill=skill,
         text=f"Serial {serial.text}, card {card_words(card)}. What type is it?",
-        facts={"serial": serial.text, "card": card.code},
+        facts=IdentifyFacts(serial, card),
         answer=kind,
         reason=f"{table_reason(serial)}; {cell_reason(table, card, kind)}",
     )
@@ -126,7 +127,7 @@ def rule_question(rng: random.Random, skill: RuleSkill) -> Question:
         kind=Kind.RULE,
         skill=skill,
         text=f"Serial {serial.text}, discard pile {card_words(discard)}. Which rule, A-L?",
-        facts={"serial": serial.text, "discard": discard.code},
+        facts=RuleFacts(serial, discard),
         answer=RuleAnswer(letter),
         reason=f"{table_reason(serial)}; {rule_reason(rules, discard)}",
         rule=letter,
@@ -204,11 +205,7 @@ def legal_question(rng: random.Random, skill: LegalSkill) -> Question:
             f"Serial {serial.text}, discard pile {card_words(discard)}, hand "
             f"{hand_words(hand)}. Which slots are legal, and may you discard?"
         ),
-        facts={
-            "serial": serial.text,
-            "discard": discard.code,
-            "hand": [c.code for c in hand],
-        },
+        facts=LegalFacts(serial, discard, tuple(hand)),
         answer=answer,
         reason=legal_reason(rules, discard, hand),
         rule=letter,

@@ -3,9 +3,9 @@
 How each kind is asked and judged is declared once per kind in
 :mod:`defuser.trainer.kinds`. A :class:`Question` carries everything needed to ask
 it, to check an answer and to explain the right one: the prompt, the situation as
-JSON-able facts, the expected answer as a typed value (:data:`~defuser.trainer.answers.Answer`,
-whose text is the drill notation), and the reason (the
-table cell or rule text it comes from). A :class:`Grade` is the verdict on one
+typed facts (:mod:`defuser.trainer.facts`), the expected answer as a typed value
+(:data:`~defuser.trainer.answers.Answer`, whose text is the drill notation), and the
+reason (the table cell or rule text it comes from). A :class:`Grade` is the verdict on one
 answer. Every question is of one drill :class:`~defuser.trainer.skills.Kind` and trains
 one *skill* (:mod:`defuser.trainer.skills`: a table, a
 Table A-D cell, a Table E cell, a rule letter, a kind of decision, a kind of cycle
@@ -15,12 +15,12 @@ question); the scheduler spaces repetitions per skill.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from defuser.engine.actions import Action
 from defuser.trainer.answers import Answer
+from defuser.trainer.facts import QuestionFacts
 from defuser.trainer.skills import Kind, Skill
 from edgework import RuleLetter
 
@@ -79,8 +79,9 @@ class Option:
 class Question:
     """One drill question, with its expected answer and the reason for it.
 
-    ``facts`` is the situation as JSON-able values (serial, cards as codes, ...), so a
-    script can check the expected answer independently. ``rule`` is the rule letter in
+    ``facts`` is the situation as typed values (the serial number, cards, the hand,
+    ...), one dataclass per kind; their JSON beside the text lets a script check the
+    expected answer independently. ``rule`` is the rule letter in
     force, when the question has one, for the per-rule statistics. ``options`` lists the
     candidate actions of a ``decide`` question and ``cycle`` the state of the mitten
     cycle it was decided in. ``why`` says why the scheduler chose it.
@@ -89,7 +90,7 @@ class Question:
     kind: Kind
     skill: Skill
     text: str
-    facts: Mapping[str, Any]
+    facts: QuestionFacts
     answer: Answer
     reason: str
     rule: RuleLetter | None = None
@@ -105,7 +106,7 @@ class Question:
 
     def to_json(self) -> dict[str, Any]:
         """The question (without any answer) as a JSON object."""
-        obj: dict[str, Any] = {"text": self.text, **self.facts}
+        obj: dict[str, Any] = {"text": self.text, **self.facts.to_json()}
         if self.options:
             obj["options"] = [o.to_json() for o in self.options]
         return obj

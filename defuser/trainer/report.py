@@ -13,7 +13,6 @@ and how many skills fall due on each of the next days.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, Final
 from fsrs import Rating
 
 from defuser.trainer.export import iso_time
+from defuser.trainer.facts import stored_pile
 from defuser.trainer.kinds import all_skills
 from defuser.trainer.model import Verdict
 from defuser.trainer.ratings import AnswerOutcome, stored_reading
@@ -44,8 +44,6 @@ from edgework import (
     TABLE_LETTERS,
     Card,
     Colour,
-    EdgeworkError,
-    SerialNumber,
     Shape,
     card_type,
     rule_letter,
@@ -301,10 +299,10 @@ def lookups_of(row: AnswerRow) -> set[Skill]:
     own = parse_skill(row.skill)
     if isinstance(own, CellSkill | RuleSkill):
         used.add(own)
-    facts = _question_facts(row.question)
-    if facts is None:
+    pile = stored_pile(row.question)
+    if pile is None:
         return used  # no discard pile (or not a question this version wrote)
-    serial, discard = facts
+    serial, discard = pile
     table = serial.table
     used.add(CellSkill(table, discard))
     used.add(RuleSkill(card_type(table, discard), serial.last_digit))
@@ -312,25 +310,6 @@ def lookups_of(row: AnswerRow) -> set[Skill]:
     if row.kind != "rule" and letter in MITTEN_RULES and table in MITTEN_FACES:
         used.add(CellSkill(table, MITTEN_FACES[table]))  # rules I-L compare with it
     return used
-
-
-def _question_facts(question: str) -> tuple[SerialNumber, Card] | None:
-    """A stored question's serial number and discard pile, or ``None`` when it has
-    none (or is not a question this version wrote). Only the stored text's faults are
-    caught: a misuse of the parsers passes through."""
-    try:
-        facts = json.loads(question)
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(facts, dict):
-        return None
-    serial, discard = facts.get("serial"), facts.get("discard")
-    if not isinstance(serial, str) or not isinstance(discard, str):
-        return None
-    try:
-        return SerialNumber.parse(serial, strict=False), Card.parse(discard)
-    except EdgeworkError:
-        return None
 
 
 def _cell(used: Sequence[AnswerRow], own: Sequence[AnswerRow], target: float) -> Cell:

@@ -28,12 +28,14 @@ from typing import Final
 from fsrs import Rating
 
 from defuser.trainer.answers import CountAnswer
+from defuser.trainer.facts import TableFacts
 from defuser.trainer.model import DrillMode, Grade, Question, Verdict
 from defuser.trainer.ratings import DEFAULT_TARGETS, reading_allowance
 from defuser.trainer.scheduler import MAXIMUM_INTERVAL
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import Kind, Skill
 from defuser.trainer.store import AnswerRow
+from edgework import SerialNumber
 
 #: Questions a simulated session asks at most.
 SESSION_QUESTIONS: Final = 40
@@ -136,6 +138,10 @@ def _quantiles(values: Sequence[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
+#: The facts of every stand-in question (nothing reads them).
+_STAND_IN: Final = TableFacts(SerialNumber("AB1CD2"))
+
+
 class Learner:
     """The simulated learner: their memories and their answers."""
 
@@ -144,10 +150,11 @@ class Learner:
         self.memory: dict[Skill, Memory] = {}
 
     def question(self, rng: random.Random, skill: Skill) -> Question:
-        """A stand-in question on ``skill`` with a text of the kind's length."""
+        """A stand-in question on ``skill`` with a text of the kind's length (only the
+        text's length is read: its facts and answer are placeholders)."""
         low, high = TEXT_LENGTHS[skill.kind]
         text = "x" * rng.randint(low, high)
-        return Question(skill.kind, skill, text, {"text": text}, CountAnswer(0), "")
+        return Question(skill.kind, skill, text, _STAND_IN, CountAnswer(0), "")
 
     def answer(self, question: Question, at: float) -> Grade:
         """Answer ``question`` at ``at``: recalled (or a lucky guess) and how fast."""

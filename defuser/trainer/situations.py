@@ -29,6 +29,14 @@ from defuser.strategy.belief import Observation, odds
 from defuser.strategy.solutions import solution_for
 from defuser.strategy.values import action_values, best_action, recommend
 from defuser.trainer.answers import Answer, CountAnswer, ProbabilityAnswer
+from defuser.trainer.facts import (
+    CycleAsk,
+    CycleFacts,
+    DealRecord,
+    DealSeen,
+    DecideFacts,
+    DrawStruck,
+)
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import CycleSkill, DecideSkill, Kind, Move
@@ -45,41 +53,6 @@ _OPTIMAL_SHARE: Final = 0.7
 #: A click that does nothing whether the mitten is on top or not (an empty slot).
 _NOTHING_EITHER_WAY: Final = (Effect.NOTHING, Effect.NOTHING)
 
-
-
-@dataclass(frozen=True, slots=True)
-class DealSeen:
-    """Deal number ``deal`` of the game: the engine's :class:`Drew` or :class:`Discarded`
-    event, and the dealt card's type under the module's table."""
-
-    deal: int
-    event: Drew | Discarded
-    type: CardType
-
-    def record(self) -> dict[str, object]:
-        """``{"deal": 3, "action": "discard", "card": "RH", "type": "Exploding Mitten"}``."""
-        return {
-            "deal": self.deal,
-            "action": self.event.action.kind.value,
-            "card": self.event.card.code,
-            "type": self.type.value,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class DrawStruck:
-    """The engine's :class:`Struck` event of a draw, with ``hand`` cards in hand then."""
-
-    event: Struck
-    hand: int
-
-    def record(self) -> dict[str, object]:
-        """``{"strike": "draw", "hand": 2}``."""
-        return {"strike": self.event.action.kind.value, "hand": self.hand}
-
-
-#: What the trainer's player saw of the deck: a deal, or a draw that struck.
-DealRecord = DealSeen | DrawStruck
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +104,7 @@ class Walk:
             card_type = self.module.rules.type_of(event.card)
             self.events.append(DealSeen(self.observation.deals + 1, event, card_type))
         elif isinstance(event, Struck) and event.action.kind is ActionKind.DRAW:
-            self.events.append(DrawStruck(event, hand))
+            self.events.append(DrawStruck(hand))
         self.observation = self.observation.after(result)
         return result
 
@@ -292,13 +265,8 @@ def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
         kind=Kind.CYCLE,
         skill=skill,
         text=f"{head} {ask}",
-        facts={
-            "serial": edge.serial.text,
-            "batteries": situation.batteries.count,
-            "interval": obs.interval,
-            "history": [e.record() for e in situation.events],
-            "asks": "deals" if known else "probability",
-        },
+        facts=CycleFacts(edge.serial, situation.batteries.count, obs.interval,
+                         situation.events, CycleAsk.DEALS if known else CycleAsk.PROBABILITY),
         answer=expected,
         reason=cycle_reason(situation),
     )
@@ -397,15 +365,9 @@ def decide_question_for(situation: Situation) -> Question:
         kind=Kind.DECIDE,
         skill=decision_skill(obs, recommendation.action),
         text=f"{situation_words(situation)} What do you do?",
-        facts={
-            "serial": edge.serial.text,
-            "batteries": situation.batteries.count,
-            "interval": obs.interval,
-            "history": [e.record() for e in situation.events],
-            "discard": obs.discard.code,
-            "hand": [c.code for c in obs.hand],
-            "defuse_slots": list(obs.defuse_slots()),
-        },
+        facts=DecideFacts(edge.serial, situation.batteries.count, obs.interval,
+                          situation.events, obs.discard, tuple(obs.hand),
+                          tuple(obs.defuse_slots())),
         answer=recommendation.action,
         reason=(
             f"{recommendation.reason} Expected clicks to the solve: "

@@ -23,9 +23,10 @@ from defuser.trainer.answers import (
     RuleAnswer,
     TableAnswer,
 )
+from defuser.trainer.facts import facts_from_json
 from defuser.trainer.model import Answered, Grade, Option, Question, Verdict
 from defuser.trainer.skills import Kind, parse_skill
-from edgework import CardType, RuleLetter, TableLetter
+from edgework import CardType, EdgeworkError, RuleLetter, TableLetter
 
 
 class StateError(DefuserError):
@@ -74,7 +75,7 @@ def question_state(question: Question) -> dict[str, Any]:
         "kind": question.kind.value,
         "skill": question.skill.key,
         "text": question.text,
-        "facts": dict(question.facts),
+        "facts": question.facts.to_json(),
         "answer": answer_state(question.answer),
         "reason": question.reason,
         "rule": question.rule,
@@ -89,11 +90,16 @@ def question_from_state(state: dict[str, Any]) -> Question:
     skill = parse_skill(str(state["skill"]))
     if skill is None:
         raise StateError(f"question state names an unknown skill {state['skill']!r}")
+    kind = Kind(state["kind"])
+    try:
+        facts = facts_from_json(kind, state["facts"])
+    except EdgeworkError as exc:
+        raise StateError(f"question state's facts do not read back ({exc})") from exc
     return Question(
-        kind=Kind(state["kind"]),
+        kind=kind,
         skill=skill,
         text=str(state["text"]),
-        facts=dict(state["facts"]),
+        facts=facts,
         answer=answer_from_state(state["answer"]),
         reason=str(state["reason"]),
         rule=state["rule"],

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from defuser.engine.rules import HAND_SIZE
 from defuser.trainer.answers import (
     CountAnswer,
     LegalAnswer,
@@ -51,6 +52,7 @@ from defuser.trainer.drill_session import (
     open_session,
 )
 from defuser.trainer.explaining import best_vs_next, option_rows
+from defuser.trainer.facts import DecideFacts, LegalFacts
 from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, DrillMode, Question
 from defuser.trainer.store import Store
@@ -261,7 +263,8 @@ def controls(question: Question | None) -> dict[str, Any]:
     if question is None:
         return {"kind": "none", "choices": []}
     answer = question.answer
-    hand = len(question.facts.get("hand", ())) or 3
+    facts = question.facts
+    hand = (len(facts.hand) if isinstance(facts, LegalFacts | DecideFacts) else 0) or HAND_SIZE
     if isinstance(answer, TableAnswer):
         return {"kind": "choice", "choices": [(t, t, t.lower()) for t in TABLE_LETTERS]}
     if isinstance(answer, RuleAnswer):

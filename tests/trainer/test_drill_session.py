@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from trainer_helpers import PLACEHOLDER
 
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import (
@@ -35,8 +36,8 @@ from edgework.errors import InputError, MisuseError
 
 def table_question(rng: random.Random, skill: Skill) -> Question:
     """Always the same Table B question."""
-    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?", {},
-                    TableAnswer(TableLetter.B), "x")
+    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?",
+                    PLACEHOLDER, TableAnswer(TableLetter.B), "x")
 
 
 def session_of(

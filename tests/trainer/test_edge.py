@@ -39,7 +39,7 @@ def test_every_widget_is_drawn_once_in_a_shuffled_order() -> None:
 @pytest.mark.parametrize("read", list(EdgeRead))
 def test_a_question_asks_one_reading_of_the_drawn_edge(read: EdgeRead) -> None:
     question = edge_question(random.Random(3), EdgeSkill(read))
-    edge = Edgework.parse(str(question.facts["edgework"]))
+    edge = Edgework.parse(str(question.to_json()["edgework"]))
     assert edge.serial is not None and edge.batteries is not None
     assert question.kind is Kind.EDGE and question.skill == EdgeSkill(read)
     assert f"[SERIAL# {edge.serial.text}]" in question.text

@@ -73,17 +73,17 @@ def test_each_lookup_question_expects_what_the_tables_say() -> None:
     rng = random.Random(5)
     for table in TABLE_LETTERS:
         question = table_question(rng, TableSkill(table))
-        serial = SerialNumber.parse(str(question.facts["serial"]))
+        serial = SerialNumber.parse(str(question.to_json()["serial"]))
         assert question.answer == TableAnswer(table) == TableAnswer(serial.table)
         card = Card.RED_SQUARE
         identify = identify_question(rng, CellSkill(table, card))
-        serial = SerialNumber.parse(str(identify.facts["serial"]))
+        serial = SerialNumber.parse(str(identify.to_json()["serial"]))
         assert identify.answer is Ruleset(serial.table, serial.last_digit).type_of(card)
     for kind in (CardType.ATTACK, CardType.DEFUSE):
         rule = rule_question(rng, RuleSkill(kind, 4))
-        serial = SerialNumber.parse(str(rule.facts["serial"]))
+        serial = SerialNumber.parse(str(rule.to_json()["serial"]))
         rules = Ruleset(serial.table, serial.last_digit)
-        discard = Card.parse(str(rule.facts["discard"]))
+        discard = Card.parse(str(rule.to_json()["discard"]))
         assert serial.last_digit == 4 and rules.type_of(discard) is kind
         assert rule.answer == RuleAnswer(rules.rule(discard)) and rule.rule == rules.rule(discard)
 
@@ -91,10 +91,10 @@ def test_each_lookup_question_expects_what_the_tables_say() -> None:
 @pytest.mark.parametrize("letter", RULE_LETTERS)
 def test_a_legal_question_is_asked_under_its_rule(letter: RuleLetter) -> None:
     question = legal_question(random.Random(letter), LegalSkill(letter))
-    serial = SerialNumber.parse(str(question.facts["serial"]))
+    serial = SerialNumber.parse(str(question.to_json()["serial"]))
     rules = Ruleset(serial.table, serial.last_digit)
-    discard = Card.parse(str(question.facts["discard"]))
-    hand = [Card.parse(code) for code in question.facts["hand"]]
+    discard = Card.parse(str(question.to_json()["discard"]))
+    hand = [Card.parse(code) for code in question.to_json()["hand"]]
     assert rules.rule(discard) == question.rule == letter
     assert question.answer == legal_answer(rules, discard, hand)
     assert question.reason == legal_reason(rules, discard, hand)

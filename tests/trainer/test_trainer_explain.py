@@ -14,9 +14,10 @@ from defuser.engine.actions import Action
 from defuser.engine.board import Board, Effect
 from defuser.terminal.app import Application
 from defuser.trainer.explaining import best_vs_next, option_rows, wasted
+from defuser.trainer.facts import DecideFacts
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
-from edgework import Card, Ruleset
+from edgework import Card, Ruleset, SerialNumber
 
 
 def test_option_rows_put_the_best_first_and_charge_strikes() -> None:
@@ -55,7 +56,9 @@ def test_the_explanation_is_printed_with_the_cycle(monkeypatch: pytest.MonkeyPat
 def decision(options: tuple[Option, ...], hand: list[str]) -> Question:
     """A decide question with these options and this hand (codes)."""
     return Question(kind=Kind.DECIDE, skill=DecideSkill(Move.PLAY), text="",
-                    answer=options[0].action, facts={"defuse_slots": [], "hand": hand},
+                    answer=options[0].action,
+                    facts=DecideFacts(SerialNumber("AB1CD2"), 1, 10, (), Card.YELLOW_CIRCLE,
+                                      tuple(Card.parse(code) for code in hand), ()),
                     reason="", options=options)
 
 

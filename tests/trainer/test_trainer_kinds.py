@@ -62,7 +62,7 @@ def test_edge_questions_start_from_the_widgets() -> None:
         for skill in spec.skills:
             q = generate(rng, skill)
             drawn = 2 * q.text.count("[AA AA]") + q.text.count("[D]")
-            assert drawn == q.facts["batteries"]
+            assert drawn == q.to_json()["batteries"]
             shown = q.text.split("edge: ", 1)[1].rsplit("]. ", 1)[0]
             assert "batter" not in shown.lower()
             if skill.key == "edge:batteries":

@@ -15,6 +15,7 @@ import oracle_manual as manual
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from trainer_helpers import PLACEHOLDER
 
 from defuser.engine.board import Board
 from defuser.trainer.answers import (
@@ -63,7 +64,7 @@ def assert_grades(question: Question, wrong: str) -> None:
 
 def test_table_questions() -> None:
     for q in questions(Kind.TABLE, 10):
-        serial = SerialNumber.parse(q.facts["serial"])  # vanilla, strict
+        serial = SerialNumber.parse(q.to_json()["serial"])  # vanilla, strict
         assert q.expected == serial.table == manual.table_for_serial(serial.text)
         assert q.skill.key == f"table:{q.expected}"
         assert_grades(q, next(t for t in TABLE_LETTERS if t != q.expected))
@@ -72,8 +73,8 @@ def test_table_questions() -> None:
 def test_identify_questions_cover_every_cell() -> None:
     seen = set()
     for q in questions(Kind.IDENTIFY):
-        serial = SerialNumber.parse(q.facts["serial"])
-        card = Card.parse(q.facts["card"])
+        serial = SerialNumber.parse(q.to_json()["serial"])
+        card = Card.parse(q.to_json()["card"])
         kind = Ruleset(serial.table, serial.last_digit).type_of(card)
         assert q.expected == kind.value == manual.card_type(serial.table, face(card))
         assert q.skill.key == f"identify:{serial.table}:{card.code}"
@@ -85,8 +86,8 @@ def test_identify_questions_cover_every_cell() -> None:
 def test_rule_questions_cover_every_table_e_cell() -> None:
     seen = set()
     for q in questions(Kind.RULE):
-        serial = SerialNumber.parse(q.facts["serial"])
-        discard = Card.parse(q.facts["discard"])
+        serial = SerialNumber.parse(q.to_json()["serial"])
+        discard = Card.parse(q.to_json()["discard"])
         rules = Ruleset(serial.table, serial.last_digit)
         expected = manual.rule_letter(serial.table, serial.last_digit, face(discard))
         assert q.expected == rules.rule(discard) == expected == q.rule
@@ -99,9 +100,9 @@ def test_rule_questions_cover_every_table_e_cell() -> None:
 def test_legal_questions_match_rules_and_oracle() -> None:
     lone_defuse = 0
     for q in questions(Kind.LEGAL, 8):
-        serial = SerialNumber.parse(q.facts["serial"])
-        discard = Card.parse(q.facts["discard"])
-        hand = [Card.parse(c) for c in q.facts["hand"]]
+        serial = SerialNumber.parse(q.to_json()["serial"])
+        discard = Card.parse(q.to_json()["discard"])
+        hand = [Card.parse(c) for c in q.to_json()["hand"]]
         rules = Ruleset(serial.table, serial.last_digit)
         table, digit = serial.table, serial.last_digit
         slots = manual.legal_slots(table, digit, face(discard), [face(c) for c in hand])
@@ -155,7 +156,7 @@ def typed(kind: Kind, text: str) -> Answer:
     ],
 )
 def test_forgiving_answers(kind: Kind, text: str, expected: str, reading: str) -> None:
-    q = Question(kind, spec_of(kind).skills[0], "?", {}, typed(kind, expected), "because")
+    q = Question(kind, spec_of(kind).skills[0], "?", PLACEHOLDER, typed(kind, expected), "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.RIGHT
     assert result.reading == reading
@@ -177,7 +178,7 @@ def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
     expected = "A" if kind is not Kind.LEGAL else "1"
     if kind is Kind.IDENTIFY:
         expected = "Nope"
-    q = Question(kind, spec_of(kind).skills[0], "?", {}, typed(kind, expected), "because")
+    q = Question(kind, spec_of(kind).skills[0], "?", PLACEHOLDER, typed(kind, expected), "because")
     result = grade(q, text, 0.5)
     assert result.verdict is Verdict.UNREADABLE
     assert not result.correct
@@ -186,7 +187,7 @@ def test_unreadable_answers_say_why(kind: Kind, text: str) -> None:
 
 def test_time_limit_turns_a_right_answer_slow() -> None:
     b = TableLetter.B
-    q = Question(Kind.TABLE, TableSkill(b), "?", {}, TableAnswer(b), "because")
+    q = Question(Kind.TABLE, TableSkill(b), "?", PLACEHOLDER, TableAnswer(b), "because")
     assert grade(q, "B", 4.0, time_limit=5).verdict is Verdict.RIGHT
     slow = grade(q, "B", 6.0, time_limit=5)
     assert slow.verdict is Verdict.SLOW and not slow.correct
@@ -199,7 +200,7 @@ def test_time_limit_turns_a_right_answer_slow() -> None:
      ("0.1", False), ("1/6", False)],
 )
 def test_probability_answers_within_tolerance(text: str, right: bool) -> None:
-    q = Question(Kind.CYCLE, CycleSkill(False), "?", {"asks": "probability"},
+    q = Question(Kind.CYCLE, CycleSkill(False), "?", PLACEHOLDER,
                  ProbabilityAnswer(Fraction(1, 7)), "because")
     assert grade(q, text, 1.0).correct is right
 
@@ -264,5 +265,6 @@ def test_a_decide_answer_is_graded_with_the_typed_click_it_read() -> None:
     assert grade(question, "sideways", 1.0).action is None
     slow = grade(question, "disc", 9.0, time_limit=1.0)
     assert slow.verdict is Verdict.SLOW and slow.action == Action.discard()
-    table = Question(Kind.TABLE, TableSkill(TableLetter.B), "?", {}, TableAnswer(TableLetter.B), "")
+    b = TableLetter.B
+    table = Question(Kind.TABLE, TableSkill(b), "?", PLACEHOLDER, TableAnswer(b), "")
     assert grade(table, "B", 1.0).action is None

@@ -7,20 +7,23 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from trainer_helpers import PLACEHOLDER
 
 from defuser.commands.drill import module_view
 from defuser.engine.actions import Action
 from defuser.engine.game import RATE_PER_STRIKE
 from defuser.trainer.answers import TableAnswer
+from defuser.trainer.facts import DecideFacts
 from defuser.trainer.game import Game
 from defuser.trainer.model import Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
-from edgework import TableLetter
+from edgework import Card, SerialNumber, TableLetter
 
 
 def decide(hand: list[str], discard: str) -> Question:
-    return Question(Kind.DECIDE, DecideSkill(Move.DRAW), "?", {"hand": hand, "discard": discard},
-                    Action.draw(), "")
+    facts = DecideFacts(SerialNumber("AB1CD2"), 1, 10, (), Card.parse(discard),
+                        tuple(Card.parse(code) for code in hand), ())
+    return Question(Kind.DECIDE, DecideSkill(Move.DRAW), "?", facts, Action.draw(), "")
 
 
 def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
@@ -33,8 +36,8 @@ def test_the_module_view_draws_the_pile_hand_strikes_and_timer() -> None:
     coloured = module_view(decide(["YH"], "RC"), True)
     assert coloured is not None and any("on yellow3" in str(s.style) for s in coloured.spans)
     table_a = TableAnswer(TableLetter.A)
-    assert module_view(Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", {}, table_a, ""),
-                       False) is None
+    table = Question(Kind.TABLE, DecideSkill(Move.DRAW), "?", PLACEHOLDER, table_a, "")
+    assert module_view(table, False) is None
 
 
 def test_the_bomb_timer_runs_faster_after_a_strike_and_explodes() -> None:

@@ -43,12 +43,12 @@ def counted_answer(question: Question) -> str:
     2..N-1, so after d deals without it each of the N-1-d places left is as likely; a
     draw strike with room in the hand shows it on top.
     """
-    n = question.facts["interval"]
-    events = question.facts["history"]
+    n = question.to_json()["interval"]
+    events = question.to_json()["history"]
     deals = [e for e in events if "deal" in e]
     d = len(deals)
     mittens = [e["deal"] for e in deals if e["type"] == "Exploding Mitten"]
-    if question.facts["asks"] == "deals":
+    if question.to_json()["asks"] == "deals":
         if events and "strike" in events[-1]:
             return "0"
         if mittens:
@@ -66,7 +66,7 @@ def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: CycleSkill) ->
         walk = cycle_walk(rng, skill)
         question = cycle_question_for(walk.situation(), skill)
         hidden = walk.module.reveal()
-        asks = question.facts["asks"]
+        asks = question.to_json()["asks"]
         assert (asks == "deals") == skill.known
         assert walk.observation.belief.contains(hidden)
         if asks == "deals":
@@ -76,8 +76,8 @@ def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: CycleSkill) ->
             assert hidden.first_cycle
             assert question.expected == counted_answer(question)
         assert grade(question, question.expected, 1.0).verdict is Verdict.RIGHT
-        assert question.facts["interval"] == Batteries(question.facts["batteries"]).interval
-        assert f"N = {question.facts['batteries']} mod 5 + 9" in question.reason
+        assert question.to_json()["interval"] == Batteries(question.to_json()["batteries"]).interval
+        assert f"N = {question.to_json()['batteries']} mod 5 + 9" in question.reason
 
 
 def test_cycle_probability_question_in_words() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from trainer_helpers import PLACEHOLDER
+
 import defuser.commands.drill as drill_cli
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import clock_text
@@ -12,8 +14,8 @@ from edgework import TableLetter
 
 
 def question() -> Question:
-    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?", {},
-                    TableAnswer(TableLetter.B), "x")
+    return Question(Kind.TABLE, TableSkill(TableLetter.B), "Serial AB1CD2. Which table?",
+                    PLACEHOLDER, TableAnswer(TableLetter.B), "x")
 
 
 def test_clock_text_counts_up_to_the_target_then_says_slow() -> None:
