@@ -402,9 +402,14 @@ def _visible_after(state: _State, board: Board, event: Event) -> _State | None:
     """The visible state after ``event``, or ``None`` when the rulebook allows it on
     ``board`` neither with the mitten on top nor without (the cycle being unknown)."""
     if isinstance(event, Solved):
-        solves = any(board.on_top_if(Action.play(slot), Effect.SOLVE)
-                     for slot in range(1, len(board.hand) + 1))
-        return replace(state, solved=True) if solves else None
+        # The Defuse played goes onto the pile (the first one, as the belief's
+        # Observation.solve takes when the log does not say which).
+        slot = next((s for s in range(1, len(board.hand) + 1)
+                     if board.on_top_if(Action.play(s), Effect.SOLVE)), None)
+        if slot is None:
+            return None
+        solved = board.solve(slot)
+        return replace(state, discard=solved.discard, hand=solved.hand, solved=True)
     action = event.action
     if isinstance(event, Struck):
         fits = any(board.verdict(action, mitten_on_top=on_top).strike is event.reason

@@ -24,7 +24,7 @@ from defuser.engine.simulator import Module, Outcome
 from defuser.logs.stream import LoggedBomb, edgework_key
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.values import recommend
-from edgework import Card, Ruleset, SerialNumber
+from edgework import Card, CardType, Ruleset, SerialNumber
 
 LAYOUTS = {
     "in sequence": {},
@@ -269,3 +269,42 @@ def test_a_draw_lost_before_a_line_brings_only_what_the_rulebook_deals() -> None
     dealt = {*board.deal_faces(DealKind.PLAIN, draw=True),
              *board.deal_faces(DealKind.DEFUSE, draw=True)}
     assert drawn == dealt
+
+
+def _cut_click(messages: list[str], cut: int) -> list[str]:
+    """``messages`` without the click whose first line is ``cut`` (and its other lines)."""
+    end = cut + 1
+    while end < len(messages) and not messages[end].startswith("You"):
+        end += 1
+    return messages[:cut] + messages[end:]
+
+
+def test_a_module_picked_up_again_and_solved_shows_its_defuse_on_the_pile() -> None:
+    # A Defuse that solves is played: it leaves the hand for the discard pile, whether
+    # the module was followed all along or picked up again after a lost line (the
+    # follower kept the Defuse in the hand and the old discard top on the pile).
+    header = game_log([BombSpec("AB3CD4", [2, 2, 1], {})]).lines
+    seen = 0
+    for seed in range(6):
+        messages = simulated_messages("AB3CD4", [2, 2, 1], 60 + seed, 1, blunders=0.0)
+        clicks = [i for i, m in enumerate(messages)
+                  if m.startswith(("You drew", "You discarded", "You played a "))]
+        for cut in clicks[-4:-1]:
+            advice = Follower().feed_all(
+                header + [modlog.line(1, m) for m in _cut_click(messages, cut)])
+            obs = advice[-1].reply.observation
+            if LostTrack() not in [a.event for a in advice] or obs is None:
+                continue
+            seen += 1
+            assert obs.solved and obs.discard is not None
+            assert obs.rules.type_of(obs.discard) is CardType.DEFUSE
+    assert seen
+    # One such game, exactly: the last play before the solve is lost, and the module
+    # is picked up again on the solve itself.
+    messages = simulated_messages("AB3CD4", [2, 2, 1], 60, 1, blunders=0.0)
+    full = Follower().feed_all(header + [modlog.line(1, m) for m in messages])
+    lost = Follower().feed_all(header + [modlog.line(1, m) for m in _cut_click(messages, 43)])
+    assert lost[-1].event == Moved(LoggedClick(ClickKind.SOLVED))
+    (before, after) = (a[-1].reply.observation for a in (full, lost))
+    assert before is not None and after is not None
+    assert (after.discard, after.hand) == (before.discard, before.hand)
