@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_helpers import run_process
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_LIBRARIES = frozenset({"starlette", "uvicorn", "jinja2", "httpx", "httpx2", "anyio"})
@@ -24,12 +24,8 @@ print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})), file=sys
 
 def loaded_by(*args: str) -> set[str]:
     """The top-level modules loaded by ``mittens ARGS`` in a fresh interpreter."""
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-        timeout=120, check=False,
-    )
-    return set(json.loads(result.stderr.strip().splitlines()[-1]))
+    result = run_process(list(args), script=PROBE, cwd=ROOT, timeout=120).text
+    return set(json.loads(result.err.strip().splitlines()[-1]))
 
 
 def test_help_and_solve_load_no_web_library() -> None:
