@@ -41,6 +41,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "fixed points")
     args = parser.parse_args(argv)
     if args.later_only:
+        if not args.output.is_file():
+            parser.error(f"{args.output}: no such solutions file; build it without --later-only")
         try:
             starts = shipped_starts(args.output)
         except ValueError as error:
