@@ -29,12 +29,23 @@ with is kept, and :class:`~defuser.apps.tracking.Tracked` keeps every way the mo
 can be (bombs, hand orders) and advises only what is right on all of them, and picks a
 module up again after a line that does not follow. Bombs without edgework lines (a log
 of module lines only) use the ``fallback`` edgework given to the follower, if any.
+
+State. :meth:`Follower.state` is JSON: where the follower is, each module's latest
+advice, and what :meth:`Follower.from_state` rebuilds it from: the edgework and Twitch
+Plays codes it was given, the reader's counts where the game session began, and the
+session's lines that the reader reads (bombs, rounds, edgework, this module's lines;
+at most :data:`MAX_KEPT_LINES`). ``from_state`` feeds those lines again, at their
+numbers, to a new follower, checks that they replay to the saved state, and the
+follower goes on from the log's next line exactly as the saved one would have; a state
+that cannot be rebuilt is a :class:`SavedFollowError` (a
+:class:`~defuser.engine.game.SavedGameError`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import json
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -54,6 +65,7 @@ from defuser.apps.tracking import (
     combine,
 )
 from defuser.engine import modlog
+from defuser.engine.game import SavedGameError
 from defuser.errors import DefuserError
 from defuser.logs.reader import MAX_LINE_CHARS
 from defuser.logs.stream import (
@@ -78,6 +90,7 @@ from edgework import (
     TABLE_LETTERS,
     Card,
     EdgeworkError,
+    InputError,
     RuleLetter,
     Ruleset,
     SerialNumber,
@@ -370,6 +383,19 @@ class Advice:
         }
 
 
+#: The version of :meth:`Follower.state`'s shape, which :meth:`Follower.from_state` reads.
+FOLLOW_STATE_VERSION: Final = 1
+#: The most lines of one game session a follower keeps to be rebuilt from; past it,
+#: that session's state can no longer be rebuilt (:meth:`Follower.from_state`).
+MAX_KEPT_LINES: Final = 200_000
+
+
+class SavedFollowError(SavedGameError):
+    """A log follower's state that cannot be rebuilt: another version, a missing or
+    malformed part, a session too long to keep, or lines that do not replay to the
+    saved modules."""
+
+
 #: Module messages that move nothing the defuser can see: the countdown.
 _SKIPPED: Final = (modlog.MittenComingMessage,)
 #: Lines that the rules imply from what the defuser sees, but that tell apart the bombs
@@ -385,7 +411,8 @@ class Follower:
     Sans-I/O: it reads no file and keeps no clock (:func:`follow` does both), so any
     front end can feed it. Its bombs and module instances come from the one incremental
     reader (:class:`defuser.logs.stream.LogReader`); it keeps, per module id, the latest
-    instance's visible state. :meth:`state` is its state as JSON.
+    instance's visible state. :meth:`state` is its state as JSON, and
+    :meth:`from_state` rebuilds the same follower from it.
     """
 
     def __init__(
@@ -410,6 +437,12 @@ class Follower:
         ] | None = None
         #: The latest advice of each module id (with its session).
         self.latest: dict[int, Advice] = {}
+        #: The lines of this game session that the reader reads, with their numbers:
+        #: what :meth:`from_state` replays (``None`` past :data:`MAX_KEPT_LINES`).
+        self.kept: list[tuple[int, str]] | None = []
+        #: Where this session began: its line number before its first line, and the
+        #: reader's counts then (problems, what its bounds left out).
+        self.begun: tuple[int, int, dict[str, tuple[int, int]]] = (0, 0, {})
 
     def restart(self) -> None:
         """The file started over (truncated or replaced): forget everything."""
@@ -422,6 +455,8 @@ class Follower:
         self.modules = {}
         # Only the current session's advice is ever shown again.
         self.latest = {}
+        self.kept = []
+        self.begun = (line, self.reader.problems, dict(self.reader.over))
 
     # ------------------------------------------------------------ lines
 
@@ -460,6 +495,11 @@ class Follower:
                 out += self._module_line(self.modules[event.instance.module_id], event.message)
         for advice in out:
             self.latest[advice.module_id] = advice
+        if self.reader.took_line and self.kept is not None:
+            if len(self.kept) < MAX_KEPT_LINES:
+                self.kept.append((self.line, text))
+            else:
+                self.kept = None
         return out
 
     def _close(self, instance: Instance) -> None:
@@ -477,8 +517,13 @@ class Follower:
         ]
 
     def state(self) -> dict[str, Any]:
-        """The session as JSON: where it is, and each module's latest advice."""
+        """The session as JSON: where it is, and each module's latest advice; with what
+        :meth:`from_state` rebuilds it from (the version of this shape, the edgework
+        and Twitch Plays codes given, where the game session began, and the lines of
+        it that the reader reads, ``None`` past :data:`MAX_KEPT_LINES`)."""
+        line, problems, over = self.begun
         return {
+            "version": FOLLOW_STATE_VERSION,
             "session": self.session,
             "line": self.line,
             "notices": self.notices(),
@@ -486,7 +531,78 @@ class Follower:
                 self.latest[m].to_json() for m in sorted(self.latest)
                 if self.latest[m].session == self.session
             ],
+            "serial": None if self.fallback_serial is None else self.fallback_serial.text,
+            "batteries": self.fallback_batteries,
+            "twitch": {str(module): code for module, code in sorted(self.twitch.items())},
+            "begun": {
+                "line": line,
+                "problems": problems,
+                "over": [[what, first, count] for what, (first, count) in over.items()],
+            },
+            "lines": None if self.kept is None else [[n, text] for n, text in self.kept],
         }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Follower:
+        """The follower :meth:`state` describes, ready for the log's next line: every
+        later line gets the same advice as from the follower that was saved.
+
+        The game session's kept lines are fed again, at their numbers, to a new
+        follower with the saved edgework and Twitch Plays codes and the reader's counts
+        from where the session began; the replay must reach the saved modules and
+        notices. Raises :class:`SavedFollowError` for a state of another version or
+        shape, one without its lines (a session longer than :data:`MAX_KEPT_LINES`),
+        or one whose lines do not replay to it.
+        """
+        if not isinstance(state, dict) or state.get("version") != FOLLOW_STATE_VERSION:
+            raise SavedFollowError(f"follow state is not version {FOLLOW_STATE_VERSION} of "
+                                   "a log follower's state")
+        if "lines" in state and state["lines"] is None:
+            raise SavedFollowError(
+                f"follow state holds no lines to rebuild from: its game session had more "
+                f"than {MAX_KEPT_LINES:,} lines to keep"
+            )
+        try:
+            follower = cls._replayed(state)
+            same = _as_json(follower.state()) == _as_json(state)
+        except SavedFollowError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, InputError) as exc:
+            raise SavedFollowError(f"follow state is incomplete or malformed ({exc!r})") from exc
+        if not same:
+            raise SavedFollowError("follow state's lines do not replay to its modules, "
+                                   "notices and line")
+        return follower
+
+    @classmethod
+    def _replayed(cls, state: dict[str, Any]) -> Follower:
+        """A follower with the saved edgework, its session's lines fed again."""
+        serial, batteries = state["serial"], state["batteries"]
+        follower = cls(
+            serial=None if serial is None else SerialNumber.parse(str(serial), strict=False),
+            batteries=None if batteries is None else int(batteries),
+            twitch={int(module): str(code) for module, code in state["twitch"].items()},
+        )
+        begun, reader = state["begun"], follower.reader
+        follower.session = int(state["session"])
+        follower.line = int(begun["line"])
+        reader.problems = int(begun["problems"])
+        reader.over = {str(what): (int(first), int(count))
+                       for what, first, count in begun["over"]}
+        follower.begun = (follower.line, reader.problems, dict(reader.over))
+        # A session begun by the game's start-up line has read that line already.
+        reader.fed = follower.line > 0
+        for number, text in state["lines"]:
+            if int(number) <= follower.line:
+                raise SavedFollowError(f"follow state's line {number} is out of order")
+            follower.line = int(number) - 1
+            follower.feed(str(text))
+        if int(state["line"]) < follower.line:
+            raise SavedFollowError(f"follow state is at line {state['line']}, before its "
+                                   f"last kept line {follower.line}")
+        follower.line = int(state["line"])
+        reader.fed = follower.line > 0
+        return follower
 
     # ------------------------------------------------------------ modules
 
@@ -638,6 +754,11 @@ class Follower:
         return Advice(self.line, self.session, bomb, module.module_id, event, reply,
                       count <= 1, needs, serial.text if serial is not None else bomb.serial,
                       batteries, given, max(count, 1))
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON reads it back (tuples as lists, keys as text)."""
+    return json.loads(json.dumps(value))
 
 
 def _narrowed(message: modlog.Message) -> Narrowed:

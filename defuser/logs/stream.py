@@ -388,27 +388,35 @@ class LogReader:
         self.kept = 0
         self.problems = 0
         self.over: dict[str, tuple[int, int]] = {}
-        self._fed = False
+        #: Whether a line was fed since the reader began or was reset (a session-start
+        #: line after one starts a new session).
+        self.fed = False
+        #: Whether the last line fed was one this reader reads (a module line, a bomb's,
+        #: a round's or an edgework line, kept or past a bound): what a session is
+        #: rebuilt from, the other lines changing nothing here.
+        self.took_line = False
 
     def reset(self) -> list[LogEvent]:
         """The file started over or the game restarted: close everything open."""
         out = self._release_held()
         self.bombs.new_session()
         self.open.clear()
-        self._fed = False
+        self.fed = False
         return out
 
     def feed(self, number: int, text: str) -> list[LogEvent]:
         """Read line ``number`` (from 1); the events it makes, in order."""
-        if text.startswith(SESSION_START) and self._fed:
+        self.took_line = False
+        if text.startswith(SESSION_START) and self.fed:
             out = self.reset()
-            self._fed = True
+            self.fed = True
             return [*out, SessionStarted(number)]
-        self._fed = True
+        self.fed = True
         if "[" not in text:
             return []
         tag = text.find(_MODULE_TAG)
         if tag >= 0:
+            self.took_line = True
             return self._module_line(number, text, tag)
         if _UNITY_TRAILER.search(text):
             return []
@@ -456,17 +464,20 @@ class LogReader:
     def _bomb_line(self, number: int, text: str) -> list[LogEvent]:
         bomb_match = _BOMB.search(text)
         if bomb_match is not None:
+            self.took_line = True
             if not self.bombs.generated(number, bomb_match.group("seed")):
                 self._passed_over(number, self._bombs_over())
                 return []
             self.last_event = number
             return self._started()
         if _ROUND.search(text):
+            self.took_line = True
             self.bombs.round_marker()
             return []
         kind, value = _edgework_line(text)
         if kind is None:
             return []
+        self.took_line = True
         bomb = self.bombs.edgework_bomb(kind)
         if bomb is None:
             self._passed_over(number, self._bombs_over())
