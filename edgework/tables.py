@@ -7,9 +7,12 @@ faces, the legality masks) is computed from the literal tables at import, so the
 one transcription to check.
 
 Table and rule letters are :class:`TableLetter` and :class:`RuleLetter`: ``StrEnum``s,
-equal to their letter, hashed, printed, written to JSON and repr'd as it, so a letter
-compares with ``"A"`` and every output stays the plain letter. Lookups accept a letter
-as text; what they return is typed.
+equal to their letter, hashed, printed, written to JSON and repr'd as it, so every
+output stays the plain letter. Every table here is keyed by them (and by
+:class:`~edgework.cards.Card` and :class:`~edgework.cards.CardType`), Table E's cells are
+rule letters, and the lookups take and return typed letters: text becomes a letter only
+where it is read (``TableLetter(text)``, ``RuleLetter(text)``, or the readers of a serial
+number, a log line or an answer).
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ _K = CardType.ATTACK
 _M = CardType.EXPLODING_MITTEN
 
 # Rows: circle, heart, triangle, square. Columns: red, blue, green, yellow.
-_RAW_TABLES: Final[Mapping[str, tuple[tuple[CardType, ...], ...]]] = MappingProxyType(
+_RAW_TABLES: Final[Mapping[TableLetter, tuple[tuple[CardType, ...], ...]]] = MappingProxyType(
     {
         TableLetter.A: ((_N, _Y, _Y, _F), (_K, _Y, _P, _F), (_N, _P, _K, _N), (_K, _M, _F, _P)),
         TableLetter.B: ((_Y, _K, _Y, _P), (_M, _N, _N, _F), (_P, _K, _N, _K), (_P, _F, _F, _Y)),
@@ -78,7 +81,7 @@ _RAW_TABLES: Final[Mapping[str, tuple[tuple[CardType, ...], ...]]] = MappingProx
 )
 
 #: Tables A-D: table letter -> face -> type.
-CARD_TABLES: Final[Mapping[str, Mapping[Card, CardType]]] = MappingProxyType(
+CARD_TABLES: Final[Mapping[TableLetter, Mapping[Card, CardType]]] = MappingProxyType(
     {
         letter: MappingProxyType(
             {Card.of(Shape(s), Colour(c)): rows[s][c] for s in range(4) for c in range(4)}
@@ -90,8 +93,8 @@ CARD_TABLES: Final[Mapping[str, Mapping[Card, CardType]]] = MappingProxyType(
 #: Table E row order, as printed in the manual.
 TABLE_E_ROWS: Final[tuple[CardType, ...]] = (_N, _Y, _F, _P, _K, _M)
 
-#: Table E: discard type -> ten rule letters, one per last digit 0-9.
-TABLE_E: Final[Mapping[CardType, str]] = MappingProxyType(
+#: Table E as the manual prints it: discard type -> its row of ten rule letters.
+_TABLE_E_TEXT: Final[Mapping[CardType, str]] = MappingProxyType(
     {
         _N: "JEKALHGJDA",
         _Y: "GHKJIAKEFC",
@@ -102,26 +105,28 @@ TABLE_E: Final[Mapping[CardType, str]] = MappingProxyType(
     }
 )
 
-#: Table E as typed letters (derived): discard type -> the rule for each last digit.
-_RULE_ROWS: Final[Mapping[CardType, tuple[RuleLetter, ...]]] = MappingProxyType(
-    {kind: tuple(RuleLetter(x) for x in row) for kind, row in TABLE_E.items()}
+#: Table E: discard type -> ten rule letters, one per last digit 0-9.
+TABLE_E: Final[Mapping[CardType, tuple[RuleLetter, ...]]] = MappingProxyType(
+    {kind: tuple(RuleLetter(x) for x in row) for kind, row in _TABLE_E_TEXT.items()}
 )
 
 #: Table F: rule letter -> the manual's wording of the condition.
-RULE_TEXTS: Final[Mapping[str, str]] = MappingProxyType(
+RULE_TEXTS: Final[Mapping[RuleLetter, str]] = MappingProxyType(
     {
-        "A": "It's identical to the card in the discard pile.",
-        "B": "Its color matches the card in the discard pile.",
-        "C": "Its shape matches the card in the discard pile.",
-        "D": "It shares neither its shape nor its color with the card in the discard pile.",
-        "E": "Its color does not match the card in the discard pile.",
-        "F": "Its shape does not match the card in the discard pile.",
-        "G": "The card is yellow.",
-        "H": "The card is not red.",
-        "I": "The shape matches the Exploding Mitten card.",
-        "J": "The shape does not match the Exploding Mitten card.",
-        "K": "The color matches the Exploding Mitten card.",
-        "L": "The color does not match the Exploding Mitten card.",
+        RuleLetter.A: "It's identical to the card in the discard pile.",
+        RuleLetter.B: "Its color matches the card in the discard pile.",
+        RuleLetter.C: "Its shape matches the card in the discard pile.",
+        RuleLetter.D: (
+            "It shares neither its shape nor its color with the card in the discard pile."
+        ),
+        RuleLetter.E: "Its color does not match the card in the discard pile.",
+        RuleLetter.F: "Its shape does not match the card in the discard pile.",
+        RuleLetter.G: "The card is yellow.",
+        RuleLetter.H: "The card is not red.",
+        RuleLetter.I: "The shape matches the Exploding Mitten card.",
+        RuleLetter.J: "The shape does not match the Exploding Mitten card.",
+        RuleLetter.K: "The color matches the Exploding Mitten card.",
+        RuleLetter.L: "The color does not match the Exploding Mitten card.",
     }
 )
 
@@ -129,42 +134,47 @@ RulePredicate = Callable[[Card, Card, Card], bool]
 """``predicate(card, discard, mitten)``: does the rule admit ``card``?"""
 
 #: Table F: rule letter -> predicate over (hand card, discard top, the table's mitten face).
-RULE_PREDICATES: Final[Mapping[str, RulePredicate]] = MappingProxyType(
+RULE_PREDICATES: Final[Mapping[RuleLetter, RulePredicate]] = MappingProxyType(
     {
-        "A": lambda c, d, m: c == d,
-        "B": lambda c, d, m: c.colour == d.colour,
-        "C": lambda c, d, m: c.shape == d.shape,
-        "D": lambda c, d, m: c.shape != d.shape and c.colour != d.colour,
-        "E": lambda c, d, m: c.colour != d.colour,
-        "F": lambda c, d, m: c.shape != d.shape,
-        "G": lambda c, d, m: c.colour == Colour.YELLOW,
-        "H": lambda c, d, m: c.colour != Colour.RED,
-        "I": lambda c, d, m: c.shape == m.shape,
-        "J": lambda c, d, m: c.shape != m.shape,
-        "K": lambda c, d, m: c.colour == m.colour,
-        "L": lambda c, d, m: c.colour != m.colour,
+        RuleLetter.A: lambda c, d, m: c == d,
+        RuleLetter.B: lambda c, d, m: c.colour == d.colour,
+        RuleLetter.C: lambda c, d, m: c.shape == d.shape,
+        RuleLetter.D: lambda c, d, m: c.shape != d.shape and c.colour != d.colour,
+        RuleLetter.E: lambda c, d, m: c.colour != d.colour,
+        RuleLetter.F: lambda c, d, m: c.shape != d.shape,
+        RuleLetter.G: lambda c, d, m: c.colour == Colour.YELLOW,
+        RuleLetter.H: lambda c, d, m: c.colour != Colour.RED,
+        RuleLetter.I: lambda c, d, m: c.shape == m.shape,
+        RuleLetter.J: lambda c, d, m: c.shape != m.shape,
+        RuleLetter.K: lambda c, d, m: c.colour == m.colour,
+        RuleLetter.L: lambda c, d, m: c.colour != m.colour,
     }
+)
+
+#: The rules of Table F that compare a card with the table's Exploding Mitten face.
+MITTEN_RULES: Final[frozenset[RuleLetter]] = frozenset(
+    (RuleLetter.I, RuleLetter.J, RuleLetter.K, RuleLetter.L)
 )
 
 VOWELS: Final[frozenset[str]] = frozenset("AEIOU")
 
 
-def _faces_of(table: str, kind: CardType) -> tuple[Card, ...]:
+def _faces_of(table: TableLetter, kind: CardType) -> tuple[Card, ...]:
     return tuple(c for c in ALL_CARDS if CARD_TABLES[table][c] is kind)
 
 
 #: table letter -> its one Exploding Mitten face (derived).
-MITTEN_FACES: Final[Mapping[str, Card]] = MappingProxyType(
+MITTEN_FACES: Final[Mapping[TableLetter, Card]] = MappingProxyType(
     {t: _faces_of(t, _M)[0] for t in TABLE_LETTERS if len(_faces_of(t, _M)) == 1}
 )
 
 #: table letter -> the faces that are neither Defuse nor mitten (derived).
-PLAIN_FACES: Final[Mapping[str, tuple[Card, ...]]] = MappingProxyType(
+PLAIN_FACES: Final[Mapping[TableLetter, tuple[Card, ...]]] = MappingProxyType(
     {t: tuple(c for c in ALL_CARDS if CARD_TABLES[t][c].is_plain) for t in TABLE_LETTERS}
 )
 
 #: table letter -> its Defuse faces (derived).
-DEFUSE_FACES: Final[Mapping[str, tuple[Card, ...]]] = MappingProxyType(
+DEFUSE_FACES: Final[Mapping[TableLetter, tuple[Card, ...]]] = MappingProxyType(
     {t: _faces_of(t, _F) for t in TABLE_LETTERS}
 )
 
@@ -177,12 +187,12 @@ def table_for(has_vowel: bool, has_repeat: bool) -> TableLetter:
 
 
 #: When the manual says to use each of Tables A-D, in words.
-TABLE_CONDITIONS: Final[Mapping[str, str]] = MappingProxyType(
+TABLE_CONDITIONS: Final[Mapping[TableLetter, str]] = MappingProxyType(
     {
-        "A": "the serial number contains a vowel and has repeated characters",
-        "B": "the serial number contains a vowel and every character is unique",
-        "C": "the serial number contains no vowels and has repeated characters",
-        "D": "the serial number contains no vowels and every character is unique",
+        TableLetter.A: "the serial number contains a vowel and has repeated characters",
+        TableLetter.B: "the serial number contains a vowel and every character is unique",
+        TableLetter.C: "the serial number contains no vowels and has repeated characters",
+        TableLetter.D: "the serial number contains no vowels and every character is unique",
     }
 )
 
@@ -219,17 +229,17 @@ def interval_for(batteries: int) -> int:
     return batteries % 5 + MIN_INTERVAL
 
 
-def card_type(table: str, card: Card) -> CardType:
+def card_type(table: TableLetter, card: Card) -> CardType:
     """The type of ``card`` under table ``table`` (A-D)."""
     return CARD_TABLES[table][card]
 
 
-def rule_letter(table: str, last_digit: int, discard: Card) -> RuleLetter:
+def rule_letter(table: TableLetter, last_digit: int, discard: Card) -> RuleLetter:
     """The Table E letter for this discard top and last digit of the serial number."""
-    return _RULE_ROWS[CARD_TABLES[table][discard]][last_digit]
+    return TABLE_E[CARD_TABLES[table][discard]][last_digit]
 
 
-def rule_admits(letter: str, card: Card, discard: Card, mitten: Card) -> bool:
+def rule_admits(letter: RuleLetter, card: Card, discard: Card, mitten: Card) -> bool:
     """Table F: whether rule ``letter`` admits ``card`` on ``discard`` (mitten for I-L)."""
     return RULE_PREDICATES[letter](card, discard, mitten)
 
@@ -243,7 +253,7 @@ def mask_of(cards: tuple[Card, ...] | list[Card] | frozenset[Card]) -> int:
 
 
 @functools.cache
-def legal_mask(table: str, last_digit: int, discard: Card) -> int:
+def legal_mask(table: TableLetter, last_digit: int, discard: Card) -> int:
     """The faces (as a 16-bit mask) that are legal to play on ``discard``."""
     letter = rule_letter(table, last_digit, discard)
     mitten = MITTEN_FACES[table]
@@ -251,7 +261,7 @@ def legal_mask(table: str, last_digit: int, discard: Card) -> int:
 
 
 @functools.cache
-def _mask_row(table: str, last_digit: int) -> tuple[int, ...]:
+def _mask_row(table: TableLetter, last_digit: int) -> tuple[int, ...]:
     """:func:`legal_mask` for each of the 16 discard faces, in face order."""
     return tuple(legal_mask(table, last_digit, discard) for discard in ALL_CARDS)
 
@@ -269,8 +279,9 @@ class Ruleset:
     #: :func:`legal_mask` of every discard face, by face value (the rules' hot path).
     _masks: tuple[int, ...] = field(repr=False, compare=False)
 
-    def __init__(self, table: str, last_digit: int) -> None:
-        """The rules of table ``table`` (a letter A-D) and last digit ``last_digit``."""
+    def __init__(self, table: TableLetter, last_digit: int) -> None:
+        """The rules of table ``table`` (A-D) and last digit ``last_digit``; anything else
+        (from untyped data) is refused as an :class:`EdgeworkError`."""
         if table not in CARD_TABLES:
             raise EdgeworkError(f"table {table!r} is not a table, expected A, B, C or D")
         if not 0 <= last_digit <= 9:

@@ -37,7 +37,7 @@ from defuser.engine.simulator import Module, Outcome, Result
 from defuser.paths import APP_NAME
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
-from edgework import Ruleset
+from edgework import Ruleset, TableLetter
 from edgework.configs import CONFIGS
 
 
@@ -193,11 +193,13 @@ def _prime(cache_home: str, rules: Ruleset, interval: int) -> None:
     store.solution(rules, interval)
 
 
-def serial_for(table: str, last_digit: int) -> str:
+def serial_for(table: TableLetter, last_digit: int) -> str:
     """A vanilla serial number that selects ``table`` (A-D) and ends in ``last_digit``: the
     serial the timing harness gives each configuration."""
     # A vowel and a repeated character pick the table: A both, B vowel, C repeat, D
     # neither. The middle digit differs from the last so only the letters repeat.
-    letters = {"A": "AAB", "B": "AEB", "C": "BBC", "D": "BCD"}[table]
+    letters = {
+        TableLetter.A: "AAB", TableLetter.B: "AEB", TableLetter.C: "BBC", TableLetter.D: "BCD"
+    }[table]
     middle = (last_digit + 1) % 10
     return f"{letters[:2]}{middle}{letters[2]}X{last_digit}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from edgework import (
     ALL_CARDS,
@@ -24,17 +25,19 @@ from edgework import (
     TABLE_LETTERS,
     Card,
     CardType,
+    RuleLetter,
     Ruleset,
     SerialNumber,
+    TableLetter,
     interval_for,
 )
 
 #: The mitten face of each table as the spec states it.
-SPEC_MITTENS = {
-    "A": Card.BLUE_SQUARE,
-    "B": Card.RED_HEART,
-    "C": Card.GREEN_CIRCLE,
-    "D": Card.YELLOW_TRIANGLE,
+SPEC_MITTENS: Final[dict[TableLetter, Card]] = {
+    TableLetter.A: Card.BLUE_SQUARE,
+    TableLetter.B: Card.RED_HEART,
+    TableLetter.C: Card.GREEN_CIRCLE,
+    TableLetter.D: Card.YELLOW_TRIANGLE,
 }
 
 
@@ -105,9 +108,9 @@ def _plain_faces_exist() -> Check:
 
 def _table_e_cells() -> Check:
     bad = [
-        f"{kind.value} row: {TABLE_E.get(kind)!r}" for kind in TABLE_E_ROWS
-        if len(TABLE_E.get(kind, "")) != 10
-        or any(x not in RULE_LETTERS for x in TABLE_E.get(kind, ""))
+        f"{kind.value} row: {_row_text(TABLE_E.get(kind))!r}" for kind in TABLE_E_ROWS
+        if len(TABLE_E.get(kind, ())) != 10
+        or any(x not in RULE_LETTERS for x in TABLE_E.get(kind, ()))
     ]
     return Check(
         "every Table E cell (6 types x 10 digits) is a rule letter A-L",
@@ -116,8 +119,13 @@ def _table_e_cells() -> Check:
     )
 
 
+def _row_text(row: tuple[RuleLetter, ...] | None) -> str | None:
+    """A Table E row as the manual prints it (its letters run together)."""
+    return None if row is None else "".join(row)
+
+
 def _rules_defined() -> Check:
-    used = set("".join(TABLE_E.values()))
+    used = set(itertools.chain.from_iterable(TABLE_E.values()))
     missing = sorted(x for x in used if x not in RULE_PREDICATES or x not in RULE_TEXTS)
     unused = sorted(set(RULE_LETTERS) - used)
     detail = "missing: " + ", ".join(missing) if missing else "all 12 rules defined"
@@ -126,7 +134,7 @@ def _rules_defined() -> Check:
     return Check("every rule letter of Table E has a Table F condition", not missing, detail)
 
 
-def _no_plain_legal() -> list[tuple[str, int, Card]]:
+def _no_plain_legal() -> list[tuple[TableLetter, int, Card]]:
     """(table, digit, discard) where no plain face is legal on that discard top."""
     return [
         (t, d, discard)
@@ -136,7 +144,7 @@ def _no_plain_legal() -> list[tuple[str, int, Card]]:
     ]
 
 
-def _describe(cases: list[tuple[str, int, Card]], fine: str) -> str:
+def _describe(cases: list[tuple[TableLetter, int, Card]], fine: str) -> str:
     if not cases:
         return fine
     shown = [f"Table {t}, digit {d}, discard {c.code}" for t, d, c in cases[:6]]
@@ -164,7 +172,10 @@ def _startup_playable() -> Check:
 
 
 def _tables_reachable() -> Check:
-    samples = {"A": "AB1CA2", "B": "AB1CD2", "C": "BB1CD2", "D": "BC1DF2"}
+    samples = {
+        TableLetter.A: "AB1CA2", TableLetter.B: "AB1CD2", TableLetter.C: "BB1CD2",
+        TableLetter.D: "BC1DF2",
+    }
     wrong = [
         f"{serial} picks {SerialNumber.parse(serial).table}, expected {t}"
         for t, serial in samples.items() if SerialNumber.parse(serial).table != t

@@ -34,6 +34,7 @@ from edgework import (
     RuleLetter,
     SerialNumber,
     Shape,
+    TableLetter,
 )
 
 FORMATS = ("text", "markdown", "json", "csv")
@@ -82,12 +83,12 @@ def is_english(language: str) -> bool:
     return language.strip().lower().replace("_", "-").split("-")[0] in ENGLISH
 
 
-def table_condition(table: str) -> str:
+def table_condition(table: TableLetter) -> str:
     """When the manual says to use ``table`` (A-D)."""
     return TABLE_CONDITIONS[table]
 
 
-def _active(serial: SerialNumber | None) -> tuple[str | None, int | None]:
+def _active(serial: SerialNumber | None) -> tuple[TableLetter | None, int | None]:
     if serial is None:
         return None, None
     return serial.table, serial.last_digit
@@ -155,7 +156,7 @@ def render_compact(serial: SerialNumber) -> str:
     )
     rows = [["Card in discard", "Rule"]]
     for kind in TABLE_E_ROWS:
-        letter = RuleLetter(TABLE_E[kind][digit])
+        letter = TABLE_E[kind][digit]
         rows.append([kind.value.upper(), f"{letter}  {RULE_TEXTS[letter]}"])
     lines.extend(_grid(rows))
     return "\n".join(lines) + "\n"
@@ -485,7 +486,7 @@ def compare(found: Transcription, language: str = "en") -> list[Difference]:
         diffs += [Difference(f"Table F, rule {letter}", RULE_TEXTS[letter], "(missing)")
                   for letter in RULE_LETTERS if letter not in found.rule_texts]
     for letter, text in sorted(found.rule_texts.items()):
-        canonical = RULE_TEXTS.get(letter)
+        canonical = RULE_TEXTS[RuleLetter(letter)] if letter in RULE_LETTERS else None
         if canonical is None:
             diffs.append(Difference(f"Table F, rule {letter}", "(no such rule)", text))
         elif " ".join(text.split()) != canonical:
@@ -503,8 +504,8 @@ def card_words(found: Transcription) -> dict[str, CardType]:
     for one type only."""
     seen: dict[CardType, Counter[str]] = {}
     for (t, s, c), text in found.card_cells.items():
-        if t in CARD_TABLES:
-            seen.setdefault(CARD_TABLES[t][Card.of(s, c)], Counter())[_word(text)] += 1
+        if t in TABLE_LETTERS:
+            seen.setdefault(CARD_TABLES[TableLetter(t)][Card.of(s, c)], Counter())[_word(text)] += 1
     words: dict[str, CardType] = {}
     for kind, counts in seen.items():
         word, count = counts.most_common(1)[0]

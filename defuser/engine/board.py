@@ -38,7 +38,7 @@ from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.deck import REROLL_SLOTS, DealKind
 from defuser.engine.rules import HAND_SIZE, check_hand
 from defuser.errors import InvalidHandError
-from edgework import DEFUSE_FACES, Card, Ruleset
+from edgework import DEFUSE_FACES, Card, Ruleset, TableLetter
 from edgework.tables import mask_of
 
 
@@ -130,7 +130,7 @@ _NO_SLOTS: Final = (0,) * len(Card)
 
 @functools.cache
 def _slot_tables(
-    table: str, last_digit: int
+    table: TableLetter, last_digit: int
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
     """What a card in a slot adds to an unsolved board's facts under the rule set of
     ``table`` and ``last_digit``, per slot: per face and discard top, the slot's bit when
@@ -160,7 +160,7 @@ def _bits(faces: int, hand: Sequence[Card | int]) -> int:
 
 
 @functools.cache
-def _defuse_mask(table: str) -> int:
+def _defuse_mask(table: TableLetter) -> int:
     """The Defuse faces of ``table`` as a 16-bit mask."""
     return mask_of(DEFUSE_FACES[table])
 

@@ -39,7 +39,7 @@ from defuser.logs.stream import (
     edgework_key,
 )
 from defuser.strategy import explain
-from edgework import RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
+from edgework import MITTEN_RULES, RULE_TEXTS, Card, EdgeworkError, SerialNumber, interval_for
 
 #: Version of the JSON document's shape (keys are only ever added).
 JSON_VERSION = 1
@@ -473,7 +473,7 @@ def rule_words(check: ModuleCheck, step: ReplayStep) -> str:
         return "an unknown rule"
     letter = rules.rule(discard)
     text = f"rule {letter} ({RULE_TEXTS[letter].rstrip('.')}"
-    if letter in explain.MITTEN_RULES:
+    if letter in MITTEN_RULES:
         text += f"; the mitten face is {rules.mitten.words}"
     return text + ")"
 

@@ -65,7 +65,7 @@ from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
-from edgework import Card, MisuseError, Ruleset
+from edgework import Card, MisuseError, Ruleset, TableLetter
 
 if TYPE_CHECKING:
     import numpy as np
@@ -910,7 +910,7 @@ class _Arrays:
 
 
 @functools.lru_cache(maxsize=8)
-def tables_for(table: str, last_digit: int) -> _Tables:
+def tables_for(table: TableLetter, last_digit: int) -> _Tables:
     """The precomputed tables of one rule set (shared by every N; the last few kept)."""
     return _Tables(Ruleset(table, last_digit))
 

@@ -12,10 +12,7 @@ from collections.abc import Sequence
 from defuser.engine.actions import StrikeKind
 from defuser.engine.board import Board
 from defuser.engine.simulator import Result
-from edgework import RULE_TEXTS, Card, Ruleset
-
-#: The rules of Table F that compare with the table's Exploding Mitten face.
-MITTEN_RULES = frozenset("IJKL")
+from edgework import MITTEN_RULES, RULE_TEXTS, Card, Ruleset
 
 
 def card_words(card: Card) -> str:

@@ -15,11 +15,11 @@ import math
 from defuser.engine.deck import opening_distribution
 from defuser.strategy.belief import CycleBelief
 from defuser.strategy.dp import Solution, state_index
-from edgework import Ruleset
+from edgework import Ruleset, TableLetter
 
 
 @functools.cache
-def _state_weights(table: str, last_digit: int) -> tuple[tuple[int, float], ...]:
+def _state_weights(table: TableLetter, last_digit: int) -> tuple[tuple[int, float], ...]:
     weights: dict[int, float] = {}
     for (discard, hand), w in opening_distribution(Ruleset(table, last_digit)).items():
         s = state_index(discard, hand)

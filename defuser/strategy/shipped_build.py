@@ -42,14 +42,14 @@ from defuser.strategy.shipped import (
     load,
     pack,
 )
-from edgework import INTERVALS, Ruleset
+from edgework import INTERVALS, Ruleset, TableLetter
 from edgework.configs import CONFIGS
 
 if TYPE_CHECKING:
     from pathlib import PurePath
 
 
-def _solve_one(job: tuple[str, int, int, bool]) -> tuple[str, list[float], float]:
+def _solve_one(job: tuple[TableLetter, int, int, bool]) -> tuple[str, list[float], float]:
     table, digit, interval, oracle = job
     rules = Ruleset(table, digit)
     sol = solve(rules, interval, oracle=oracle)

@@ -21,6 +21,7 @@ from defuser.trainer.model import Question
 from defuser.trainer.skills import CellSkill, Kind, LegalSkill, RuleSkill, TableSkill
 from edgework import (
     ALL_CARDS,
+    MITTEN_RULES,
     RULE_TEXTS,
     Card,
     CardType,
@@ -164,7 +165,7 @@ def legal_reason(rules: Ruleset, discard: Card, hand: list[Card]) -> str:
     """Which cards the rule admits and why discarding is or is not allowed."""
     letter = rules.rule(discard)
     text = rule_reason(rules, discard).rstrip(".")
-    if letter in "IJKL":
+    if letter in MITTEN_RULES:
         text += f" (the Exploding Mitten card is {card_words(rules.mitten)})"
     board = Board(rules, discard, tuple(hand))
     slots, blocking = board.legal_slots, board.blocking_slots

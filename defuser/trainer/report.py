@@ -39,6 +39,7 @@ from defuser.trainer.skills import (
 from defuser.trainer.store import AnswerRow
 from edgework import (
     MITTEN_FACES,
+    MITTEN_RULES,
     RULE_LETTERS,
     TABLE_E_ROWS,
     TABLE_LETTERS,
@@ -50,8 +51,6 @@ from edgework import (
 )
 
 SPARK_BARS: Final = "▁▂▃▄▅▆▇█"
-#: The rules that compare a card with the table's Exploding Mitten card.
-MITTEN_RULES: Final = frozenset("IJKL")
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:

@@ -14,7 +14,7 @@ from cli_helpers import run_cli
 from defuser.apps import benchmark as bench
 from defuser.apps.benchmark_live import measure, serial_for
 from defuser.commands.bench import progress_line
-from edgework import SerialNumber
+from edgework import TABLE_LETTERS, SerialNumber
 from edgework.configs import CONFIGS
 
 
@@ -58,7 +58,7 @@ def test_cli_json_and_table(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_serials_pick_the_wanted_table_and_digit() -> None:
-    for table in "ABCD":
+    for table in TABLE_LETTERS:
         for digit in range(10):
             serial = SerialNumber.parse(serial_for(table, digit))
             assert (serial.table, serial.last_digit) == (table, digit)

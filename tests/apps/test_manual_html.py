@@ -19,7 +19,15 @@ from manual_page import ManualPage
 from defuser.apps import manual_html
 from defuser.apps.manual_html import read_manual_page
 from defuser.apps.table_io import compare
-from edgework import CARD_TABLES, Card, CardType, Colour, InvalidTableError, Shape
+from edgework import (
+    CARD_TABLES,
+    TABLE_LETTERS,
+    Card,
+    CardType,
+    Colour,
+    InvalidTableError,
+    Shape,
+)
 
 
 def _verify(page: str | ManualPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -106,7 +114,7 @@ def test_swapped_headings_fail_on_the_cells_they_move(
     code, report = _verify(page, tmp_path, monkeypatch)
     assert code == 1
     expected = set()
-    for t in "ABCD":
+    for t in TABLE_LETTERS:
         for s in Shape:
             red, blue = (CARD_TABLES[t][Card.of(s, c)] for c in (Colour.RED, Colour.BLUE))
             if red is not blue:
@@ -152,7 +160,7 @@ def _french() -> ManualPage:
                       e_corner="Carte dans la d\u00e9fausse",
                       f_heading="On ne peut jouer une carte que si...")
     page.cells = {(t, s, c): FRENCH_TYPES[CARD_TABLES[t][Card.of(s, c)]]
-                  for t in "ABCD" for s in Shape for c in Colour}
+                  for t in TABLE_LETTERS for s in Shape for c in Colour}
     page.e_rows = [w.upper() for w in FRENCH_TYPES.values()]
     page.rules["B"] = "Sa couleur est <b>la m\u00eame</b> que celle de la d\u00e9fausse."
     page.rules["G"] = "La carte est jaune."

@@ -8,7 +8,7 @@ import pytest
 
 from defuser.apps import table_checks
 from defuser.apps.table_checks import Check, run_checks
-from edgework import CARD_TABLES, MITTEN_FACES, TABLE_E, Card, CardType
+from edgework import CARD_TABLES, MITTEN_FACES, TABLE_E, Card, CardType, TableLetter
 
 
 def failed(checks: list[Check]) -> dict[str, str]:
@@ -27,7 +27,7 @@ def test_the_built_in_tables_pass_every_check() -> None:
 
 def test_a_second_mitten_face_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     tables = {letter: dict(table) for letter, table in CARD_TABLES.items()}
-    tables["C"][Card.RED_CIRCLE] = CardType.EXPLODING_MITTEN
+    tables[TableLetter.C][Card.RED_CIRCLE] = CardType.EXPLODING_MITTEN
     monkeypatch.setattr(table_checks, "CARD_TABLES", tables)
     assert failed(run_checks()) == {
         "exactly one Exploding Mitten face per table": "A: BS, B: RH, C: RC GC, D: YT",
@@ -35,7 +35,8 @@ def test_a_second_mitten_face_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_mitten_face_against_the_spec_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_checks, "MITTEN_FACES", {**MITTEN_FACES, "B": Card.RED_CIRCLE})
+    wrong = {**MITTEN_FACES, TableLetter.B: Card.RED_CIRCLE}
+    monkeypatch.setattr(table_checks, "MITTEN_FACES", wrong)
     [(name, detail)] = failed(run_checks()).items()
     assert name.startswith("mitten faces are A blue square")
     assert detail == "Table B: RC instead of RH"
@@ -46,5 +47,5 @@ def test_a_short_table_e_row_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_checks, "TABLE_E", {**TABLE_E, CardType.NOPE: row[:9]})
     problems = failed(run_checks())
     assert problems["every Table E cell (6 types x 10 digits) is a rule letter A-L"] == (
-        f"{CardType.NOPE.value} row: {row[:9]!r}"
+        f"{CardType.NOPE.value} row: {''.join(row[:9])!r}"
     )

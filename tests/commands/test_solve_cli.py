@@ -172,7 +172,7 @@ def test_tables_json_matches_engine(monkeypatch: pytest.MonkeyPatch) -> None:
                 card = Card.parse(f"{colour} {shape}")
                 assert CARD_TABLES[t][card].value == value
     for row, letters in data["table_e"].items():
-        assert "".join(letters) == TABLE_E[CardType(row)]
+        assert tuple(letters) == TABLE_E[CardType(row)]
     assert data["active"] is None
 
 

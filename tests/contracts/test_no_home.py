@@ -15,7 +15,7 @@ from cli_helpers import run_process
 from defuser.strategy import cache
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
-from edgework import Ruleset
+from edgework import Ruleset, TableLetter
 
 #: Runs ``mittens`` as a user the system does not know: ``pwd`` has no entry for it.
 _UNKNOWN_USER = """
@@ -72,5 +72,5 @@ def test_the_cache_is_skipped_without_a_home(monkeypatch: pytest.MonkeyPatch) ->
     assert cache.default_cache().write_json("x.json", {"a": 1}) is False
     assert cache.default_cache().read_json("x.json") is None
     store = SolutionStore(cache.default_cache(), shipped=False)
-    assert store.solution(Ruleset("B", 7), 9).cycle_value  # solved, not saved
+    assert store.solution(Ruleset(TableLetter.B, 7), 9).cycle_value  # solved, not saved
     assert DiskCache(None).write_json("x.json", 1) is False

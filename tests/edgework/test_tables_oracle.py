@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 import string
+from typing import cast
 
 import oracle_manual as oracle
 from hypothesis import given
@@ -38,9 +39,11 @@ from edgework import (
     CardType,
     Colour,
     EdgeworkError,
+    RuleLetter,
     Ruleset,
     SerialNumber,
     Shape,
+    TableLetter,
     card_type,
     interval_for,
     legal_mask,
@@ -106,7 +109,7 @@ def test_table_choice_matches_manual_sentences() -> None:
 def test_spec_mitten_faces() -> None:
     """Each table has exactly one mitten face: A BS, B RH, C GC, D YT."""
     expected = {"A": "BS", "B": "RH", "C": "GC", "D": "YT"}
-    for table, code in expected.items():
+    for table, code in ((TableLetter(t), code) for t, code in expected.items()):
         assert card_of(oracle.mitten_face(table)).code == code
         assert MITTEN_FACES[table].code == code
         for digit in DIGITS:
@@ -117,7 +120,7 @@ def test_spec_mitten_faces() -> None:
 
 def test_card_types_every_table_and_face() -> None:
     """Tables A-D agree with the manual cell by cell, and the derived face sets too."""
-    for table in "ABCD":
+    for table in TABLE_LETTERS:
         ruleset = Ruleset(table, 0)
         plain, defuse = set(), set()
         for face, card in FACE_CARDS.items():
@@ -160,7 +163,9 @@ def test_table_f_predicates_every_letter_card_discard_mitten() -> None:
         for card, discard, mitten in itertools.product(oracle.ALL_FACES, repeat=3):
             if mitten not in mittens:
                 continue
-            got = rule_admits(letter, FACE_CARDS[card], FACE_CARDS[discard], FACE_CARDS[mitten])
+            got = rule_admits(
+                RuleLetter(letter), FACE_CARDS[card], FACE_CARDS[discard], FACE_CARDS[mitten]
+            )
             assert got == predicate(card, discard, mitten), (letter, card, discard, mitten)
 
 
@@ -168,17 +173,17 @@ def test_rule_i_to_l_use_the_tables_mitten_whatever_the_discard() -> None:
     """Rules I-L compare with the active table's mitten face, not the discard."""
     # Table C's mitten is the green circle; a red triangle discard shares nothing with it.
     red_triangle, green_heart = Card.RED_TRIANGLE, Card.GREEN_HEART
-    mitten = MITTEN_FACES["C"]
-    assert rule_admits("K", green_heart, red_triangle, mitten)
-    assert not rule_admits("I", green_heart, red_triangle, mitten)
-    assert rule_admits("I", Card.BLUE_CIRCLE, red_triangle, mitten)
-    assert rule_admits("A", red_triangle, red_triangle, mitten)
-    assert not rule_admits("A", Card.RED_SQUARE, red_triangle, mitten)
+    mitten = MITTEN_FACES[TableLetter.C]
+    assert rule_admits(RuleLetter.K, green_heart, red_triangle, mitten)
+    assert not rule_admits(RuleLetter.I, green_heart, red_triangle, mitten)
+    assert rule_admits(RuleLetter.I, Card.BLUE_CIRCLE, red_triangle, mitten)
+    assert rule_admits(RuleLetter.A, red_triangle, red_triangle, mitten)
+    assert not rule_admits(RuleLetter.A, Card.RED_SQUARE, red_triangle, mitten)
 
 
 def test_rules_every_table_digit_discard_card() -> None:
     """Rule letter and legality for all 4 x 10 x 16 x 16 combinations."""
-    for table, digit in itertools.product("ABCD", DIGITS):
+    for table, digit in itertools.product(TABLE_LETTERS, DIGITS):
         ruleset = Ruleset(table, digit)
         for discard in oracle.ALL_FACES:
             d = FACE_CARDS[discard]
@@ -211,12 +216,12 @@ def test_hands_every_table_digit_discard() -> None:
     """The board's legal slots, blocking slots, discard and draw room on every hand."""
     hands = [(h, cards_of(h)) for h in _hands()]
     assert len(hands) == 1 + 16 + 256 + 816
-    any_rules = Ruleset("A", 0)
+    any_rules = Ruleset(TableLetter.A, 0)
     assert [Board(any_rules, Card.RED_CIRCLE, cards).has_room for _, cards in hands] == [
         len(hand) < 3 for hand, _ in hands
     ]
     exempted = 0
-    for table, digit in itertools.product("ABCD", DIGITS):
+    for table, digit in itertools.product(TABLE_LETTERS, DIGITS):
         ruleset = Ruleset(table, digit)
         for discard in oracle.ALL_FACES:
             d = FACE_CARDS[discard]
@@ -243,7 +248,7 @@ def test_hands_every_table_digit_discard() -> None:
 
 def test_lone_legal_defuse_examples() -> None:
     """The spec's exemption on hand-picked hands: table A, digit 3, yellow circle on top."""
-    defuse_rules = Ruleset("A", 3)
+    defuse_rules = Ruleset(TableLetter.A, 3)
     discard = Card.YELLOW_CIRCLE  # a Defuse in table A; Table E DEFUSE/3 is C
     assert defuse_rules.type_of(discard) is CardType.DEFUSE
     assert defuse_rules.rule(discard) == "C"  # legal: circles
@@ -267,7 +272,7 @@ def test_lone_legal_defuse_examples() -> None:
 
 def test_hand_of_four_is_refused() -> None:
     """More than three cards is bad input, named in the message."""
-    ruleset = Ruleset("B", 4)
+    ruleset = Ruleset(TableLetter.B, 4)
     four = (Card.RED_CIRCLE, Card.BLUE_HEART, Card.GREEN_SQUARE, Card.YELLOW_TRIANGLE)
     for check in (lambda: Board(ruleset, Card.RED_CIRCLE, four), lambda: rules.check_hand(four)):
         try:
@@ -280,10 +285,11 @@ def test_hand_of_four_is_refused() -> None:
 
 
 def test_ruleset_refuses_unknown_table_and_digit() -> None:
-    """A Ruleset is a table A-D and a digit 0-9; anything else is an input error."""
+    """A Ruleset is a table A-D and a digit 0-9; anything else (from untyped data, such as
+    parsed JSON) is an input error."""
     for table, digit in (("E", 0), ("a", 0), ("", 0), ("A", 10), ("A", -1)):
         try:
-            Ruleset(table, digit)
+            Ruleset(cast(TableLetter, table), digit)
         except EdgeworkError as exc:
             assert "expected" in str(exc)
         else:

@@ -13,7 +13,7 @@ from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidCommandError
 from defuser.strategy.dp import DISCARD, DRAW, Choice, PlayKind
-from edgework import Card, Ruleset
+from edgework import Card, Ruleset, TableLetter
 
 
 def test_every_action_round_trips_through_its_command() -> None:
@@ -22,7 +22,7 @@ def test_every_action_round_trips_through_its_command() -> None:
 
 
 def test_results_become_the_events_an_observer_sees() -> None:
-    rules = Ruleset("A", 0)
+    rules = Ruleset(TableLetter.A, 0)
     seen = []
     for seed in range(40):
         module = Module(rules, 9, random.Random(seed))
@@ -52,7 +52,7 @@ def test_results_become_the_events_an_observer_sees() -> None:
 
 
 def test_a_blocked_discard_names_its_blocking_slots() -> None:
-    rules = Ruleset("A", 0)
+    rules = Ruleset(TableLetter.A, 0)
     struck = 0
     for seed in range(20):
         module = Module(rules, 9, random.Random(seed))

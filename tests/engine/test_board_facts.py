@@ -12,11 +12,11 @@ import itertools
 
 from defuser.engine.board import facts_by_discard, facts_of
 from defuser.strategy.dp import HANDS
-from edgework import Card, Ruleset
+from edgework import Card, Ruleset, TableLetter
 
 
 def test_facts_by_discard_are_the_facts_of_each_board() -> None:
-    for table, digit in (("A", 0), ("D", 9)):
+    for table, digit in ((TableLetter.A, 0), (TableLetter.D, 9)):
         rules = Ruleset(table, digit)
         for hand in HANDS:
             for order in set(itertools.permutations(hand)):

@@ -26,7 +26,7 @@ from oracle_module import NaiveModule
 from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.board import Board, Effect
 from defuser.engine.deck import DealKind
-from edgework import Card, Colour, Ruleset, Shape
+from edgework import TABLE_LETTERS, Card, Colour, Ruleset, Shape, TableLetter
 
 ACTIONS = (Action.draw(), Action.discard(), Action.play(1), Action.play(2), Action.play(3))
 ORACLE_KIND = {ActionKind.DRAW: "draw", ActionKind.DISCARD: "discard", ActionKind.PLAY: "play"}
@@ -121,7 +121,7 @@ def test_board_against_the_oracle_module() -> None:
     oracle says, and what each effect proves about the mitten follows from it."""
     boards = 0
     proofs = 0
-    for table, digit in itertools.product("ABCD", range(10)):
+    for table, digit in itertools.product(TABLE_LETTERS, range(10)):
         rules = Ruleset(table, digit)
         for discard in manual.ALL_FACES:
             d = FACE_CARDS[discard]
@@ -154,7 +154,7 @@ def test_board_against_the_oracle_module() -> None:
 
 def test_a_solved_board_does_nothing() -> None:
     """Once solved, no click does anything, whatever the deck."""
-    board = Board(Ruleset("A", 3), Card.RED_CIRCLE, (Card.BLUE_CIRCLE,), solved=True)
+    board = Board(Ruleset(TableLetter.A, 3), Card.RED_CIRCLE, (Card.BLUE_CIRCLE,), solved=True)
     for action in ACTIONS:
         assert board.effects(action) == (Effect.NOTHING, Effect.NOTHING)
 
@@ -162,7 +162,7 @@ def test_a_solved_board_does_nothing() -> None:
 def test_every_rule_set_admits_a_plain_face_on_every_discard() -> None:
     """The guaranteed-legal draw always has a legal plain face to bring (the board's
     fallback to every plain face is never used)."""
-    for table, digit in itertools.product("ABCD", range(10)):
+    for table, digit in itertools.product(TABLE_LETTERS, range(10)):
         rules = Ruleset(table, digit)
         for d in Card:
             board = Board(rules, d, ())

@@ -12,7 +12,7 @@ import pytest
 
 from defuser.engine import deck
 from defuser.engine.deck import DealKind
-from edgework import INTERVALS, Card, Ruleset
+from edgework import INTERVALS, Card, Ruleset, TableLetter
 
 
 @pytest.mark.parametrize("n", INTERVALS)
@@ -41,7 +41,7 @@ def test_a_full_cycle_deals_one_defuse_at_an_allowed_place_then_the_mitten(n: in
 
 
 def test_the_opening_distribution_matches_the_opening_deal() -> None:
-    rules = Ruleset("B", 4)
+    rules = Ruleset(TableLetter.B, 4)
     dist = deck.opening_distribution(rules)
     assert math.isclose(sum(dist.values()), 1.0)
     rng = random.Random(11)

@@ -22,7 +22,7 @@ from defuser.engine.game import (
 )
 from defuser.engine.simulator import HiddenState, Module, Outcome, Result
 from defuser.errors import DefuserError
-from edgework import Card, Edgework, Ruleset
+from edgework import Card, Edgework, Ruleset, TableLetter
 from edgework.errors import MisuseError
 
 
@@ -35,7 +35,7 @@ class Clock:
 
 
 def _module(to_mitten: int = 0) -> Module:
-    rules = Ruleset("A", 0)
+    rules = Ruleset(TableLetter.A, 0)
     return Module(
         rules, 9, random.Random(5), start=(Card.RED_CIRCLE, [Card.BLUE_CIRCLE]),
         hidden=HiddenState(to_mitten, None, True),

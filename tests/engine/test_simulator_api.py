@@ -10,9 +10,9 @@ from engine_helpers import ALL_ACTIONS, boards_made
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import HiddenState, Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
-from edgework import Card, Edgework, EdgeworkError, Ruleset
+from edgework import Card, Edgework, EdgeworkError, Ruleset, TableLetter
 
-RULES = Ruleset("B", 7)
+RULES = Ruleset(TableLetter.B, 7)
 
 
 def test_construction_refuses_impossible_states() -> None:

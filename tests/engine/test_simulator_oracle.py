@@ -26,7 +26,7 @@ from oracle_module import NaiveModule
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import HiddenState, Module, Outcome, Result
-from edgework import Card, Ruleset, interval_for
+from edgework import TABLE_LETTERS, Card, Ruleset, TableLetter, interval_for
 
 FACES = [(c, s) for s in ("circle", "heart", "triangle", "square")
          for c in ("red", "blue", "green", "yellow")]
@@ -53,7 +53,7 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
         self.clicks = 0
 
     @initialize(
-        table=st.sampled_from("ABCD"),
+        table=st.sampled_from(TABLE_LETTERS),
         digit=st.integers(0, 9),
         batteries=st.integers(0, 14),
         seed=st.integers(0, 2**32),
@@ -64,7 +64,7 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
     )
     def start(
         self,
-        table: str,
+        table: TableLetter,
         digit: int,
         batteries: int,
         seed: int,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.simulator import HiddenState, Module
-from edgework import Card, CardType, Ruleset
+from edgework import TABLE_LETTERS, Card, CardType, Ruleset, TableLetter
 
 SIGMAS = 5.0
 DISCARD = Action(ActionKind.DISCARD)
@@ -73,7 +73,7 @@ def empty_hand_module(rules: Ruleset, n: int, seed: int) -> Module:
 
 
 def test_mitten_every_nth_deal_and_one_defuse_per_full_cycle() -> None:
-    for rules, n in ((Ruleset("A", 3), 9), (Ruleset("D", 0), 13)):
+    for rules, n in ((Ruleset(TableLetter.A, 3), 9), (Ruleset(TableLetter.D, 0), 13)):
         places: Counter[int] = Counter()
         plain: Counter[Card] = Counter()
         defuse_faces: Counter[Card] = Counter()
@@ -101,7 +101,7 @@ def test_mitten_every_nth_deal_and_one_defuse_per_full_cycle() -> None:
 
 def test_first_cycle_from_deals() -> None:
     """First mitten uniform over deals 2..N-1; its Defuse present with chance m/(N-1)."""
-    rules, n = Ruleset("B", 7), 11
+    rules, n = Ruleset(TableLetter.B, 7), 11
     first: Counter[int] = Counter()
     present: Counter[int] = Counter()
     for seed in range(3000):
@@ -122,7 +122,7 @@ def test_first_cycle_distribution_of_hidden_state() -> None:
     """The spec's p and q: mitten card N-p, Defuse card q-p+1 when q >= p, checked
     through reveal() on many fresh modules for every N."""
     for n in range(9, 14):
-        rules = Ruleset("C", n % 10)
+        rules = Ruleset(TableLetter.C, n % 10)
         first: Counter[int] = Counter()
         cells: Counter[tuple[int, int]] = Counter()
         present = 0
@@ -163,7 +163,7 @@ def draws_into(
 
 
 def test_draw_into_two_illegal_cards_is_legal_and_uniform() -> None:
-    rules = Ruleset("A", 3)
+    rules = Ruleset(TableLetter.A, 3)
 
     def legal_plain_on(discard: Card) -> list[Card]:
         return [c for c in rules.plain_faces if rules.is_legal(c, discard)]
@@ -185,7 +185,7 @@ def test_draw_into_two_illegal_cards_is_legal_and_uniform() -> None:
 
 def test_every_discard_admits_some_plain_face() -> None:
     """The guaranteed draw always has a face to give: exhaustive over tables and digits."""
-    for table in "ABCD":
+    for table in TABLE_LETTERS:
         for digit in range(10):
             rules = Ruleset(table, digit)
             for discard in Card:
@@ -218,7 +218,7 @@ def start_probabilities(rules: Ruleset) -> tuple[float, float]:
 
 
 def test_start_up_hand_frequencies() -> None:
-    rules = Ruleset("A", 5)
+    rules = Ruleset(TableLetter.A, 5)
     p_nonplain, p_mitten = start_probabilities(rules)
     trials = 12000
     discards: Counter[Card] = Counter()

@@ -24,7 +24,7 @@ from defuser.engine.simulator import Module, Outcome
 from defuser.logs.stream import LoggedBomb, edgework_key
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.values import recommend
-from edgework import Card, CardType, Ruleset, SerialNumber
+from edgework import Card, CardType, Ruleset, SerialNumber, TableLetter
 
 LAYOUTS = {
     "in sequence": {},
@@ -153,7 +153,7 @@ def test_two_equal_cards_never_make_an_advised_click_strike() -> None:
 def test_two_equal_cards_the_advice_names_the_card_and_gives_no_command() -> None:
     # Hand YC RC YC on a red circle (Table D, digit 7): playing a yellow circle leaves
     # RC YC or YC RC, and the best click is the other yellow circle: slot 1 or 2.
-    rules = Ruleset("D", 7)
+    rules = Ruleset(TableLetter.D, 7)
     opening = [
         modlog.table(rules.table),
         modlog.initial_discard(Card.RED_CIRCLE, rules.type_of(Card.RED_CIRCLE)),
@@ -180,7 +180,7 @@ def _picked_up(event: FollowEvent) -> bool:
 
 
 def test_a_blocked_discard_tells_the_hand_order_apart() -> None:
-    rules = Ruleset("D", 7)
+    rules = Ruleset(TableLetter.D, 7)
     discard = next(d for d in Card if d is not rules.mitten
                    and rules.is_legal(Card.RED_CIRCLE, d)
                    and not rules.is_legal(Card.GREEN_TRIANGLE, d))
@@ -236,7 +236,7 @@ def test_a_lost_line_is_got_over_and_the_module_picked_up_again() -> None:
 def _two_blue_circles() -> tuple[Board, Tracked]:
     """Table A, digit 3: a hand of two blue circles on a red circle, neither legal, so
     a plain card drawn next must be legal (the red circle, the one legal plain face)."""
-    rules = Ruleset("A", 3)
+    rules = Ruleset(TableLetter.A, 3)
     board = Board(rules, Card.RED_CIRCLE, (Card.BLUE_CIRCLE, Card.BLUE_CIRCLE))
     assert board.deal_faces(DealKind.PLAIN, draw=True) == (Card.RED_CIRCLE,)
     key = edgework_key(SerialNumber.parse("AB3CD3"), 1)

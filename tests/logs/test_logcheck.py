@@ -29,7 +29,7 @@ from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check.module import ModuleCheck, check_module
 from defuser.logs.check.state import ReplayState, Stage, StateChanges
 from defuser.logs.reader import read_log
-from edgework import Card, CardType, Ruleset, SerialNumber, TableLetter, interval_for
+from edgework import TABLE_LETTERS, Card, CardType, Ruleset, SerialNumber, TableLetter, interval_for
 
 INDEX = sample_index()
 PREFIX = "[Exploding Mittens #1] "
@@ -103,7 +103,7 @@ def test_n_is_inferred_from_the_countdown_after_a_mitten() -> None:
 
 def _random_game(seed: int) -> tuple[Module, str, int]:
     rng = random.Random(seed)
-    table, digit, batteries = rng.choice("ABCD"), rng.randrange(10), rng.randrange(12)
+    table, digit, batteries = rng.choice(TABLE_LETTERS), rng.randrange(10), rng.randrange(12)
     serial = {"A": "AAXCD", "B": "AEXCD", "C": "BBXCD", "D": "BCXDF"}[table] + str(digit)
     module = Module(Ruleset(table, digit), interval_for(batteries), random.Random(seed))
     careful = rng.random() < 0.5

@@ -21,7 +21,7 @@ from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidObservationError
 from defuser.strategy.belief import CycleBelief, Observation, odds
 from defuser.strategy.policy import make_policy
-from edgework import Card, Ruleset
+from edgework import TABLE_LETTERS, Card, Ruleset, TableLetter
 
 # ---------------------------------------------------------------- brute force
 
@@ -146,7 +146,7 @@ def test_odds_and_description() -> None:
 
 # ---------------------------------------------------------------- observations
 
-RULES = Ruleset("A", 3)  # mitten BS; Defuse YC, YH, GS
+RULES = Ruleset(TableLetter.A, 3)  # mitten BS; Defuse YC, YH, GS
 
 
 def _started() -> Observation:
@@ -225,7 +225,7 @@ def test_strike_facts_move_the_belief() -> None:
 
 # ---------------------------------------------------------------- stateful
 
-CONFIGS = [(Ruleset("A", 3), 9), (Ruleset("D", 5), 10)]
+CONFIGS = [(Ruleset(TableLetter.A, 3), 9), (Ruleset(TableLetter.D, 5), 10)]
 
 
 class BeliefMachine(RuleBasedStateMachine):
@@ -274,7 +274,7 @@ TestBeliefMachine.settings = settings(
 def test_random_play_keeps_the_truth_in_the_belief() -> None:
     for seed in range(60):
         rng = random.Random(seed)
-        rules = Ruleset("ABCD"[seed % 4], seed % 10)
+        rules = Ruleset(TABLE_LETTERS[seed % 4], seed % 10)
         n = 9 + seed % 5
         module = Module(rules, n, random.Random(seed))
         obs = Observation.start(rules, n, module.discard_top, module.hand)
@@ -324,7 +324,7 @@ def test_events_leave_the_board_the_rulebook_gives() -> None:
     """An observation after an event carries the board it leaves when the event already
     made it (a play, a solve, a strike); it is the board of its discard top and hand."""
     for seed in range(30):
-        module = Module(Ruleset("C", 3), 10, random.Random(seed))
+        module = Module(Ruleset(TableLetter.C, 3), 10, random.Random(seed))
         obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
         policy = make_policy("optimal")
         rng = random.Random(seed)

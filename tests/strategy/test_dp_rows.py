@@ -16,12 +16,14 @@ import pytest
 
 from defuser.strategy import dp
 from defuser.strategy.solutions import SolutionStore
-from edgework import Ruleset
+from edgework import Ruleset, TableLetter
 
 
-@pytest.mark.parametrize(("table", "digit", "interval"), [("A", 3, 9), ("D", 8, 10)])
+@pytest.mark.parametrize(
+    ("table", "digit", "interval"), [(TableLetter.A, 3, 9), (TableLetter.D, 8, 10)]
+)
 def test_full_evaluation_is_the_best_choice_of_every_state(
-    table: str, digit: int, interval: int
+    table: TableLetter, digit: int, interval: int
 ) -> None:
     rules = Ruleset(table, digit)
     dp.tables_for.cache_clear()

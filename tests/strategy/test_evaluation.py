@@ -16,9 +16,9 @@ from defuser.engine.deck import DealKind
 from defuser.strategy import dp
 from defuser.strategy.belief import CycleBelief
 from defuser.strategy.solutions import SolutionStore
-from edgework import INTERVALS, Ruleset
+from edgework import INTERVALS, Ruleset, TableLetter
 
-RULES, N = Ruleset("D", 2), 11
+RULES, N = Ruleset(TableLetter.D, 2), 11
 
 
 def _loaded() -> dp.Solution:

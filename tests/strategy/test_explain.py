@@ -12,13 +12,12 @@ from defuser.engine.actions import StrikeKind
 from defuser.engine.board import Board
 from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.explain import (
-    MITTEN_RULES,
     card_words,
     rule_in_force,
     slot_list,
     strike_reason,
 )
-from edgework import ALL_CARDS, RULE_TEXTS, Card, Ruleset
+from edgework import ALL_CARDS, MITTEN_RULES, RULE_TEXTS, TABLE_LETTERS, Card, Ruleset
 
 
 def test_cards_and_slots_in_words() -> None:
@@ -29,7 +28,7 @@ def test_cards_and_slots_in_words() -> None:
 
 
 def test_the_rule_in_force_names_its_letter_and_the_mitten_only_when_it_matters() -> None:
-    for table in "ABCD":
+    for table in TABLE_LETTERS:
         for digit in range(10):
             rules = Ruleset(table, digit)
             for discard in ALL_CARDS:
@@ -44,7 +43,8 @@ def test_the_rule_in_force_names_its_letter_and_the_mitten_only_when_it_matters(
 def test_every_strike_has_its_reason() -> None:
     seen: set[StrikeKind] = set()
     for seed in range(40):
-        module = Module(Ruleset("ABCD"[seed % 4], seed % 10), 9 + seed % 5, random.Random(seed))
+        rules = Ruleset(TABLE_LETTERS[seed % 4], seed % 10)
+        module = Module(rules, 9 + seed % 5, random.Random(seed))
         rng = random.Random(seed)
         while not module.solved and module.clicks < 60:
             rules, discard, hand = module.rules, module.discard_top, module.hand

@@ -27,9 +27,9 @@ from defuser.strategy.cache import DiskCache
 from defuser.strategy.policy import OptimalPolicy, SafePolicy, make_policy
 from defuser.strategy.solutions import SolutionStore, expected_clicks, solution_for
 from defuser.strategy.values import action_values, best_action, recommend
-from edgework import Card, CardType, Ruleset
+from edgework import Card, CardType, Ruleset, TableLetter
 
-SMALL = (Ruleset("B", 7), 9)
+SMALL = (Ruleset(TableLetter.B, 7), 9)
 
 
 # ---------------------------------------------------------------- brute force
@@ -230,7 +230,7 @@ def _can_strike(module: Module, kind: ActionKind, slot: int | None) -> bool:
 
 @pytest.mark.parametrize("name", ["optimal", "safe", "oracle"])
 def test_no_policy_ever_recommends_a_click_that_can_strike(name: str) -> None:
-    configs = [(Ruleset("A", 3), 9), (Ruleset("C", 0), 11), SMALL]
+    configs = [(Ruleset(TableLetter.A, 3), 9), (Ruleset(TableLetter.C, 0), 11), SMALL]
     for seed in range(90):
         rules, n = configs[seed % len(configs)]
         module = Module(rules, n, random.Random(1000 + seed))
@@ -310,7 +310,7 @@ def test_optimal_beats_safe_and_oracle_beats_optimal_in_expectation() -> None:
 
 
 def test_opening_distribution_is_exact() -> None:
-    rules = Ruleset("D", 5)
+    rules = Ruleset(TableLetter.D, 5)
     dist = opening_distribution(rules)
     assert math.isclose(sum(dist.values()), 1.0, rel_tol=1e-12)
     for (discard, hand), _ in dist.items():
@@ -335,7 +335,7 @@ def test_opening_distribution_is_exact() -> None:
 
 
 def test_cache_survives_corrupt_and_foreign_files(tmp_path: Path) -> None:
-    rules, n = Ruleset("B", 2), 9
+    rules, n = Ruleset(TableLetter.B, 2), 9
     name = f"policy-v1-player-{rules.table}{rules.last_digit}-n{n}.json"
     folder = tmp_path / "exploding-mittens"
     folder.mkdir()
@@ -409,7 +409,7 @@ def test_action_values_make_no_board_per_play(monkeypatch: pytest.MonkeyPatch) -
     the observation's own board is the only one."""
     observations = []
     for seed in range(12):
-        module = Module(Ruleset("D", 6), 12, random.Random(seed))
+        module = Module(Ruleset(TableLetter.D, 6), 12, random.Random(seed))
         obs = Observation.start(module.rules, module.interval, module.discard_top, module.hand)
         for _ in range(4):
             obs.board  # noqa: B018 - made before counting

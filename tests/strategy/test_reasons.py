@@ -10,11 +10,14 @@ from defuser.engine.simulator import Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.reasons import reason_line, reason_parts
 from defuser.strategy.values import action_values, best_action, recommend
-from edgework import CardType, Ruleset
+from edgework import CardType, Ruleset, TableLetter
 
 
 def test_each_reason_names_its_click_and_the_mitten_as_the_belief_has_it() -> None:
-    configs = [(Ruleset("A", 3), 9), (Ruleset("C", 0), 11), (Ruleset("D", 7), 13)]
+    configs = [
+        (Ruleset(TableLetter.A, 3), 9), (Ruleset(TableLetter.C, 0), 11),
+        (Ruleset(TableLetter.D, 7), 13),
+    ]
     seen: set[str] = set()
     for seed in range(24):
         rules, n = configs[seed % len(configs)]

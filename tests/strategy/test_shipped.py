@@ -17,7 +17,7 @@ from defuser.strategy.belief import CycleBelief
 from defuser.strategy.cache import DiskCache
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.solutions import SolutionStore
-from edgework import INTERVALS, Ruleset
+from edgework import INTERVALS, Ruleset, TableLetter
 from edgework.configs import CONFIGS
 
 
@@ -35,12 +35,12 @@ def load_graph(interval: int, **options: Any) -> Any:
 
 #: Configurations re-solved from scratch: every table, both ends of N, player and oracle.
 SAMPLE = (
-    ("A", 0, 9, False),
-    ("B", 4, 13, False),
-    ("C", 7, 11, False),
-    ("D", 9, 12, False),
-    ("B", 1, 10, True),
-    ("D", 3, 9, True),
+    (TableLetter.A, 0, 9, False),
+    (TableLetter.B, 4, 13, False),
+    (TableLetter.C, 7, 11, False),
+    (TableLetter.D, 9, 12, False),
+    (TableLetter.B, 1, 10, True),
+    (TableLetter.D, 3, 9, True),
 )
 
 
@@ -102,7 +102,7 @@ def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("table", "digit", "interval", "oracle"), SAMPLE)
 def test_a_fresh_solve_gives_the_shipped_values(
-    table: str, digit: int, interval: int, oracle: bool
+    table: TableLetter, digit: int, interval: int, oracle: bool
 ) -> None:
     rules = Ruleset(table, digit)
     stored = load(rules, interval, oracle=oracle)
@@ -115,7 +115,7 @@ def test_a_fresh_solve_gives_the_shipped_values(
 
 
 def test_a_solution_from_shipped_values_matches_a_solved_one() -> None:
-    rules, n = Ruleset("C", 5), 10
+    rules, n = Ruleset(TableLetter.C, 5), 10
     store = SolutionStore(None)
     loaded = store.solution(rules, n)
     assert loaded.sweeps == 0  # nothing was solved
@@ -136,7 +136,7 @@ def test_a_solution_from_shipped_values_matches_a_solved_one() -> None:
 def test_another_model_version_falls_back_to_the_dp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rules, n = Ruleset("A", 3), 9
+    rules, n = Ruleset(TableLetter.A, 3), 9
     stored = load(rules, n)
     assert stored is not None
     assert shipped.load(rules, n, model=dp.MODEL_VERSION + 1, size=dp.HAND_COUNT) is None
@@ -154,7 +154,7 @@ def test_another_model_version_falls_back_to_the_dp(
 
 
 def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
-    rules, n = Ruleset("B", 4), 12
+    rules, n = Ruleset(TableLetter.B, 4), 12
     raw = bytearray(Path(shipped.DATA_PATH).read_bytes())
     copy = tmp_path / "solutions.bin"
     copy.write_bytes(bytes(raw))
@@ -210,7 +210,7 @@ def test_every_player_configuration_ships_its_later_cycle_for_its_start_values()
         assert stored is not None
         room = _later(config.rules, config.interval, stored.cycle_value)
         assert room is not None and all(v >= 1.0 for v in room), config
-    rules, n = Ruleset("C", 7), 11
+    rules, n = Ruleset(TableLetter.C, 7), 11
     stored = load(rules, n)
     assert stored is not None
     assert _later(rules, n, stored.cycle_value, oracle=True) is None  # the player's only
@@ -227,7 +227,7 @@ def test_the_later_cycle_file_is_what_its_builder_writes() -> None:
     ends = sorted((e["offset"], e["offset"] + e["length"]) for e in header["entries"].values())
     assert ends[0][0] == 0 and ends[-1][1] == len(raw) - base  # no gap, nothing extra
     assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))
-    rules, n = Ruleset("D", 9), 12
+    rules, n = Ruleset(TableLetter.D, 9), 12
     stored = load(rules, n)
     assert stored is not None
     assert _later(rules, n, stored.cycle_value) == dp.later_room_values(
@@ -236,7 +236,7 @@ def test_the_later_cycle_file_is_what_its_builder_writes() -> None:
 
 
 def test_a_damaged_later_cycle_file_is_not_used(tmp_path: Path) -> None:
-    rules, n = Ruleset("B", 4), 12
+    rules, n = Ruleset(TableLetter.B, 4), 12
     stored = load(rules, n)
     assert stored is not None
     raw = bytearray(Path(shipped.LATER_PATH).read_bytes())

@@ -17,7 +17,7 @@ from defuser.trainer.explaining import best_vs_next, option_rows, wasted
 from defuser.trainer.facts import DecideFacts
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import DecideSkill, Kind, Move
-from edgework import Card, Ruleset, SerialNumber
+from edgework import Card, Ruleset, SerialNumber, TableLetter
 
 
 def test_option_rows_put_the_best_first_and_charge_strikes() -> None:
@@ -99,7 +99,7 @@ def test_a_wasted_click_is_the_one_the_rulebook_says_does_nothing() -> None:
     """``wasted`` reads only the question's hand; on every board of a few rule sets it
     agrees with the board's own verdict (nothing, with the mitten on top or not)."""
     rng = random.Random(5)
-    for table, digit in (("A", 3), ("B", 0), ("C", 7), ("D", 9)):
+    for table, digit in zip(TableLetter, (3, 0, 7, 9), strict=True):
         rules = Ruleset(table, digit)
         for _ in range(200):
             hand = tuple(rng.choice(list(Card)) for _ in range(rng.randint(0, 3)))

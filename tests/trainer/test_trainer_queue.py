@@ -121,7 +121,7 @@ def test_a_heatmap_cell_counts_every_answer_that_used_it() -> None:
 
     serial = SerialNumber.parse("BC1DF0")  # no vowel, every character unique: Table D
     assert serial.table == "D"
-    discard = next(c for c in ALL_CARDS if rule_letter("D", 0, c) in "IJKL")
+    discard = next(c for c in ALL_CARDS if rule_letter(TableLetter.D, 0, c) in "IJKL")
     facts = json.dumps({"text": "q", "serial": serial.text, "discard": discard.code})
 
     def row(kind: str, skill: str, question: str = facts) -> AnswerRow:
@@ -129,8 +129,8 @@ def test_a_heatmap_cell_counts_every_answer_that_used_it() -> None:
                          True, 1.0, None)
 
     cell = CellSkill(TableLetter.D, discard)
-    table_e = RuleSkill(card_type("D", discard), 0)
-    mitten = CellSkill(TableLetter.D, MITTEN_FACES["D"])
+    table_e = RuleSkill(card_type(TableLetter.D, discard), 0)
+    mitten = CellSkill(TableLetter.D, MITTEN_FACES[TableLetter.D])
     assert lookups_of(row("rule", table_e.key)) == {cell, table_e}
     assert lookups_of(row("legal", "legal:J")) == {cell, table_e, mitten}
     assert lookups_of(row("identify", "identify:B:RC", '{"text": "q"}')) == {
