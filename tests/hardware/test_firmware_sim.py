@@ -16,6 +16,8 @@ saying what is missing; in CI (``CI=true``) a missing tool is a failure.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import itertools
 import json
 import os
@@ -60,6 +62,8 @@ from hardware.session import Timing
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 FIRMWARE_DIR: Final = ROOT / "hardware" / "firmware"
+SKETCH_DIR: Final = FIRMWARE_DIR / "mittens_prop"
+HARNESS_SOURCE: Final = ROOT / "tests" / "simavr" / "prop_harness.c"
 ARDUINO_AVR: Final = Path(os.environ.get("ARDUINO_AVR", "/usr/share/arduino/hardware/arduino/avr"))
 APT_PACKAGES: Final = "gcc-avr avr-libc binutils-avr simavr libsimavr-dev arduino-core-avr"
 #: arduino-builder is the Arduino IDE's own sketch builder (no Java).
@@ -142,10 +146,32 @@ def build_firmware(directory: Path) -> Build:
     return Build(directory / "mittens_prop.elf", directory / "prop_harness")
 
 
+def sources_digest() -> str:
+    """A digest of what the build reads from the project: the Makefile, the sketch and
+    the harness's source."""
+    digest = hashlib.sha256()
+    paths = [FIRMWARE_DIR / "Makefile", HARNESS_SOURCE, *sorted(SKETCH_DIR.iterdir())]
+    for path in paths:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 @pytest.fixture(scope="session")
 def firmware(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """The firmware and harness, built once per test session."""
-    return build_firmware(tmp_path_factory.mktemp("firmware-build"))
+    """The firmware and harness, built once per test run: the parallel workers share one
+    build (the first to get the lock builds it, keyed by the sources' digest; each build
+    costs about 1.5 s of CPU)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    directory = shared / f"firmware-build-{sources_digest()}"
+    with (shared / "firmware-build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        done = directory / "built"
+        if done.exists():
+            return Build(directory / "mittens_prop.elf", directory / "prop_harness")
+        build = build_firmware(directory)
+        done.touch()
+        return build
 
 
 # --------------------------------------------------------------------------- the harness
@@ -815,7 +841,7 @@ def test_the_arduino_ide_build_runs_too(firmware: Build, tmp_path: Path) -> None
             str(tmp_path),
             f"-prefs=compiler.c.extra_flags={extra}",
             f"-prefs=compiler.cpp.extra_flags={extra}",
-            str(FIRMWARE_DIR / "mittens_prop" / "mittens_prop.ino"),
+            str(SKETCH_DIR / "mittens_prop.ino"),
         ],
         capture_output=True,
         text=True,
