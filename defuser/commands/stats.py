@@ -65,8 +65,8 @@ def dashboard_picture(rows: list[AnswerRow], now: float, settings: Settings, suf
     today = local_day(now)
     made = f"on {today.isoformat()}"
     if suffix == ".svg":
-        return svg_document(data["report"], data["progress"], today, made)
-    return standalone(data["report"], data["progress"], today, made)
+        return svg_document(data, today, made)
+    return standalone(data, today, made)
 
 
 def _write(stream: IO[str], text: str) -> None:

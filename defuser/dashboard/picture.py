@@ -1,33 +1,36 @@
 """The stats dashboard as one SVG picture (``mittens stats --picture FILE.svg``).
 
 Contract: :func:`svg_document` lays out the same parts as the HTML dashboard
-(:mod:`defuser.dashboard.stats`): the headline numbers, the charts, the practice calendar,
-Tables A-E as heatmaps and the skills to work on, in one standalone SVG 1280 units wide,
-with the dashboard's stylesheet inside (light and dark) and nothing else: no script, no
-font or image from the network, no file path. Text is escaped and wrapped to fit.
+(:mod:`defuser.dashboard.stats`), from the same typed data
+(:class:`~defuser.trainer.progress.DashboardData`) and with the same numbers: the
+headline numbers, the charts, the practice calendar, Tables A-E as heatmaps and the
+skills to work on, in one standalone SVG 1280 units wide, with the dashboard's
+stylesheet inside (light and dark) and nothing else: no script, no font or image from
+the network, no file path. Text is escaped and wrapped to fit.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import textwrap
-from collections.abc import Mapping
 from html import escape
-from typing import Any, Final
+from typing import Final
 
 from defuser.dashboard.charts import Chart
 from defuser.dashboard.stats import (
     HEAT_LEGEND,
+    HEAT_WORDS,
     calendar_chart,
     facts,
     heat_band,
     heat_title,
-    heatmap_words,
     memory_charts,
     retention_words,
     stylesheet,
     trend_charts,
 )
+from defuser.trainer.progress import DashboardData
+from defuser.trainer.report import Heatmap, StatsReport
 
 WIDTH: Final = 1280
 MARGIN: Final = 24
@@ -65,7 +68,7 @@ class Canvas:
         self.y = bottom + 12
 
 
-def _facts(canvas: Canvas, report: Mapping[str, Any]) -> None:
+def _facts(canvas: Canvas, report: StatsReport) -> None:
     box_w, box_h, per_row = (WIDTH - 2 * MARGIN - 3 * 12) / 4, 58, 4
     for n, (name, value) in enumerate(facts(report)):
         row, col = divmod(n, per_row)
@@ -79,55 +82,54 @@ def _facts(canvas: Canvas, report: Mapping[str, Any]) -> None:
     canvas.y += rows * (box_h + 10) + 8
 
 
-def _heatmap(grid: Mapping[str, Any], x: float, y: float,
-             cell_w: float) -> tuple[list[str], float]:
+def _heatmap(grid: Heatmap, x: float, y: float, cell_w: float) -> tuple[list[str], float]:
     """One table as a grid of shaded cells that say ``right/answers``; its height."""
     cell_h, head_w = 30.0, 100.0
     parts = [f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="13" font-weight="700">'
-             f'{escape(heat_title(grid["table"]))}</text>']
+             f"{escape(heat_title(grid.table))}</text>"]
     top = y + 22
-    for c, name in enumerate(grid["columns"]):
+    for c, name in enumerate(grid.columns):
         parts.append(f'<text class="tick" x="{x + head_w + (c + 0.5) * cell_w:.1f}" '
                      f'y="{top + 14:.1f}" text-anchor="middle" font-size="11">'
                      f"{escape(name)}</text>")
-    for r, (name, cells) in enumerate(zip(grid["rows"], grid["cells"], strict=True)):
+    for r, (name, cells) in enumerate(zip(grid.rows, grid.cells, strict=True)):
         cy = top + 20 + r * cell_h
         parts.append(f'<text class="tick" x="{x:.1f}" y="{cy + 19:.1f}" font-size="11">'
                      f"{escape(name)}</text>")
         for c, cell in enumerate(cells):
             band = heat_band(cell)
             shade = "heat-none-box" if band is None else f"heat-{band}-box"
-            words = "–" if band is None else f'{cell["right"]}/{cell["answers"]}'
+            words = "–" if band is None else f"{cell.right}/{cell.answers}"
             cx = x + head_w + c * cell_w
             parts.append(f'<rect class="{shade}" x="{cx:.1f}" y="{cy:.1f}" '
                          f'width="{cell_w - 2:.1f}" height="{cell_h - 2:.1f}"/>'
                          f'<text x="{cx + cell_w / 2 - 1:.1f}" y="{cy + 19:.1f}" '
                          f'text-anchor="middle" font-size="11">{words}</text>')
-    return parts, 22 + 20 + len(grid["rows"]) * cell_h
+    return parts, 22 + 20 + len(grid.rows) * cell_h
 
 
-def _heatmaps(canvas: Canvas, report: Mapping[str, Any]) -> None:
-    grids = list(report.get("heatmaps") or [])
-    canvas.text(heatmap_words(report), size=13, gap=0)
+def _heatmaps(canvas: Canvas, report: StatsReport) -> None:
+    grids = list(report.heatmaps)
+    canvas.text(HEAT_WORDS, size=13, gap=0)
     canvas.text(HEAT_LEGEND, size=12, cls="tick")
     for row in (r for r in (grids[:3], grids[3:]) if r):
         width = (WIDTH - 2 * MARGIN) / max(len(row), 1)
         tallest = 0.0
         for n, grid in enumerate(row):
-            cell_w = min(64.0, (width - 110) / len(grid["columns"]))
+            cell_w = min(64.0, (width - 110) / len(grid.columns))
             parts, height = _heatmap(grid, MARGIN + n * width, canvas.y, cell_w)
             canvas.parts += parts
             tallest = max(tallest, height)
         canvas.y += tallest + 16
 
 
-def svg_document(report: Mapping[str, Any], progress: Mapping[str, Any], today: dt.date,
-                 made: str) -> str:
+def svg_document(data: DashboardData, today: dt.date, made: str) -> str:
     """The whole dashboard as one SVG document (``made``: when, in words)."""
+    report, progress = data.report, data.progress
     canvas = Canvas()
     canvas.text("Exploding Mittens drill stats", size=26, gap=2)
     canvas.text(f"Made {made} by mittens stats.", size=13, cls="tick")
-    if not report["total"]["answers"]:
+    if not report.total.answers:
         canvas.text("No answers yet: drill first, and this picture fills in.", size=16)
     else:
         _facts(canvas, report)
@@ -142,8 +144,8 @@ def svg_document(report: Mapping[str, Any], progress: Mapping[str, Any], today: 
         canvas.y += 24 + shown * calendar.height / calendar.width + 16
         _heatmaps(canvas, report)
         canvas.text("To work on", size=16, gap=0)
-        for n, weak in enumerate(report.get("weakest") or [], start=1):
-            canvas.text(f"{n}. {weak['label']}: {weak['record']}", size=13, gap=0)
+        for n, weak in enumerate(report.weakest, start=1):
+            canvas.text(f"{n}. {weak.label}: {weak.record}", size=13, gap=0)
     height = canvas.y + MARGIN
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -1,24 +1,29 @@
 """The stats dashboard as HTML: what ``mittens serve`` shows at ``/stats`` and what
 ``mittens stats --picture FILE.html`` writes.
 
-Contract: :func:`sections` turns the stats report's JSON (``mittens stats --json``'s
-object) and the progress series (:func:`defuser.trainer.progress.progress`) into the
-dashboard's HTML: a summary, accuracy and speed per kind per week, retention against its
-target, a practice calendar, the due forecast, Tables A-E as heatmaps with what they count
-said in words, and the weakest skills in words. :func:`standalone` wraps the same
-sections in one self-contained HTML document (its stylesheet inline, no script, no
-network reference, no file path): a file to share as it is. Everything shown is escaped.
+Contract: :func:`sections` turns the dashboard's typed data
+(:class:`~defuser.trainer.progress.DashboardData`: the stats report and the progress
+series) into the dashboard's HTML, drawing every number as the data's JSON twin
+(``/api/stats``) gives it (shares to 4 decimals, seconds to the thousandth:
+:func:`~defuser.trainer.report.share_json`,
+:func:`~defuser.trainer.report.seconds_json`): a summary, accuracy and speed per kind
+per week, retention against its target, a practice calendar, the due forecast, Tables
+A-E as heatmaps with what they count said in words, and the weakest skills in words.
+:func:`standalone` wraps the same sections in one self-contained HTML document (its
+stylesheet inline, no script, no network reference, no file path): a file to share as it
+is. Everything shown is escaped.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from html import escape
 from importlib import resources
-from typing import Any, Final
+from typing import Final
 
 from defuser.dashboard.charts import Chart, Series, bar_chart, calendar, line_chart
+from defuser.trainer.progress import DashboardData, Progress
+from defuser.trainer.report import Cell, Heatmap, StatsReport, seconds_json, share_json
 
 #: Each drill kind in words.
 KIND_WORDS: Final = {
@@ -51,29 +56,32 @@ def _week_label(week: str) -> str:
     return week.split("-")[-1]
 
 
-def facts(report: Mapping[str, Any]) -> list[tuple[str, str]]:
+def facts(report: StatsReport) -> list[tuple[str, str]]:
     """The headline numbers, each with its name."""
-    total = report["total"]
-    retention = report.get("retention") or {}
+    total = report.total
+    retention = report.retention
+    measured = None if retention is None else share_json(retention.measured)
     return [
-        ("Answers", f"{total['answers']}"),
-        ("Right", _pct(total["accuracy"])),
-        ("Median answer", _secs(total["median_seconds"])),
-        ("Sessions", f"{report['sessions']}"),
-        ("Days practised", f"{report['days']}"),
-        ("Best streak", f"{report['streaks']['best']} right in a row"),
-        ("Due today", f"{report['forecast'][0] if report['forecast'] else report['due']}"),
+        ("Answers", f"{total.answers}"),
+        ("Right", _pct(share_json(total.accuracy))),
+        ("Median answer", _secs(seconds_json(total.median_seconds))),
+        ("Sessions", f"{report.sessions}"),
+        ("Days practised", f"{report.days}"),
+        ("Best streak", f"{report.streaks.best} right in a row"),
+        ("Due today", f"{report.forecast[0] if report.forecast else report.due}"),
         ("Recalled after a day or more",
-         f"{_pct(retention.get('measured'))} of {retention.get('reviews', 0)}"),
+         f"{_pct(measured)} of {0 if retention is None else retention.reviews}"),
     ]
 
 
-def trend_charts(progress: Mapping[str, Any]) -> tuple[Chart, Chart]:
+def trend_charts(progress: Progress) -> tuple[Chart, Chart]:
     """Accuracy and median answer time of each kind, week by week."""
-    labels = [_week_label(w) for w in progress["weeks"]]
-    kinds = progress["kinds"]
-    accuracy = [Series(kind_words(k["kind"]), tuple(k["accuracy"])) for k in kinds]
-    speed = [Series(kind_words(k["kind"]), tuple(k["median_seconds"])) for k in kinds]
+    labels = [_week_label(w) for w in progress.weeks]
+    kinds = progress.kinds
+    accuracy = [Series(kind_words(k.kind), tuple(share_json(a) for a in k.accuracy))
+                for k in kinds]
+    speed = [Series(kind_words(k.kind), tuple(seconds_json(m) for m in k.median_seconds))
+             for k in kinds]
     return (
         line_chart("Accuracy per kind, by week", "Share of answers right.", labels,
                    accuracy, fmt=lambda v: f"{v:.0%}", top=1.0),
@@ -82,34 +90,35 @@ def trend_charts(progress: Mapping[str, Any]) -> tuple[Chart, Chart]:
     )
 
 
-def retention_words(report: Mapping[str, Any]) -> str:
+def retention_words(report: StatsReport) -> str:
     """What the memory model predicts now and in a week, in words."""
-    retention = report.get("retention") or {}
-    predicted = retention.get("predicted")
-    if predicted is None:
+    retention = report.retention
+    predicted = None if retention is None else share_json(retention.predicted)
+    if retention is None or predicted is None:
         return ("No skill was reviewed before today yet, so there is no predicted recall "
                 "(on the day of a review the model predicts full recall).")
     words = (f"The memory model predicts {_pct(predicted)} recall now over the "
-             f"{retention.get('skills', 0)} skills reviewed before today")
-    in_a_week = retention.get("in_a_week")
+             f"{retention.skills} skills reviewed before today")
+    in_a_week = share_json(retention.in_a_week)
     if in_a_week is not None:
         words += f", and {_pct(in_a_week)} a week from now without practice"
     return words + "."
 
 
-def memory_charts(report: Mapping[str, Any], progress: Mapping[str, Any],
+def memory_charts(report: StatsReport, progress: Progress,
                   today: dt.date) -> tuple[Chart, Chart]:
     """Measured retention per week against the scheduler's target, and the due forecast."""
-    retention = report.get("retention") or {}
-    weeks = progress["retention"]
+    retention = report.retention
+    weeks = progress.retention
     chart = line_chart(
         "Retention against the target",
         "Share right of answers given a day or more after the skill's previous one.",
-        [_week_label(w["week"]) for w in weeks],
-        [Series("measured", tuple(w["measured"] for w in weeks))],
-        fmt=lambda v: f"{v:.0%}", top=1.0, target=retention.get("desired"),
+        [_week_label(w.week) for w in weeks],
+        [Series("measured", tuple(share_json(w.measured) for w in weeks))],
+        fmt=lambda v: f"{v:.0%}", top=1.0,
+        target=None if retention is None else retention.desired,
     )
-    forecast = list(report["forecast"])
+    forecast = list(report.forecast)
     names = [DAY_NAMES[n] if n < len(DAY_NAMES)
              else (today + dt.timedelta(days=n)).strftime("%a") for n in range(len(forecast))]
     due = bar_chart("Reviews due", "Skills falling due each day (today counts the overdue).",
@@ -117,32 +126,31 @@ def memory_charts(report: Mapping[str, Any], progress: Mapping[str, Any],
     return chart, due
 
 
-def calendar_chart(progress: Mapping[str, Any]) -> Chart:
+def calendar_chart(progress: Progress) -> Chart:
     """The practice calendar."""
-    days = [(d["day"], d["answers"], d["right"]) for d in progress["days"]]
+    days = [(d.day.isoformat(), d.answers, d.right) for d in progress.days]
     return calendar("Practice calendar", "Answers per day over the last 26 weeks; darker is "
                     "more (each day's square names its count).", days)
 
 
-def heatmap_words(report: Mapping[str, Any]) -> str:
-    """What a heatmap cell counts, in words."""
-    return str(report.get("heatmap_note") or (
-        "Each cell counts every answer that used it: its own questions (card types for "
-        "Tables A-D, rule letters for Table E) and every rule, legal-card and decision "
-        "question whose serial number and discard pile read it (under rules I-L also the "
-        "table's Exploding Mitten cell, which those rules compare with). A cell says how "
-        "many of those were right, and the median time of its own questions."))
+#: What a heatmap cell counts, in words.
+HEAT_WORDS: Final = (
+    "Each cell counts every answer that used it: its own questions (card types for "
+    "Tables A-D, rule letters for Table E) and every rule, legal-card and decision "
+    "question whose serial number and discard pile read it (under rules I-L also the "
+    "table's Exploding Mitten cell, which those rules compare with). A cell says how "
+    "many of those were right, and the median time of its own questions.")
 
 
 HEAT_LEGEND: Final = ("Shading: under 50% right, 50-80%, 80-95%, 95% or more; every cell "
                       "also says its count in words.")
 
 
-def heat_band(cell: Mapping[str, Any]) -> int | None:
+def heat_band(cell: Cell) -> int | None:
     """A heatmap cell's shade (0-3 by accuracy), ``None`` when it was never asked."""
-    if not cell["answers"]:
+    if not cell.answers:
         return None
-    accuracy = cell["accuracy"] or 0.0
+    accuracy = share_json(cell.accuracy) or 0.0
     return 0 if accuracy < 0.5 else 1 if accuracy < 0.8 else 2 if accuracy < 0.95 else 3
 
 
@@ -153,23 +161,23 @@ def heat_title(letter: str) -> str:
     return f"Table {letter}: the card type of each face"
 
 
-def _heat_cell(cell: Mapping[str, Any]) -> str:
+def _heat_cell(cell: Cell) -> str:
     band = heat_band(cell)
     if band is None:
         return '<td class="heat heat-none">not asked</td>'
-    return (f'<td class="heat heat-{band}">{cell["right"]}/{cell["answers"]} right'
-            f'<br><span class="muted">{_secs(cell["median_seconds"])}</span></td>')
+    return (f'<td class="heat heat-{band}">{cell.right}/{cell.answers} right'
+            f'<br><span class="muted">{_secs(seconds_json(cell.median_seconds))}</span></td>')
 
 
-def heatmap(grid: Mapping[str, Any]) -> str:
+def heatmap(grid: Heatmap) -> str:
     """One table's heatmap: every cell's right answers, answers and median time."""
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in grid["columns"])
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in grid.columns)
     rows = "".join(
         f'<tr><th scope="row">{escape(name)}</th>' + "".join(_heat_cell(c) for c in cells)
         + "</tr>"
-        for name, cells in zip(grid["rows"], grid["cells"], strict=True)
+        for name, cells in zip(grid.rows, grid.cells, strict=True)
     )
-    return (f'<table class="heatmap"><caption>{escape(heat_title(grid["table"]))}</caption>'
+    return (f'<table class="heatmap"><caption>{escape(heat_title(grid.table))}</caption>'
             f"<thead><tr><th></th>{head}</tr></thead><tbody>{rows}</tbody></table>")
 
 
@@ -177,24 +185,25 @@ def _section(name: str, title: str, body: str) -> str:
     return f'<section class="dash-{name}"><h2>{escape(title)}</h2>{body}</section>'
 
 
-def _weakest_html(report: Mapping[str, Any]) -> str:
+def _weakest_html(report: StatsReport) -> str:
     items = "".join(
-        f"<li><strong>{escape(w['label'])}</strong>: {escape(w['record'])}</li>"
-        for w in report.get("weakest") or []
+        f"<li><strong>{escape(w.label)}</strong>: {escape(w.record)}</li>"
+        for w in report.weakest
     )
     return f"<ol>{items}</ol>" if items else "<p>Nothing to work on yet: drill first.</p>"
 
 
-def sections(report: Mapping[str, Any], progress: Mapping[str, Any], today: dt.date) -> str:
+def sections(data: DashboardData, today: dt.date) -> str:
     """The whole dashboard's HTML (no page around it)."""
-    if not report["total"]["answers"]:
+    report, progress = data.report, data.progress
+    if not report.total.answers:
         return _section("empty", "No answers yet", "<p>Answer a few drill questions (here "
                         "or with <code>mittens drill</code>) and this page fills in.</p>")
     items = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>"
                     for k, v in facts(report))
     accuracy, speed = trend_charts(progress)
     retention, due = memory_charts(report, progress, today)
-    tables = "".join(heatmap(g) for g in report.get("heatmaps") or [])
+    tables = "".join(heatmap(g) for g in report.heatmaps)
     return "".join((
         _section("summary", "Summary", f'<dl class="facts">{items}</dl>'),
         _section("trends", "Over time",
@@ -202,7 +211,7 @@ def sections(report: Mapping[str, Any], progress: Mapping[str, Any], today: dt.d
         _section("memory", "Memory", f'<div class="pair">{retention.figure()}{due.figure()}'
                  f"</div><p>{escape(retention_words(report))}</p>"),
         _section("practice", "Practice", calendar_chart(progress).figure()),
-        _section("heatmaps", "Tables A-E", f"<p>{escape(heatmap_words(report))}</p>"
+        _section("heatmaps", "Tables A-E", f"<p>{escape(HEAT_WORDS)}</p>"
                  f'<p class="muted">{escape(HEAT_LEGEND)}</p><div class="heatmaps">{tables}'
                  "</div>"),
         _section("weakest", "To work on", _weakest_html(report)),
@@ -214,8 +223,7 @@ def stylesheet() -> str:
     return resources.files("defuser.dashboard").joinpath("dashboard.css").read_text("utf-8")
 
 
-def standalone(report: Mapping[str, Any], progress: Mapping[str, Any], today: dt.date,
-               made: str) -> str:
+def standalone(data: DashboardData, today: dt.date, made: str) -> str:
     """One self-contained HTML document of the dashboard (``made``: when, in words)."""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -225,6 +233,6 @@ def standalone(report: Mapping[str, Any], progress: Mapping[str, Any], today: dt
         f"<style>{stylesheet()}</style></head>"
         f'<body class="dashboard-page"><main><h1>Exploding Mittens drill stats</h1>'
         f'<p class="muted">Made {escape(made)} by mittens stats.</p>'
-        f'<div class="dashboard">{sections(report, progress, today)}</div>'
+        f'<div class="dashboard">{sections(data, today)}</div>'
         "</main></body></html>\n"
     )

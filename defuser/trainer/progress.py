@@ -6,8 +6,9 @@ oldest first) and a local-time day boundary; nothing here reads the clock or the
 :func:`kind_weeks` gives each drill kind's accuracy and median answer time per ISO week,
 and :func:`retention_weeks` the measured retention per week (the share right of answers
 given a day or more after the same skill's previous answer), beside the desired retention
-the scheduler aims at. :func:`progress` bundles them as one JSON-ready object, and
-:func:`dashboard_data` adds the stats report: everything the dashboard draws.
+the scheduler aims at. :func:`progress` bundles them as one :class:`Progress`, and
+:func:`dashboard_data` adds the stats report: a :class:`DashboardData`, everything the
+dashboard draws, typed; its ``to_json`` is the dashboard's JSON twin (``/api/stats``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.trainer.report import build_report
+from defuser.trainer.report import StatsReport, build_report, seconds_json, share_json
 from defuser.trainer.scheduler import DAY
 from defuser.trainer.settings import Settings
 from defuser.trainer.skills import KINDS
@@ -92,8 +93,8 @@ class KindSeries:
         """The series as a JSON object."""
         return {
             "kind": self.kind,
-            "accuracy": [None if a is None else round(a, 4) for a in self.accuracy],
-            "median_seconds": [None if m is None else round(m, 3) for m in self.median_seconds],
+            "accuracy": [share_json(a) for a in self.accuracy],
+            "median_seconds": [seconds_json(m) for m in self.median_seconds],
             "answers": list(self.answers),
         }
 
@@ -156,9 +157,8 @@ class RetentionWeek:
 
     def to_json(self) -> dict[str, Any]:
         """The week as a JSON object."""
-        measured = self.measured
         return {"week": self.week, "reviews": self.reviews, "recalled": self.recalled,
-                "measured": None if measured is None else round(measured, 4)}
+                "measured": share_json(self.measured)}
 
 
 def retention_weeks(rows: Sequence[AnswerRow], weeks: Sequence[str],
@@ -179,22 +179,57 @@ def retention_weeks(rows: Sequence[AnswerRow], weeks: Sequence[str],
     return [RetentionWeek(week, *counts[week]) for week in weeks]
 
 
-def progress(rows: Sequence[AnswerRow], today: dt.date) -> dict[str, Any]:
-    """Every series of the dashboard as one JSON-ready object."""
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Every series of the dashboard: the ISO ``weeks`` from the first answer's to the
+    last's, the calendar's ``days``, each kind's weekly series and the weekly
+    retention (one entry per week of ``weeks``)."""
+
+    weeks: tuple[str, ...]
+    days: tuple[DayCount, ...]
+    kinds: tuple[KindSeries, ...]
+    retention: tuple[RetentionWeek, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The series as one JSON object."""
+        return {
+            "weeks": list(self.weeks),
+            "days": [d.to_json() for d in self.days],
+            "kinds": [k.to_json() for k in self.kinds],
+            "retention": [r.to_json() for r in self.retention],
+        }
+
+
+def progress(rows: Sequence[AnswerRow], today: dt.date) -> Progress:
+    """Every series of the dashboard."""
     weeks = weeks_of(rows)
     row_weeks = [iso_week(local_day(r.at)) for r in rows]
-    return {
-        "weeks": weeks,
-        "days": [d.to_json() for d in practice_days(rows, today)],
-        "kinds": [k.to_json() for k in kind_weeks(rows, weeks, row_weeks)],
-        "retention": [r.to_json() for r in retention_weeks(rows, weeks, row_weeks)],
-    }
+    return Progress(
+        tuple(weeks),
+        tuple(practice_days(rows, today)),
+        tuple(kind_weeks(rows, weeks, row_weeks)),
+        tuple(retention_weeks(rows, weeks, row_weeks)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DashboardData:
+    """What the dashboard draws: the stats ``report`` (with no database path: a
+    dashboard is made to be shared) and the ``progress`` series."""
+
+    report: StatsReport
+    progress: Progress
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"report": mittens stats --json's object without the database's path,
+        "progress": the series}``."""
+        report = self.report.to_json()
+        report.pop("database", None)
+        return {"report": report, "progress": self.progress.to_json()}
 
 
 def dashboard_data(rows: Sequence[AnswerRow], now: float,
-                   settings: Settings | None = None) -> dict[str, Any]:
-    """What the dashboard draws: ``report``, ``mittens stats --json``'s object without
-    the database's path (a dashboard is made to be shared), and ``progress``."""
-    report = build_report(rows, database="", now=now, settings=settings).to_json()
-    report.pop("database", None)
-    return {"report": report, "progress": progress(rows, local_day(now))}
+                   settings: Settings | None = None) -> DashboardData:
+    """What the dashboard draws at ``now``, from the answers ``rows``."""
+    report = build_report(rows, database="", now=now, settings=settings)
+    return DashboardData(report, progress(rows, local_day(now)))

@@ -77,6 +77,18 @@ def sparkline(values: Sequence[float | None], low: float = 0.0, high: float = 1.
     return "".join(chars)
 
 
+def share_json(share: float | None) -> float | None:
+    """A share as the JSON gives it: to 4 decimals (``None`` stays ``None``). The
+    dashboard draws the numbers so rounded, so a page and its JSON twin agree."""
+    return None if share is None else round(share, 4)
+
+
+def seconds_json(seconds: float | None) -> float | None:
+    """Seconds (or clicks) as the JSON gives them: to the thousandth (``None`` stays
+    ``None``), as the dashboard draws them."""
+    return None if seconds is None else round(seconds, 3)
+
+
 @dataclass(frozen=True, slots=True)
 class Tally:
     """Answers, right answers and answer times of one group."""
@@ -96,10 +108,9 @@ class Tally:
     def to_json(self) -> dict[str, Any]:
         """The tally as a JSON object (times rounded to milliseconds)."""
         obj = asdict(self)
-        obj["accuracy"] = None if self.accuracy is None else round(self.accuracy, 4)
+        obj["accuracy"] = share_json(self.accuracy)
         for key in ("median_seconds", "p90_seconds", "mean_loss"):
-            if obj[key] is not None:
-                obj[key] = round(obj[key], 3)
+            obj[key] = seconds_json(obj[key])
         return obj
 
 
@@ -197,11 +208,10 @@ class Cell:
         return {
             "answers": self.answers,
             "right": self.right,
-            "accuracy": _rounded(self.accuracy),
+            "accuracy": share_json(self.accuracy),
             "asked": self.asked,
-            "median_seconds": None if self.median_seconds is None
-            else round(self.median_seconds, 3),
-            "target_seconds": None if self.target is None else round(self.target, 3),
+            "median_seconds": seconds_json(self.median_seconds),
+            "target_seconds": seconds_json(self.target),
         }
 
 
@@ -237,7 +247,7 @@ class SpeedTrend:
         return {
             "kind": self.kind,
             "weeks": list(self.weeks),
-            "median_seconds": [None if m is None else round(m, 3) for m in self.medians],
+            "median_seconds": [seconds_json(m) for m in self.medians],
         }
 
 
@@ -270,18 +280,14 @@ class Retention:
         """The retention as a JSON object."""
         return {
             "desired": self.desired,
-            "predicted": _rounded(self.predicted),
+            "predicted": share_json(self.predicted),
             "skills": self.skills,
             "reviewed_today": self.reviewed_today,
-            "in_a_week": _rounded(self.in_a_week),
+            "in_a_week": share_json(self.in_a_week),
             "reviews": self.reviews,
             "recalled": self.recalled,
-            "measured": _rounded(self.measured),
+            "measured": share_json(self.measured),
         }
-
-
-def _rounded(share: float | None) -> float | None:
-    return None if share is None else round(share, 4)
 
 
 def _mean(values: Sequence[float]) -> float | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
@@ -24,13 +23,13 @@ from starlette.routing import Route
 
 from defuser.dashboard.stats import sections, stylesheet
 from defuser.trainer.location import default_db_path
-from defuser.trainer.progress import dashboard_data, local_day
+from defuser.trainer.progress import DashboardData, dashboard_data, local_day
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.store import AnswerRow, StatsDatabaseError, Store
 from defuser.web.render import Render
 
 
-def stats_data(path: Path, now: float) -> dict[str, Any]:
+def stats_data(path: Path, now: float) -> DashboardData:
     """The dashboard's data from the database at ``path`` at time ``now``."""
     rows: list[AnswerRow] = []
     settings = Settings()
@@ -72,7 +71,7 @@ class StatsPages:
         except StatsDatabaseError as exc:
             return self.render("stats.html", status=500, page="stats", error=str(exc),
                                dashboard=None)
-        html = sections(data["report"], data["progress"], local_day(now))
+        html = sections(data, local_day(now))
         return self.render("stats.html", page="stats", error=None, dashboard=Markup(html))
 
 
@@ -82,7 +81,7 @@ class StatsPages:
             data = await run_in_threadpool(stats_data, self.path(), self.clock())
         except StatsDatabaseError as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
-        return JSONResponse(data, headers={"cache-control": "no-store"})
+        return JSONResponse(data.to_json(), headers={"cache-control": "no-store"})
 
     async def css(self, request: Request) -> Response:
         """The dashboard's stylesheet (shared with ``mittens stats --picture``)."""
@@ -93,5 +92,4 @@ class StatsPages:
 def dashboard_html(path: Path, now: float) -> str:
     """The dashboard's HTML for the database at ``path``: the server's work for ``/stats``
     (what :mod:`defuser.web.benchmark_stats` times)."""
-    data = stats_data(path, now)
-    return sections(data["report"], data["progress"], local_day(now))
+    return sections(stats_data(path, now), local_day(now))

@@ -4,8 +4,10 @@ from the network, no file path), valid SVG, and charts that keep every name read
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -15,8 +17,10 @@ import pytest
 from cli_helpers import run_cli
 
 from defuser.dashboard.charts import Series, count_top, line_chart, spread
-from defuser.dashboard.stats import sections
+from defuser.dashboard.picture import svg_document
+from defuser.dashboard.stats import facts, sections
 from defuser.trainer.progress import dashboard_data, local_day, practice_days
+from defuser.trainer.report import build_report
 from defuser.trainer.sample import sample_database as learner_db
 from defuser.trainer.store import Store
 
@@ -74,7 +78,7 @@ def test_the_html_sections_count_every_answer(learner: Path) -> None:
         rows = store.answers()
     now = rows[-1].at + 60
     data = dashboard_data(rows, now)
-    html = sections(data["report"], data["progress"], local_day(now))
+    html = sections(data, local_day(now))
     assert "<dd>300</dd>" in html
     right = sum(r.correct for r in rows)
     cells = re.findall(r"(\d+)/(\d+) right", html)
@@ -112,3 +116,42 @@ def test_a_week_without_answers_breaks_the_line_and_counts_have_whole_ticks() ->
     (path,) = re.findall(r'<path class="line series-0" d="([^"]+)"', "".join(chart.body))
     assert path.count("M") == 2
     assert [count_top(v) for v in (1, 3.2, 5, 91, 130)] == [4.0, 4.0, 8.0, 100.0, 160.0]
+
+
+def test_the_dashboard_draws_the_numbers_its_json_twin_gives(tmp_path: Path) -> None:
+    """17 right of 103 is 0.165 in the JSON (to 4 decimals), so 16% on the page and in
+    the picture, as the JSON reads; unrounded (0.16505) it would say 17%."""
+    path = tmp_path / "stats.sqlite3"
+    learner_db(path, days=10, answers=103, seed=2)
+    store = Store.open(path, create=False, readonly=True)
+    assert store is not None
+    with store:
+        rows = [dataclasses.replace(row, correct=n < 17) for n, row in enumerate(store.answers())]
+    now = rows[-1].at + 60
+    data = dashboard_data(rows, now)
+    twin = data.to_json()
+    assert twin["report"]["total"]["accuracy"] == 0.165 and f"{17 / 103:.0%}" == "17%"
+    assert ("Right", "16%") in facts(data.report)
+    assert "<dt>Right</dt><dd>16%</dd>" in sections(data, local_day(now))
+    assert ">16%</text>" in svg_document(data, local_day(now), "today")
+
+
+def test_the_dashboard_data_is_the_report_and_the_series_as_json(learner: Path) -> None:
+    store = Store.open(learner, create=False, readonly=True)
+    assert store is not None
+    with store:
+        rows = store.answers()
+    now = rows[-1].at + 60
+    data = dashboard_data(rows, now)
+    report = build_report(rows, database="", now=now).to_json()
+    del report["database"]
+    twin = data.to_json()
+    assert list(twin) == ["report", "progress"] and twin["report"] == report
+    series = twin["progress"]
+    assert list(series) == ["weeks", "days", "kinds", "retention"]
+    assert series["weeks"] == list(data.progress.weeks) and len(series["weeks"]) == 4
+    assert [d["day"] for d in series["days"]] == [d.day.isoformat() for d in data.progress.days]
+    assert [k["kind"] for k in series["kinds"]] == [k.kind for k in data.progress.kinds]
+    assert all(len(k["accuracy"]) == len(series["weeks"]) for k in series["kinds"])
+    assert [w["week"] for w in series["retention"]] == series["weeks"]
+    assert json.loads(json.dumps(twin)) == twin

@@ -6,6 +6,7 @@ import datetime as dt
 import xml.etree.ElementTree as ET
 
 from defuser.dashboard.picture import LINE_CHARS, MARGIN, WIDTH, Canvas, svg_document
+from defuser.trainer.progress import dashboard_data
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -24,7 +25,8 @@ def test_text_is_escaped_wrapped_and_stacked() -> None:
 
 
 def test_an_empty_database_gives_a_valid_picture_that_says_so() -> None:
-    svg = svg_document({"total": {"answers": 0}}, {}, dt.date(2026, 11, 26), "today & now")
+    now = dt.datetime(2026, 11, 26, 12).timestamp()
+    svg = svg_document(dashboard_data([], now), dt.date(2026, 11, 26), "today & now")
     root = ET.fromstring(svg.split("\n", 1)[1])
     assert root.tag == f"{SVG}svg" and root.get("width") == str(WIDTH)
     assert root.get("viewBox") == f"0 0 {WIDTH} {root.get('height')}"
