@@ -22,11 +22,19 @@ from defuser.dashboard.stats import facts, sections
 from defuser.trainer.progress import dashboard_data, local_day, practice_days
 from defuser.trainer.report import build_report
 from defuser.trainer.sample import sample_database as learner_db
-from defuser.trainer.store import Store
+from defuser.trainer.store import AnswerRow, Store
 
 PARTS = ("Accuracy per kind, by week", "Answer time per kind, by week",
          "Retention against the target", "Reviews due", "Practice calendar",
          "Table A: the card type of each face", "Table E: the rule letter")
+
+
+def stored_rows(path: Path) -> list[AnswerRow]:
+    """The answers stored in the database at ``path``, oldest first."""
+    store = Store.open(path, create=False, readonly=True)
+    assert store is not None
+    with store:
+        return store.answers()
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +80,7 @@ def test_the_picture_of_an_empty_database(tmp_path: Path,
 
 
 def test_the_html_sections_count_every_answer(learner: Path) -> None:
-    store = Store.open(learner, create=False, readonly=True)
-    assert store is not None
-    with store:
-        rows = store.answers()
+    rows = stored_rows(learner)
     now = rows[-1].at + 60
     data = dashboard_data(rows, now)
     html = sections(data, local_day(now))
@@ -123,10 +128,7 @@ def test_the_dashboard_draws_the_numbers_its_json_twin_gives(tmp_path: Path) -> 
     the picture, as the JSON reads; unrounded (0.16505) it would say 17%."""
     path = tmp_path / "stats.sqlite3"
     learner_db(path, days=10, answers=103, seed=2)
-    store = Store.open(path, create=False, readonly=True)
-    assert store is not None
-    with store:
-        rows = [dataclasses.replace(row, correct=n < 17) for n, row in enumerate(store.answers())]
+    rows = [dataclasses.replace(row, correct=n < 17) for n, row in enumerate(stored_rows(path))]
     now = rows[-1].at + 60
     data = dashboard_data(rows, now)
     twin = data.to_json()
@@ -137,10 +139,7 @@ def test_the_dashboard_draws_the_numbers_its_json_twin_gives(tmp_path: Path) -> 
 
 
 def test_the_dashboard_data_is_the_report_and_the_series_as_json(learner: Path) -> None:
-    store = Store.open(learner, create=False, readonly=True)
-    assert store is not None
-    with store:
-        rows = store.answers()
+    rows = stored_rows(learner)
     now = rows[-1].at + 60
     data = dashboard_data(rows, now)
     report = build_report(rows, database="", now=now).to_json()
