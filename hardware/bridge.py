@@ -24,7 +24,9 @@ from defuser.engine.simulator import Module, Outcome
 from defuser.strategy.belief import Observation
 from defuser.strategy.policy import make_policy
 from edgework import Batteries, Edgework
+from edgework.errors import MisuseError
 from hardware.display import DisplayState
+from hardware.errors import HostProtocolError, UnshowableEdgeError
 from hardware.protocol import (
     MAX_COUNT,
     MAX_RATE,
@@ -117,19 +119,29 @@ def action_for(button: Button) -> Action:
 
 
 def button_for(action: Action) -> Button:
-    """The button that makes ``action``."""
+    """The button that makes ``action`` (every action has one: one that has none, a
+    slot beyond the hand, is a caller's :class:`~edgework.errors.MisuseError`)."""
     for button, candidate in ACTIONS.items():
         if candidate == action:
             return button
-    raise ValueError(f"action {action} has no button")
+    raise MisuseError(f"action {action} has no button")
 
 
 def edge_commands(edgework: Edgework) -> list[DisplayCommand]:
     """The whole edge: serial number, batteries and holders, indicators, port plates.
 
     No batteries shows 0. Version-2 commands are among them; a session in version 1
-    sends only the version-1 ones.
+    sends only the version-1 ones. Edgework beyond what the protocol carries (a port
+    plate with more ports than the prop shows) is bad input:
+    :class:`~hardware.errors.UnshowableEdgeError`, naming the value and its limit.
     """
+    try:
+        return _edge_commands(edgework)
+    except HostProtocolError as exc:
+        raise UnshowableEdgeError(f"the prop cannot show this edge: {exc}") from None
+
+
+def _edge_commands(edgework: Edgework) -> list[DisplayCommand]:
     batteries = edgework.batteries or Batteries(0)
     serial = None if edgework.serial is None else str(edgework.serial)
     commands: list[DisplayCommand] = [
@@ -244,8 +256,8 @@ def winning_actions(module: Module, limit: int = 1000) -> list[Action]:
 
     A demonstration and test aid for the simulated prop only: the oracle policy sees the
     deck through :meth:`Module.reveal`, which no player can. ``module`` itself is not
-    changed. Raises :class:`RuntimeError` if an action strikes or no solve comes within
-    ``limit`` actions.
+    changed. An action that strikes, or no solve within ``limit`` actions, would be a
+    bug of the oracle policy: :class:`~edgework.errors.MisuseError`.
     """
     game = module.copy()
     policy = make_policy("oracle", game.reveal)
@@ -253,11 +265,11 @@ def winning_actions(module: Module, limit: int = 1000) -> list[Action]:
     actions: list[Action] = []
     while not game.solved:
         if len(actions) >= limit:
-            raise RuntimeError(f"no solve found within {limit} actions")
+            raise MisuseError(f"no solve found within {limit} actions")
         action = policy.choose(observation)
         result = game.act(action)
         if result.outcome in (Outcome.STRIKE, Outcome.NOTHING):
-            raise RuntimeError(f"{action} did not work: {result.outcome.value}")
+            raise MisuseError(f"{action} did not work: {result.outcome.value}")
         observation = observation.after(result)
         actions.append(action)
     return actions

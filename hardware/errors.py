@@ -1,5 +1,15 @@
 """Errors of the prop bridge, split by whose fault they are.
 
+Bad input (an :class:`edgework.errors.InputError`: the command line exits 2):
+
+* :class:`PortURLError`: a port name or URL that names no port as given (an unknown
+  URL scheme, a malformed URL, a ``propsim://`` option or script word that is not
+  known or out of range).
+* :class:`UnshowableEdgeError`: edgework the prop cannot show (a port plate with more
+  ports than it has room for).
+
+Faults (a :class:`HardwareError`, an :class:`edgework.errors.FaultError`: exit 1):
+
 * :class:`HostProtocolError`: we (the host) sent something wrong: a command value out of
   range before sending, or the prop refused a command with ``ERR ... UNKNOWN``/``ARGS``.
   :class:`CommandRejected` is the same fault seen from the prop's side while decoding.
@@ -18,7 +28,7 @@ from __future__ import annotations
 
 import enum
 
-from edgework.errors import FaultError
+from edgework.errors import FaultError, InputError
 
 
 class Setting(enum.Enum):
@@ -38,6 +48,18 @@ class ErrorCode(enum.Enum):
     VERSION = "VERSION"
     NOSESSION = "NOSESSION"
 
+
+class PropInputError(InputError):
+    """Bad input about the prop: the message names the input and what was expected."""
+
+
+class PortURLError(PropInputError):
+    """A port name or URL that cannot name a port as given: an unknown URL scheme, a
+    malformed URL, a ``propsim://`` option or script word not known or out of range."""
+
+
+class UnshowableEdgeError(PropInputError):
+    """Edgework the prop cannot show: a value beyond what its protocol carries."""
 
 
 class HardwareError(FaultError):

@@ -15,6 +15,8 @@ import binascii
 from dataclasses import dataclass
 from typing import Final
 
+from edgework.errors import MisuseError
+
 #: The one line terminator.
 TERMINATOR: Final = b"\n"
 #: Longest line in bytes, not counting the terminator (body + ``*`` + 4 hex digits).
@@ -44,11 +46,11 @@ def is_body_text(body: str) -> bool:
 def seal(body: str) -> bytes:
     """The complete line for ``body``: body, ``*``, checksum, LF.
 
-    Raises :class:`ValueError` when the body could not travel (too long, empty, not
-    printable ASCII, or containing ``*``): that is a bug in the caller.
+    Raises :class:`~edgework.errors.MisuseError` when the body could not travel (too
+    long, empty, not printable ASCII, or containing ``*``): that is a bug in the caller.
     """
     if not is_body_text(body):
-        raise ValueError(
+        raise MisuseError(
             f"line body {body!r} cannot be sent, expected 1-{MAX_BODY} printable ASCII "
             "characters without '*'"
         )

@@ -5,7 +5,9 @@ Every port name pyserial understands works: ``/dev/ttyACM0``, ``COM3``,
 ``spy:///dev/ttyACM0``, ``hwgrep://2341:0043``, ``loop://``, and the project's own
 ``propsim://`` (the simulated prop, registered here through pyserial's
 ``protocol_handler_packages``). :class:`Link` turns pyserial's many exceptions into one
-:class:`~hardware.errors.LinkError`. Discovery reads ``serial.tools.list_ports`` and
+:class:`~hardware.errors.LinkError` (a fault), except a port URL that cannot be read
+(an unknown scheme, a malformed URL, a ``propsim://`` option): that is bad input, a
+:class:`~hardware.errors.PortURLError`. Discovery reads ``serial.tools.list_ports`` and
 matches a board by its USB identity (vendor id, product id, serial number), so a prop
 that comes back under another name is found again.
 """
@@ -22,7 +24,8 @@ from typing import Final, Protocol
 import serial
 import serial.tools.list_ports
 
-from hardware.errors import LinkError, PortNotFoundError
+from edgework.errors import MittensError
+from hardware.errors import LinkError, PortNotFoundError, PortURLError
 
 #: The protocol's line speed (8N1, no flow control).
 BAUDRATE: Final = 115200
@@ -55,8 +58,6 @@ def _port_errors() -> tuple[type[BaseException], ...]:
 
 #: Everything pyserial raises when a port goes away underneath it.
 PORT_ERRORS: Final = _port_errors()
-#: ... and when a port name or URL is wrong.
-OPEN_ERRORS: Final[tuple[type[BaseException], ...]] = (*PORT_ERRORS, ValueError)
 
 
 class Port(Protocol):
@@ -93,7 +94,8 @@ register_url_schemes()
 
 
 def open_port(url: str, *, baudrate: int = BAUDRATE) -> serial.Serial:
-    """Open ``url`` with the protocol's line settings; raise :class:`LinkError` on failure.
+    """Open ``url`` with the protocol's line settings; raise :class:`LinkError` when it
+    fails, :class:`PortURLError` when ``url`` cannot be read (pyserial's ``ValueError``).
 
     Returns pyserial's port object (whichever URL handler made it, a :class:`Port`).
     """
@@ -107,7 +109,11 @@ def open_port(url: str, *, baudrate: int = BAUDRATE) -> serial.Serial:
             timeout=READ_TIMEOUT,
             write_timeout=2.0,
         )
-    except OPEN_ERRORS as exc:
+    except (PortURLError, ValueError) as exc:
+        if isinstance(exc, MittensError) and not isinstance(exc, PortURLError):
+            raise  # a misuse, a bug: never worded as a port that would not open
+        raise PortURLError(f"cannot open port {url!r}: {exc}") from exc
+    except PORT_ERRORS as exc:
         raise LinkError(f"cannot open port {url!r}: {_open_reason(exc)}") from exc
 
 

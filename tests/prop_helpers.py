@@ -61,6 +61,15 @@ def unplug_sim(name: str) -> None:
         sim.unplug()
 
 
+def plug_in_elsewhere(sim: PropSim, name: str) -> PropSim:
+    """``sim``'s board plugged in again under the device name ``name``, as the host sees
+    it: a twin with the same USB serial number, faults and protocol version, powered up
+    afresh (``sim`` itself stays unplugged)."""
+    return registry.create(
+        name, faults=sim.faults, usb_serial=sim.usb_serial, max_version=sim.max_version
+    )
+
+
 class SimTime:
     """Time for a :class:`Device` talking to a simulated prop in this process.
 

@@ -32,7 +32,7 @@ from defuser.terminal.game_view import Stop, batteries_words, elapsed_words, end
 from defuser.terminal.params import edgework_options, game_options, resolve_edgework, seconds
 from defuser.terminal.safeio import open_output
 from defuser.terminal.style import card_text
-from defuser.terminal.words import error_words, setting_hint
+from defuser.terminal.words import setting_hint
 from edgework import Batteries, Card, Edgework
 from hardware.bridge import Bridge, button_for, edge_commands, winning_actions
 from hardware.conformance import Actor, CheckStatus, check_prop, passed
@@ -84,11 +84,6 @@ PORT = PortParam()
 def all_ports() -> list[PortInfo]:
     """System ports plus the simulated props of this process."""
     return system_ports() + registry.sim_ports()
-
-
-def hardware_error(exc: HardwareError) -> click.ClickException:
-    """A hardware error as one line (exit 1), worded by :func:`error_words`."""
-    return click.ClickException(error_words(exc))
 
 
 #: Seconds between a demo's presses when a person watches (``--pace`` changes it).
@@ -380,10 +375,7 @@ def prop(
     if seed is None:
         seed = new_seed()
     edge = build_edgework(given, seed)
-    try:
-        edge_commands(edge)
-    except HardwareError as exc:
-        raise click.BadParameter(f"the prop cannot show this edge: {exc}") from exc
+    edge_commands(edge)  # edgework the prop cannot show is bad input, before the port opens
     module = Module.from_edgework(edge, seed)
     port = choose_port(port, demo, module)
     timing = Timing(
@@ -481,13 +473,10 @@ def choose_port(port: str | None, demo: bool, module: Module) -> str:
     if demo:
         presses = [button_for(action) for action in winning_actions(module)]
         return registry.url_of(registry.create(script=presses))
-    try:
-        if port is None:
-            return discover(system_ports())
-        if port.startswith(f"{registry.SCHEME}://") and "script" in parse_qs(urlsplit(port).query):
-            return registry.url_of(open_url(port))
-    except HardwareError as exc:
-        raise hardware_error(exc) from exc
+    if port is None:
+        return discover(system_ports())
+    if port.startswith(f"{registry.SCHEME}://") and "script" in parse_qs(urlsplit(port).query):
+        return registry.url_of(open_url(port))
     return port
 
 
@@ -510,11 +499,11 @@ def play_on_prop(
                 device.connect()
                 for event in game.play():
                     view.show(event, game, device, seed)
-            except HardwareError as exc:
+            except HardwareError:
                 if device.firmware is not None:
                     # The game had started: its summary is not lost with the link.
                     summary()
-                raise hardware_error(exc) from exc
+                raise
             summary()
     finally:
         device.close()
@@ -608,10 +597,7 @@ def check(
     Exit code 0 only when every requirement passed.
     """
     out = Application.current(json_mode=json_mode)
-    try:
-        link = Link.open(port_or_url)
-    except HardwareError as exc:
-        raise hardware_error(exc) from exc
+    link = Link.open(port_or_url)
     try:
         sim = _sim_behind(link.url)
         actor: Actor | None = None
@@ -622,8 +608,6 @@ def check(
         results = check_prop(
             link, actor, wait=timeout, press_wait=wait, deadline=deadline, clock=clock
         )
-    except HardwareError as exc:
-        raise hardware_error(exc) from exc
     finally:
         link.close()
     ok = passed(results)

@@ -12,10 +12,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from edgework.errors import MisuseError
+from edgework.errors import InputError
 from hardware.propsim.pty import PTY_HELP, PtyTwin, serve
 from hardware.propsim.registry import create
-from hardware.propsim.script import SimError, parse_script, script_text
+from hardware.propsim.script import parse_script, script_text
 from hardware.propsim.twin import Faults
 from hardware.protocol import VERSIONS
 
@@ -92,9 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     except KeyboardInterrupt:
         return 0
-    except MisuseError:
-        raise  # a bug: its traceback, not a one-line error
-    except (SimError, ValueError) as exc:
+    except InputError as exc:  # a misuse is not one: a bug keeps its traceback
         print(f"propsim: error: {exc}", file=sys.stderr)
         return 2
 

@@ -14,7 +14,9 @@ import threading
 from collections.abc import Sequence
 from typing import Final
 
-from hardware.propsim.script import ScriptStep, SimError
+from edgework.errors import MisuseError
+from hardware.errors import PortURLError
+from hardware.propsim.script import ScriptStep
 from hardware.propsim.twin import Faults, PropSim
 from hardware.protocol import VERSIONS
 from hardware.transport import PortInfo
@@ -28,18 +30,6 @@ SCHEME: Final = "propsim"
 _REGISTRY: dict[str, PropSim] = {}
 _REGISTRY_LOCK = threading.Lock()
 _NAMES = itertools.count(1)
-
-
-def plug_in(sim: PropSim, name: str | None = None) -> None:
-    """Put ``sim``'s cable back, under ``name`` if given (a new device name); it powers up."""
-    if name is not None and name != sim.name:
-        with _REGISTRY_LOCK:
-            if name in _REGISTRY and _REGISTRY[name] is not sim:
-                raise SimError(f"a simulated prop called {name!r} already exists")
-            _REGISTRY.pop(sim.name, None)
-            sim.name = name
-            _REGISTRY[name] = sim
-    sim.plug()
 
 
 def create(
@@ -57,7 +47,7 @@ def create(
     version-1 prop.
     """
     if max_version not in VERSIONS:
-        raise SimError(
+        raise PortURLError(
             f"protocol version {max_version} is not known, expected one of "
             f"{', '.join(map(str, VERSIONS))}"
         )
@@ -81,7 +71,7 @@ def add(sim: PropSim) -> PropSim:
     """Put ``sim`` in the registry under its name (:func:`create` makes and adds one)."""
     with _REGISTRY_LOCK:
         if sim.name in _REGISTRY:
-            raise SimError(f"a simulated prop called {sim.name!r} already exists")
+            raise MisuseError(f"a simulated prop called {sim.name!r} already exists")
         _REGISTRY[sim.name] = sim
         return sim
 

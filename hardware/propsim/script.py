@@ -3,8 +3,9 @@
 A script is a sequence of steps, written as words separated by commas or spaces (the
 ``script=`` URL option of :mod:`hardware.propsim.url`): buttons (``DECK``, ``PILE``,
 ``HAND1``-``HAND3``, ``1``-``3``, ``draw``, ``discard``) and faults (``reset``,
-``corrupt``, ``drop``, ``garbage``). :class:`SimError` is what a simulated prop raises
-when it is used wrongly.
+``corrupt``, ``drop``, ``garbage``); a word that is none of these is bad input
+(:class:`hardware.errors.PortURLError`). :class:`SimError` is the fault a simulated prop
+raises when its cable is out.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from hardware.errors import HardwareError
+from hardware.errors import HardwareError, PortURLError
 from hardware.protocol import Button
 
 #: The garbage a ``garbage`` step puts on the wire.
@@ -31,7 +32,8 @@ FAULT_STEPS: Final = frozenset({"reset", "corrupt", "drop", "garbage"})
 
 
 class SimError(HardwareError):
-    """A simulated prop was used wrongly (a bad URL option, a bad script word)."""
+    """A simulated prop's cable is out: its port cannot be opened or has gone (a fault,
+    as a vanished USB device is)."""
 
 
 ScriptStep = Button | str
@@ -48,7 +50,7 @@ def parse_script(text: str | Iterable[str]) -> tuple[ScriptStep, ...]:
         elif key in FAULT_STEPS:
             steps.append(key)
         else:
-            raise SimError(
+            raise PortURLError(
                 f"script step {word!r} is not known, expected a button (DECK, PILE, HAND1-"
                 f"HAND3, 1-3) or a fault ({', '.join(sorted(FAULT_STEPS))})"
             )

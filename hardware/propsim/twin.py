@@ -13,9 +13,8 @@ previous one, so a whole game can run unattended. Feed it bytes
 Its protocol steps are public, so a prop built another way is a subclass that changes
 one of them: :meth:`PropSim.handle_line` takes a line from the host,
 :meth:`PropSim.answer` replies to a command, :meth:`PropSim.event_line` words a button
-event, :meth:`PropSim.emit` sends a line, :meth:`PropSim.version_in_use` is the
-version they follow, and :meth:`PropSim.stored_events` are the events ``RESEND``
-re-sends (the conformance checker is held against such props in its tests).
+event, :meth:`PropSim.emit` sends a line, and :meth:`PropSim.version_in_use` is the
+version they follow (the conformance checker is held against such props in its tests).
 """
 
 from __future__ import annotations
@@ -251,8 +250,7 @@ class PropSim:
             self._cond.notify_all()
 
     def plug(self) -> None:
-        """Put the cable back; it powers up (under another device name:
-        :func:`hardware.propsim.registry.plug_in`)."""
+        """Put the cable back; it powers up."""
         with self._cond:
             self.plugged = True
             self._restart()
@@ -266,12 +264,6 @@ class PropSim:
                 and self._script_at >= len(self.script)
                 and self._awaiting_ack is None
             )
-
-    def stored_events(self) -> tuple[tuple[ButtonPressed, int], ...]:
-        """The stored events (the newest ``event_store``), each with the session it was
-        pressed in: what ``RESEND`` re-sends from."""
-        with self._cond:
-            return tuple(self._store)
 
     def take_output(self) -> bytes:
         """Everything that waits for the host (for the pty runner)."""

@@ -6,22 +6,24 @@ URL options (all optional): ``script=DECK,HAND1,PILE,...`` (buttons ``DECK``, ``
 (for those chances), ``boot_delay=N`` (lines swallowed after a restart), ``version=1``
 (a prop that speaks only protocol version 1; default: versions 1 and 2),
 ``reset_on_open=0|1`` (default 1, like an Arduino's auto-reset), ``mute=1`` (never
-answers) and ``usb_serial=TEXT``.
+answers) and ``usb_serial=TEXT``. An option that is not known or out of range, or a
+script word that is none of those, is bad input (:class:`hardware.errors.PortURLError`).
 """
 
 from __future__ import annotations
 
 import urllib.parse
 
+from hardware.errors import PortURLError
 from hardware.propsim.registry import SCHEME, create, lookup
-from hardware.propsim.script import SimError, parse_script
+from hardware.propsim.script import parse_script
 from hardware.propsim.twin import Faults, PropSim
 from hardware.protocol import VERSIONS
 
 
 def _flag(key: str, value: str) -> bool:
     if value not in ("0", "1"):
-        raise SimError(f"propsim option {key}={value!r} is not 0 or 1")
+        raise PortURLError(f"propsim option {key}={value!r} is not 0 or 1")
     return value == "1"
 
 
@@ -31,13 +33,13 @@ def _chance(key: str, value: str) -> float:
     except ValueError:
         chance = -1.0
     if not 0.0 <= chance <= 1.0:
-        raise SimError(f"propsim option {key}={value!r} is not a chance between 0 and 1")
+        raise PortURLError(f"propsim option {key}={value!r} is not a chance between 0 and 1")
     return chance
 
 
 def _count(key: str, value: str) -> int:
     if not value.isdigit():
-        raise SimError(f"propsim option {key}={value!r} is not a whole number")
+        raise PortURLError(f"propsim option {key}={value!r} is not a whole number")
     return int(value)
 
 
@@ -48,7 +50,7 @@ def open_url(url: str) -> PropSim:
     """
     parts = urllib.parse.urlsplit(url)
     if parts.scheme.lower() != SCHEME:
-        raise SimError(f"URL {url!r} is not a propsim:// URL")
+        raise PortURLError(f"URL {url!r} is not a propsim:// URL")
     name = parts.netloc or None
     if name is not None:
         existing = lookup(name)
@@ -61,7 +63,7 @@ def open_url(url: str) -> PropSim:
              "usb_serial", "version"}
     for key in fields:
         if key not in known:
-            raise SimError(
+            raise PortURLError(
                 f"propsim option {key!r} is not known, expected one of "
                 f"{', '.join(sorted(known))}"
             )

@@ -18,6 +18,7 @@ from prop_helpers import (
     assert_display,
     make_device,
     next_pressed,
+    plug_in_elsewhere,
     prop_game,
     sim_shows,
     simulated_prop,
@@ -249,7 +250,7 @@ class BridgeWithFaults(RuleBasedStateMachine):
         name = unique_name("sm")
         self.names.append(name)
         self.sim.unplug()
-        registry.plug_in(self.sim, name)
+        self.sim = plug_in_elsewhere(self.sim, name)
         self.device.heartbeat()
         assert self.device.current_url == f"propsim://{name}"
         assert sim_shows(self.sim, self.bridge)

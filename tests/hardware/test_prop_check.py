@@ -10,14 +10,15 @@ from prop_helpers import unique_name, unplug_sim
 
 from hardware.propsim import registry
 from hardware.propsim.twin import PropSim
-from hardware.protocol import ButtonPressed, Command, Hello, Resend
+from hardware.protocol import SEQ_MODULUS, ButtonPressed, Command, Hello, Resend
 
 
 class BrokenProp(PropSim):
     """A prop with two mistakes a builder could make from the doc.
 
     It answers ``RESEND`` from a number newer than its newest with every stored event
-    (the C range test without the newer-than check), and it counts empty lines as bad.
+    (the C range test without the newer-than check: as if asked from the oldest event
+    it can store), and it counts empty lines as bad.
     """
 
     def receive(self, data: bytes) -> None:
@@ -26,9 +27,8 @@ class BrokenProp(PropSim):
 
     def answer(self, tag: int, command: Command) -> str:
         if isinstance(command, Resend):
-            for event, session in self.stored_events():
-                self.emit(self.event_line(event, session))
-            return f"OK {tag}"
+            oldest = (self.seq - self.event_store + 1) % SEQ_MODULUS
+            return super().answer(tag, Resend(oldest))
         return super().answer(tag, command)
 
 

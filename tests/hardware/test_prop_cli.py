@@ -24,9 +24,10 @@ from defuser.engine.generate import build_edgework
 from defuser.engine.simulator import Module
 from defuser.terminal.app import Application
 from edgework import Card, Edgework
-from hardware.bridge import button_for, winning_actions
+from hardware.bridge import button_for, edge_commands, winning_actions
 from hardware.device import Device
-from hardware.errors import Setting
+from hardware.errors import Setting, UnshowableEdgeError
+from hardware.propsim import __main__ as propsim_main
 from hardware.propsim import registry
 from hardware.propsim.pty import PtyTwin
 from hardware.propsim.script import parse_script, script_text
@@ -150,7 +151,8 @@ def test_a_prop_that_never_answers_is_reported_in_words(monkeypatch: pytest.Monk
     ("args", "code", "message"),
     [
         (["--port", "/dev/no-such-prop"], 1, "cannot open port '/dev/no-such-prop'"),
-        (["--port", "propsim://?nonsense=1"], 1, "propsim option 'nonsense' is not known"),
+        # Bad input, once a fault (exit 1).
+        (["--port", "propsim://?nonsense=1"], 2, "propsim option 'nonsense' is not known"),
         (["--port", " "], 2, "port is empty"),
         (["--demo", "--port", "loop://"], 2, "give --port or --demo, not both"),
         ([], 1, "no USB serial port found"),
@@ -367,10 +369,55 @@ def test_no_port_found_is_worded_with_the_options(monkeypatch: pytest.MonkeyPatc
 
 
 def test_an_edge_the_protocol_cannot_carry_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Said by the bridge as bad input (it was a fault the command re-worded as click's
+    ``Invalid value:``)."""
     plate = "[" + ", ".join(["Serial"] * 9) + "]"
     run = run_cli(["prop", "--demo", "--edgework", f"3B 2H // {plate} // AB3CD4"], monkeypatch)
     assert run.code == 2
-    assert "the prop cannot show this edge: port plate 1 has 9 ports, expected at most 8" in run.err
+    assert run.err == ("mittens prop: error: the prop cannot show this edge: port plate 1 "
+                       "has 9 ports, expected at most 8\n")
+    with pytest.raises(UnshowableEdgeError):
+        edge_commands(Edgework.parse(f"3B 2H // {plate} // AB3CD4"))
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--port", "propsim://{name}?script=bogus"],
+         "script step 'bogus' is not known, expected a button (DECK, PILE, HAND1-HAND3, 1-3) "
+         "or a fault (corrupt, drop, garbage, reset)"),
+        (["--port", "propsim://{name}?corrupt=5"],
+         "cannot open port 'propsim://{name}?corrupt=5': propsim option corrupt='5' is not a "
+         "chance between 0 and 1"),
+        (["--port", "propsim://{name}?version=7"],
+         "cannot open port 'propsim://{name}?version=7': protocol version 7 is not known, "
+         "expected one of 1, 2"),
+        (["--port", "foo://{name}"],
+         "cannot open port 'foo://{name}': invalid URL, protocol 'foo' not known"),
+        (["check", "propsim://{name}?bogus=1"],
+         "cannot open port 'propsim://{name}?bogus=1': propsim option 'bogus' is not known, "
+         "expected one of boot_delay, corrupt, drop, mute, reset_on_open, script, seed, "
+         "usb_serial, version"),
+    ],
+)
+def test_a_port_url_that_cannot_be_read_is_bad_input(
+    args: list[str], error: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bad ``propsim://`` option or script word, or a URL pyserial cannot read, is bad
+    input: one line, exit 2 (it was a fault, exit 1), as ``python -m hardware.propsim``
+    says it too."""
+    name = unique_name("bad")
+    command = "mittens prop check" if args[0] == "check" else "mittens prop"
+    run = run_cli(["prop", *(arg.format(name=name) for arg in args)], monkeypatch)
+    assert (run.code, run.err) == (2, f"{command}: error: {error.format(name=name)}\n")
+    assert registry.lookup(name) is None
+
+
+def test_the_simulated_props_own_command_line_says_a_bad_script_the_same_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert propsim_main.main(["--pty", "--script", "bogus", "--no-stdin"]) == 2
+    assert capsys.readouterr().err.startswith("propsim: error: script step 'bogus' is not known")
 
 
 def test_b6_a_link_lost_for_good_still_reports_the_press_and_the_summary(

@@ -16,6 +16,7 @@ from prop_helpers import (
     FAST,
     SimTime,
     make_device,
+    plug_in_elsewhere,
     simulated_prop,
     unique_name,
     unplug_sim,
@@ -29,11 +30,12 @@ from hardware.errors import (
     LinkError,
     NoAnswerError,
     PortNotFoundError,
+    PortURLError,
     VersionMismatchError,
 )
 from hardware.framing import LineFramer, seal
 from hardware.propsim import registry
-from hardware.propsim.twin import FIRMWARE, Faults
+from hardware.propsim.twin import FIRMWARE, Faults, PropSim
 from hardware.protocol import (
     Button,
     ShowHand,
@@ -228,11 +230,13 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
     with simulated_prop() as sim:
         new_name = unique_name("back")
         notices: list[Notice] = []
+        back: list[PropSim] = []
 
         def on_notice(notice: Notice) -> None:
             notices.append(notice)
             if notice.kind is NoticeKind.WAITING:
-                registry.plug_in(sim, new_name)  # the user plugs the prop back in, elsewhere
+                # The user plugs the prop back in, elsewhere.
+                back.append(plug_in_elsewhere(sim, new_name))
 
         time = SimTime()
         device = Device(
@@ -245,12 +249,13 @@ def test_unplug_wait_and_come_back_under_another_name() -> None:
             sim.unplug()
             device.show(ShowHand.of([Card.RED_HEART]))
             assert device.current_url == f"propsim://{new_name}"
-            assert sim.display.state.top is Card.GREEN_SQUARE
-            assert sim.display.state.hand[0] is Card.RED_HEART
+            [board] = back
+            assert board.display.state.top is Card.GREEN_SQUARE
+            assert board.display.state.hand[0] is Card.RED_HEART
             assert kinds(notices)[1:] == [
                 NoticeKind.LOST, NoticeKind.WAITING, NoticeKind.RECONNECTED
             ]
-            sim.press(Button.HAND1)
+            board.press(Button.HAND1)
             press = device.next_press(2.0)
             assert press is not None and press.button is Button.HAND1
         finally:
@@ -497,6 +502,7 @@ def test_serial_package_knows_the_propsim_scheme() -> None:
     finally:
         port.close()
         unplug_sim(name)
-    with pytest.raises(serial.SerialException) as caught:
+    # A URL that cannot be read is bad input (a ValueError, as pyserial's own are).
+    with pytest.raises(PortURLError) as caught:
         serial.serial_for_url("propsim://?nonsense=1")
     assert "'nonsense' is not known" in str(caught.value)

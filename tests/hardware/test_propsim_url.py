@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from prop_helpers import unique_name
 
+from hardware.errors import PortURLError
 from hardware.propsim.registry import lookup
-from hardware.propsim.script import SimError
 from hardware.propsim.url import open_url
 from hardware.protocol import Button
 
@@ -52,12 +52,12 @@ def test_a_url_without_a_name_makes_a_new_prop_each_time() -> None:
 )
 def test_a_bad_option_is_one_clear_error(query: str, error: str) -> None:
     name = unique_name("url")
-    with pytest.raises(SimError) as raised:
+    with pytest.raises(PortURLError) as raised:
         open_url(f"propsim://{name}?{query}")
     assert str(raised.value) == error
     assert lookup(name) is None
 
 
 def test_another_scheme_is_refused() -> None:
-    with pytest.raises(SimError, match=r"URL 'loop://x' is not a propsim:// URL"):
+    with pytest.raises(PortURLError, match=r"URL 'loop://x' is not a propsim:// URL"):
         open_url("loop://x")

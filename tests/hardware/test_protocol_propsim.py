@@ -6,6 +6,7 @@ import pytest
 from prop_helpers import unique_name
 from serial import PortNotOpenError, SerialException
 
+from hardware.errors import PortURLError
 from hardware.framing import LineFramer, seal
 from hardware.propsim.registry import lookup
 from hardware.protocol import Boot, Ping, Pong, decode_device, encode_command
@@ -49,8 +50,8 @@ def test_an_unplugged_prop_fails_every_call_as_a_vanished_device() -> None:
         Serial(f"propsim://{name}")
 
 
-def test_a_bad_url_and_a_second_open_are_serial_errors() -> None:
-    with pytest.raises(SerialException, match="propsim option 'x' is not known"):
+def test_a_bad_url_is_bad_input_and_a_second_open_a_serial_error() -> None:
+    with pytest.raises(PortURLError, match="propsim option 'x' is not known"):
         Serial(f"propsim://{unique_name('port')}?x=1")
     port = Serial(f"propsim://{unique_name('port')}")
     with pytest.raises(SerialException, match=r"Port is already open\."):
