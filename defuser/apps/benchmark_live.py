@@ -12,7 +12,8 @@ time of every later answer (line written to reply read), and checks the games: n
 strike, every module solved. With ``cold=True`` every process gets an empty cache
 directory; otherwise the configuration's solution is put in the shared cache directory
 first, as after an earlier session. (Solutions ship with the package, so the cache is
-only read when the shipped ones cannot be used: both modes time the same path.)
+only read when the shipped ones cannot be used: both modes time the same path.) A
+process that goes away before it answers is a fault, :class:`LiveProcessError`.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from defuser.strategy.cache import DiskCache
 from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset, TableLetter
 from edgework.configs import CONFIGS
+from edgework.errors import FaultError
 
 
 @dataclass(slots=True)
@@ -103,17 +105,24 @@ def event_line(result: Result) -> str:
     return f"played {action.slot}"
 
 
+class LiveProcessError(FaultError):
+    """A measured ``mittens live`` process went away before it answered a line."""
+
+
 def _ask(proc: subprocess.Popen[str], line: str) -> tuple[dict[str, Any], float]:
     stdin: IO[str] | None = proc.stdin
     stdout: IO[str] | None = proc.stdout
     assert stdin is not None and stdout is not None
     start = time.perf_counter()
-    stdin.write(line + "\n")
-    stdin.flush()
+    try:
+        stdin.write(line + "\n")
+        stdin.flush()
+    except BrokenPipeError:
+        raise LiveProcessError(f"mittens live closed its input before {line!r}") from None
     reply = stdout.readline()
     elapsed = time.perf_counter() - start
     if not reply:
-        raise RuntimeError(f"mittens live closed its output after {line!r}")
+        raise LiveProcessError(f"mittens live closed its output after {line!r}")
     return json.loads(reply), elapsed
 
 

@@ -28,7 +28,7 @@ from rich.progress import (
 from rich.table import Table
 
 from defuser.strategy.policy import POLICY_NAMES
-from defuser.terminal.app import Application, BadInput, colour_enabled
+from defuser.terminal.app import Application, colour_enabled
 
 #: Off a terminal, a progress line at most this often (seconds).
 PIPED_EVERY = 5.0
@@ -180,14 +180,11 @@ def bench(
         bench_live(out, games, seed, warm=warm)
         return
 
-    from defuser.apps.benchmark import WorkerStartError, run
+    from defuser.apps.benchmark import run
 
     names = policies or POLICY_NAMES
     with _progress(out, games * len(names), "games") as step:
-        try:
-            report = run(games, seed, names, progress=step, jobs=jobs)
-        except WorkerStartError as exc:
-            raise BadInput(f"{exc}; ask for fewer with --jobs (or --jobs 1 for none)") from None
+        report = run(games, seed, names, progress=step, jobs=jobs)
     data = report.to_json()
     if json_mode:
         out.json(data)

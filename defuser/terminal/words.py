@@ -3,8 +3,8 @@
 Contract: libraries never name options; their errors carry what a front end needs (that
 a serial number only fails the vanilla shape, that a table file lacks the export's
 shape, that a stats database was left untouched, which timing limit of the prop's link
-was reached, which ports could be the prop), and :func:`error_words` adds the option to
-give. Nothing here prints.
+was reached, which ports could be the prop, how many worker processes would not start),
+and :func:`error_words` adds the option to give. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -46,6 +46,19 @@ def _hardware_words(exc: HardwareError) -> str:
     return f"{exc}{setting_hint(exc.setting)}"
 
 
+def _fault_words(exc: FaultError) -> str:
+    """A fault outside the program, with the option that helps."""
+    from hardware.errors import HardwareError
+
+    if isinstance(exc, HardwareError):
+        return _hardware_words(exc)
+    from defuser.apps.benchmark import WorkerStartError  # loaded already if it was raised
+
+    if isinstance(exc, WorkerStartError):
+        return f"{exc}; ask for fewer with --jobs (or --jobs 1 for none)"
+    return str(exc)
+
+
 def error_words(exc: BaseException) -> str:
     """A library error as the command line words it: its message, and the option that
     helps when the error says one would."""
@@ -53,9 +66,7 @@ def error_words(exc: BaseException) -> str:
 
     text = str(exc)
     if isinstance(exc, FaultError):
-        from hardware.errors import HardwareError
-
-        return _hardware_words(exc) if isinstance(exc, HardwareError) else text
+        return _fault_words(exc)
     if isinstance(exc, InvalidSerialError) and exc.vanilla_only:
         return f"{text} {LENIENT_SERIAL_HINT}"
     if isinstance(exc, InvalidTableError) and exc.export_format is not None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import multiprocessing
 import multiprocessing.pool
+import sys
 from typing import Any
 
 import pytest
 from cli_helpers import run_cli
 
 from defuser.apps import benchmark as bench
-from defuser.apps.benchmark_live import measure, serial_for
+from defuser.apps.benchmark_live import LiveProcessError, measure, serial_for
 from defuser.commands.bench import progress_line
 from edgework import TABLE_LETTERS, SerialNumber
 from edgework.configs import CONFIGS
@@ -97,7 +98,9 @@ def test_a_process_limit_fails_cleanly_and_leaves_no_worker(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The third worker cannot be started (as under a limit on processes): the two
-    already started are ended, and the command says so in one line."""
+    already started are ended, and the command says so in one line, with the option
+    that helps. A process limit is a fault of the system, not bad input: exit 1 (it was
+    2, as if --jobs had been given a bad value)."""
     real_process = multiprocessing.pool.Pool.Process
     count = 0
 
@@ -114,8 +117,10 @@ def test_a_process_limit_fails_cleanly_and_leaves_no_worker(
     assert multiprocessing.active_children() == []
     count = 0
     run = run_cli(["bench", "--games", "1000", "--policy", "safe", "--jobs", "5"], monkeypatch)
-    assert run.code != 0 and "Traceback" not in run.err
-    assert run.err.strip().splitlines()[-1].startswith("mittens bench: error: could not start 5")
+    assert run.code == 1 and "Traceback" not in run.err
+    last = run.err.strip().splitlines()[-1]
+    assert last.startswith("mittens bench: error: could not start 5 worker processes: ")
+    assert last.endswith("; ask for fewer with --jobs (or --jobs 1 for none)")
     assert multiprocessing.active_children() == []
 
 
@@ -127,3 +132,10 @@ def test_progress_off_a_terminal_is_a_line_on_stderr(monkeypatch: pytest.MonkeyP
     assert progress_line("games", 30, 120, 10.0) == (
         "games 30/120 (25%), 10 s elapsed, about 30 s left"
     )
+
+
+def test_a_live_process_that_goes_away_is_a_fault() -> None:
+    """A measured ``mittens live`` that ends without answering is one fault, whether its
+    input or its output closes first (it was a RuntimeError or a BrokenPipeError)."""
+    with pytest.raises(LiveProcessError, match=r"mittens live closed its (input|output)"):
+        measure(1, 1, command=[sys.executable, "-c", "pass"])
