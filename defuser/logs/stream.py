@@ -40,6 +40,7 @@ At most :data:`MAX_PROBLEMS` problems are reported.
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass, field
 from typing import Final
@@ -188,13 +189,23 @@ class BombStarted:
     bomb: LoggedBomb
 
 
+class EdgeworkLine(enum.StrEnum):
+    """Which edgework line the game wrote: a bomb's serial number, or one of its
+    widgets (a battery holder, an indicator, a port plate)."""
+
+    SERIAL = "serial"
+    BATTERY = "battery"
+    INDICATOR = "indicator"
+    PORT = "port"
+
+
 @dataclass(frozen=True, slots=True)
 class EdgeworkRead:
-    """An edgework line was added to ``bomb`` (``kind``: serial, battery, indicator, port)."""
+    """An edgework line of ``kind`` was added to ``bomb``."""
 
     line: int
     bomb: LoggedBomb
-    kind: str
+    kind: EdgeworkLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,9 +336,10 @@ class BombAttribution:
         """The game entered or left a round: the next bomb starts a new one."""
         self._closed = True
 
-    def edgework_bomb(self, kind: str) -> LoggedBomb | None:
+    def edgework_bomb(self, kind: EdgeworkLine) -> LoggedBomb | None:
         """The bomb an edgework line of ``kind`` describes; ``None`` past a bound."""
-        if kind == "serial" and not self._closed and self._serials < len(self.round):
+        serial = kind is EdgeworkLine.SERIAL
+        if serial and not self._closed and self._serials < len(self.round):
             # The round's first bomb without a serial number (all of them follow the
             # last bomb's widgets in a mission with several bombs at once).
             self._serials += 1
@@ -335,11 +347,11 @@ class BombAttribution:
         if self.full or self._skipping:
             # Past the last bomb kept, its own edgework lines are passed over with it.
             return None
-        if kind == "serial" or not self.round:
+        if serial or not self.round:
             # Edgework without a generator line (an edited log) still makes a bomb; a
             # serial number when every bomb of the round has one starts the next.
             bomb = self._new_bomb()
-            self._serials = len(self.round) if kind == "serial" else self._serials
+            self._serials = len(self.round) if serial else self._serials
             return bomb
         return self.round[-1]
 
@@ -622,13 +634,13 @@ def agrees(key: EdgeworkKey, table: str | None, discard: Card | None, rule: str 
     return discard is None or rule is None or Ruleset(key.table, key.digit).rule(discard) == rule
 
 
-def _edgework_line(text: str) -> tuple[str | None, str]:
-    """Which edgework line ``text`` is (serial, battery, indicator, port) and its value."""
+def _edgework_line(text: str) -> tuple[EdgeworkLine | None, str]:
+    """Which edgework line ``text`` is and its value."""
     for pattern, kind in (
-        (_SERIAL, "serial"),
-        (_BATTERY, "battery"),
-        (_INDICATOR, "indicator"),
-        (_PORT, "port"),
+        (_SERIAL, EdgeworkLine.SERIAL),
+        (_BATTERY, EdgeworkLine.BATTERY),
+        (_INDICATOR, EdgeworkLine.INDICATOR),
+        (_PORT, EdgeworkLine.PORT),
     ):
         match = pattern.search(text)
         if match is not None:
@@ -636,16 +648,16 @@ def _edgework_line(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
-def _add_edgework(bomb: LoggedBomb, kind: str, value: str) -> str:
+def _add_edgework(bomb: LoggedBomb, kind: EdgeworkLine, value: str) -> str:
     """Add one edgework line's value to ``bomb``; what is wrong when it cannot be read."""
-    if kind == "serial":
+    if kind is EdgeworkLine.SERIAL:
         bomb.serial = value
-    elif kind == "battery":
+    elif kind is EdgeworkLine.BATTERY:
         if value.isascii() and value.isdigit() and len(value) <= _MAX_ID_DIGITS:
             bomb.holders.append(int(value))
         else:
             return f"battery holder {value[:40]!r} is not a battery count, ignored"
-    elif kind == "indicator":
+    elif kind is EdgeworkLine.INDICATOR:
         bomb.indicators.append(value)
     else:
         bomb.ports.append(value)

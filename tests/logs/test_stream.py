@@ -9,6 +9,7 @@ from defuser.engine import modlog
 from defuser.logs.reader import iter_lines, read_log
 from defuser.logs.stream import (
     BombStarted,
+    EdgeworkLine,
     EdgeworkRead,
     LineProblem,
     LogEvent,
@@ -134,3 +135,11 @@ def test_an_edgework_key_is_a_typed_value_of_what_the_module_reads() -> None:
     assert not agrees(key, "A", discard, rule) and not agrees(key, "B", discard, other)
     for unknown in (NoSerial(11), SerialUnread("??", 3)):
         assert agrees(unknown, "A", discard, other)
+
+
+def test_each_edgework_line_comes_with_its_typed_kind() -> None:
+    lines = game_log([BombSpec("AB3CD4", [2, 1], {})], unity_trailers=False).lines
+    kinds = [e.kind for e in _events(lines) if isinstance(e, EdgeworkRead)]
+    assert kinds == [EdgeworkLine.BATTERY, EdgeworkLine.BATTERY, EdgeworkLine.INDICATOR,
+                     EdgeworkLine.INDICATOR, EdgeworkLine.PORT, EdgeworkLine.PORT,
+                     EdgeworkLine.SERIAL]
