@@ -38,11 +38,13 @@ at most :data:`MAX_KEPT_LINES`). ``from_state`` feeds those lines again, at thei
 numbers, to a new follower, checks that they replay to the saved state, and the
 follower goes on from the log's next line exactly as the saved one would have; a state
 that cannot be rebuilt is a :class:`SavedFollowError` (a
-:class:`~defuser.engine.game.SavedGameError`).
+:class:`~defuser.engine.game.SavedGameError`). Where a front end was in the file is the
+:class:`LogTail`'s state (:meth:`LogTail.state`, :meth:`LogTail.from_state`).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import enum
 import json
@@ -105,6 +107,19 @@ _MAX_READ: Final = 16 << 20
 #: The most folder entries looked at to find where a rotated log was moved.
 _MAX_SCAN: Final = 10_000
 
+#: The version of the shape of :meth:`Follower.state` and :meth:`LogTail.state`, which
+#: their ``from_state`` read.
+FOLLOW_STATE_VERSION: Final = 1
+#: The most lines of one game session a follower keeps to be rebuilt from; past it,
+#: that session's state can no longer be rebuilt (:meth:`Follower.from_state`).
+MAX_KEPT_LINES: Final = 200_000
+
+
+class SavedFollowError(SavedGameError):
+    """A log follower's state that cannot be rebuilt: another version, a missing or
+    malformed part, a session too long to keep, or lines that do not replay to the
+    saved modules."""
+
 
 # --------------------------------------------------------------------------- the file
 
@@ -149,6 +164,47 @@ class LogTail:
         self._offset = 0
         self._partial = b""
         self._tail = b""
+
+    def state(self) -> dict[str, Any]:
+        """Where the tail is in its file, as JSON: the file's identity, the read
+        position, the line still being written and the bytes before the position that
+        tell a rewritten file (both in base64). :meth:`from_state` rebuilds it."""
+        return {
+            "version": FOLLOW_STATE_VERSION,
+            "path": str(self.path),
+            "identity": None if self._identity is None else list(self._identity),
+            "offset": self._offset,
+            "partial": base64.b64encode(self._partial).decode("ascii"),
+            "tail": base64.b64encode(self._tail).decode("ascii"),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> LogTail:
+        """The tail :meth:`state` describes: its next :meth:`read` goes on from the
+        saved position (a file replaced, truncated or rewritten since is noticed as
+        it would have been). Raises :class:`SavedFollowError` for a state of another
+        version or shape."""
+        if not isinstance(state, dict) or state.get("version") != FOLLOW_STATE_VERSION:
+            raise SavedFollowError(f"log tail state is not version {FOLLOW_STATE_VERSION} of "
+                                   "a log tail's state")
+        try:
+            tail = cls(str(state["path"]))
+            identity = state["identity"]
+            if identity is not None:
+                dev, ino = identity
+                tail._identity = (int(dev), int(ino))
+            tail._offset = int(state["offset"])
+            tail._partial = base64.b64decode(state["partial"], validate=True)
+            tail._tail = base64.b64decode(state["tail"], validate=True)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SavedFollowError(
+                f"log tail state is incomplete or malformed ({exc!r})") from exc
+        if tail._offset < len(tail._tail) or len(tail._tail) > _FINGERPRINT or (
+            len(tail._partial) > MAX_LINE_CHARS
+        ):
+            raise SavedFollowError(f"log tail state at offset {tail._offset} holds more "
+                                   "bytes before it or after it than a tail keeps")
+        return tail
 
     def _restart(self) -> None:
         self._offset, self._partial, self._tail = 0, b"", b""
@@ -381,19 +437,6 @@ class Advice:
             "solved": self.solved,
             **self.reply.to_json(),
         }
-
-
-#: The version of :meth:`Follower.state`'s shape, which :meth:`Follower.from_state` reads.
-FOLLOW_STATE_VERSION: Final = 1
-#: The most lines of one game session a follower keeps to be rebuilt from; past it,
-#: that session's state can no longer be rebuilt (:meth:`Follower.from_state`).
-MAX_KEPT_LINES: Final = 200_000
-
-
-class SavedFollowError(SavedGameError):
-    """A log follower's state that cannot be rebuilt: another version, a missing or
-    malformed part, a session too long to keep, or lines that do not replay to the
-    saved modules."""
 
 
 #: Module messages that move nothing the defuser can see: the countdown.
@@ -885,6 +928,7 @@ def follow(
     catch_up: bool = True,
     sleep: Callable[[float], None] = time.sleep,
     notice: Callable[[FollowNotice], None] = _quiet,
+    tail: LogTail | None = None,
 ) -> Follower:
     """Follow ``path`` until ``stop()`` says so, calling ``emit`` for every change and
     ``notice`` for what happens to the log itself (:class:`FollowNotice`).
@@ -892,11 +936,13 @@ def follow(
     The I/O around the :class:`Follower` session: the file (:class:`LogTail`) and the
     wait between reads (``sleep``, given ``poll`` seconds). With ``catch_up`` the lines
     already in the file are read first without a word (:meth:`Follower.catch_up`).
-    ``stop`` is asked each time the file has nothing new.
+    ``stop`` is asked each time the file has nothing new. A front end that goes on
+    from a saved follower gives it with its saved ``tail`` (both rebuilt by their
+    ``from_state``) and no ``catch_up``.
     """
     loop = LogFollowing(follower if follower is not None else Follower(), emit, notice,
                         Path(path))
-    tail = LogTail(path)
+    tail = tail if tail is not None else LogTail(path)
     first = tail.read()
     if catch_up and not first.missing:
         for advice in loop.follower.catch_up(first.lines):

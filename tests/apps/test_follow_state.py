@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +28,15 @@ from hypothesis import strategies as st
 from hypothesis_sizes import examples
 
 from defuser.apps import follow
-from defuser.apps.follow import Follower, LostTrack, SavedFollowError
+from defuser.apps.follow import (
+    Advice,
+    Follower,
+    FollowNotice,
+    LogFollowing,
+    LogTail,
+    LostTrack,
+    SavedFollowError,
+)
 from defuser.engine import modlog
 from defuser.engine.game import SavedGameError
 from edgework import SerialNumber
@@ -207,3 +216,76 @@ def test_a_session_too_long_to_keep_says_it_cannot_be_rebuilt(
     follower.restart()
     follower.feed_all(lines[:5])
     assert Follower.from_state(_json(follower.state())).line == 5
+
+
+def _following(tail: LogTail, follower: Follower, path: Path, seen: list[Any]) -> LogFollowing:
+    def emit(advice: Advice) -> None:
+        seen.append(advice.to_json())
+
+    def notice(told: FollowNotice) -> None:
+        seen.append([told.kind.value, told.text])
+
+    return LogFollowing(follower, emit, notice, path)
+
+
+def _growing_log(path: Path, lines: list[str], step: int) -> None:
+    """Write step ``step`` of a log that grows (ending mid-line), is rotated, grows on."""
+    text = "".join(line + "\n" for line in lines)
+    # The second look ends inside a module's click line.
+    middle = text.index("[Exploding Mittens #1] You ", len(text) // 2) + 30
+    cuts = [0, len(text) // 4 + 7, middle, middle + 500, len(text) * 3 // 4 + 1, len(text)]
+    if step == 2:
+        # Rotated: the rest of a line and more written to the old file, which is moved;
+        # the game goes on in a new file of the same name.
+        with path.open("a") as old:
+            old.write(text[cuts[2]:cuts[3]])
+        path.rename(path.with_name("Player-prev.log"))
+        path.write_text(text[cuts[3]:cuts[4]])
+        return
+    with path.open("a") as log:
+        log.write(text[cuts[step + (step > 2)]:cuts[step + 1 + (step > 2)]])
+
+
+def test_a_front_end_goes_on_reading_the_log_from_where_its_saved_follower_was(
+    tmp_path: Path,
+) -> None:
+    # The follower and the log's tail are saved while a line is half written, rebuilt,
+    # and go on through the rest of that line, a rotation and more lines: the same
+    # advice and notices as a front end that never stopped.
+    lines, _ = _scenarios()["real modules, one id on three bombs, a lost line"]
+    runs: list[list[Any]] = []
+    for saved in (False, True):
+        folder = tmp_path / str(saved)
+        folder.mkdir()
+        path = folder / "Player.log"
+        seen: list[Any] = []
+        tail, follower = LogTail(path), Follower()
+        following = _following(tail, follower, path, seen)
+        for step in range(4):
+            _growing_log(path, lines, step)
+            following.take(tail.read())
+            if saved and step == 1:
+                # Saved with a click line half written, just before the log is rotated.
+                state = _json({"tail": tail.state(), "follower": follower.state()})
+                assert state["tail"]["partial"]
+                tail = LogTail.from_state(state["tail"])
+                following = _following(tail, Follower.from_state(state["follower"]), path,
+                                       seen)
+        runs.append(seen)
+    assert runs[0] == runs[1]
+    assert any(isinstance(item, list) and item[0] == "restarted" for item in runs[0])
+    assert len([item for item in runs[0] if isinstance(item, dict)]) > 20
+
+
+def test_a_bad_tail_state_is_refused_in_one_line(tmp_path: Path) -> None:
+    state = _json(LogTail(tmp_path / "Player.log").state())
+    assert LogTail.from_state(state).state() == state
+    for bad, words in (
+        ({**state, "version": 0}, "not version 1 of a log tail's state"),
+        ({**state, "offset": "x"}, "incomplete or malformed"),
+        ({**state, "partial": "not base64!"}, "incomplete or malformed"),
+        ({**state, "tail": "QUJD"}, "holds more bytes before it or after it"),
+    ):
+        with pytest.raises(SavedFollowError) as caught:
+            LogTail.from_state(bad)
+        assert words in str(caught.value) and "\n" not in str(caught.value)
