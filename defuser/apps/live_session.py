@@ -24,15 +24,31 @@ board (``p2``, ``d RC``, ``dr GS``, ``!7 p2``) mean the same here:
   ``strike draw``, ``strike discard``, ``strike play 2``, ``solved``;
 * ``twitch 7``: the module's Twitch Plays code, so that the advice is the whole chat
   command (``!7 play 3``); a chat command typed as a report (``!7 p3``) sets it too;
-* ``undo`` (it says what it took back), ``state``, ``help``, ``quit``.
+* ``undo`` (it says what it took back), ``redo`` (the line undo took back last, again),
+  ``state``, ``help``, ``quit``.
+
+Each line is of one :class:`LineKind`, told by its first word (:func:`line_kind`, the one
+list of the session's verbs and their aliases): a front end asks it whether a line reports
+what the module did or only asks (``help``, ``state``, ``quit``), and every reply names the
+kind of line it answers. A bug inside the session (a :class:`~edgework.errors.MisuseError`
+or any other exception) is not bad input: it propagates to the front end's error boundary.
+
+The web board keeps a module as its lines in the page's address and rebuilds the session
+from them for every report (:meth:`LiveSession.resume`): the lines are replayed (each one
+change that ``undo`` can take back), with the lines ``redo`` would bring back; after a
+corrected edgework, the first line that no longer fits and the lines after it are *held*:
+kept, not applied. While lines are held the module takes no new report: ``undo`` takes back
+the last held line, ``redo`` adds to them. The board reads the session back as
+:attr:`LiveSession.history` plus :attr:`LiveSession.held`, and :attr:`LiveSession.redoable`.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from defuser.apps.live_words import expand, twitch_code
@@ -74,10 +90,91 @@ Commands (one per line, any case; cards as codes like GS or words like 'green sq
   solved                    the Defuse solved the module
   twitch 7                  the module's Twitch Plays code: advice as '!7 play 3'
   undo                      take back the last line that changed something (up to 100)
+  redo                      bring back the line undo took back last
                             (Tab completes commands and cards; Ctrl-C clears the line)
   state                     show where things stand
   help                      this text
   quit                      leave"""
+
+
+class LineKind(Enum):
+    """What a line of the session is, told by its first word (see :func:`line_kind`)."""
+
+    EMPTY = "empty"
+    QUIT = "quit"
+    HELP = "help"
+    STATE = "state"
+    UNDO = "undo"
+    REDO = "redo"
+    TWITCH = "twitch"
+    SERIAL = "serial"
+    BATTERIES = "batteries"
+    EDGEWORK = "edgework"
+    START = "start"
+    #: A report of what happened on the module: drew, discarded, played, strike, solved.
+    EVENT = "event"
+    #: No verb of the session (the reply is an error naming the verbs it knows).
+    UNKNOWN = "unknown"
+
+    @property
+    def asks(self) -> bool:
+        """The line asks rather than reports (``help``, ``state``, ``quit``): it never
+        changes the session, so it never enters a module's history."""
+        return self in _ASKING
+
+    @property
+    def sets_edgework(self) -> bool:
+        """The line sets the bomb's edgework (``serial``, ``batteries``, ``edgework``)."""
+        return self in _EDGEWORK_KINDS
+
+
+_ASKING: Final = frozenset({LineKind.QUIT, LineKind.HELP, LineKind.STATE})
+_EDGEWORK_KINDS: Final = frozenset({LineKind.SERIAL, LineKind.BATTERIES, LineKind.EDGEWORK})
+
+#: Every verb of the session with its aliases: the one list of them.
+_VERB_KINDS: Final[dict[str, LineKind]] = {
+    **dict.fromkeys(("quit", "exit", "q"), LineKind.QUIT),
+    **dict.fromkeys(("help", "?", "h"), LineKind.HELP),
+    "state": LineKind.STATE,
+    "undo": LineKind.UNDO,
+    "redo": LineKind.REDO,
+    "twitch": LineKind.TWITCH,
+    "serial": LineKind.SERIAL,
+    "batteries": LineKind.BATTERIES,
+    "edgework": LineKind.EDGEWORK,
+    "start": LineKind.START,
+    **dict.fromkeys(
+        ("drew", "draw", "drawn", "discarded", "discard", "played", "play", "strike",
+         "struck", "solved", "solve"),
+        LineKind.EVENT,
+    ),
+}
+
+
+def line_kind(line: str) -> LineKind:
+    """The kind of ``line`` as the session reads it (short forms expanded first)."""
+    words = expand(line).split(maxsplit=1)
+    if not words:
+        return LineKind.EMPTY
+    return _VERB_KINDS.get(words[0].lower(), LineKind.UNKNOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class LineOutcome:
+    """What one line did to the session: its kind, whether it changed the session (so
+    that ``undo`` can take it back), a note for people and the help text to show."""
+
+    kind: LineKind
+    changed: bool = False
+    #: What the line did, for people (``Table A, N=13``, ``undone``); empty if nothing.
+    note: str = ""
+    #: Help text to show (``help``).
+    help: str = ""
+
+    @property
+    def quit(self) -> bool:
+        """The line ends the session (``quit``)."""
+        return self.kind is LineKind.QUIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +205,9 @@ class SessionReply:
     #: A card to play whose slot is not certain (a follower that cannot tell which of
     #: two equal cards was played): the advice names it, and gives no command.
     play_card: Card | None = None
+    #: The kind of line this replies to (``None``: a reply to no typed line, such as a
+    #: followed log's advice).
+    kind: LineKind | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The protocol object: exactly the documented keys."""
@@ -192,8 +292,9 @@ def error_hint(exc: Exception) -> str:
 
 class _Saved(NamedTuple):
     """A session state to go back to: the edgework, the module, and its lines (the list
-    object then and its length, as later changes only append to it or replace it), and
-    the line whose change it undoes (filled in once the line has changed something)."""
+    object then and its length, as later changes only append to it or replace it), the
+    line as given whose change it undoes, and that line as read (filled in once the line
+    has changed something)."""
 
     serial: SerialNumber | None
     batteries: Batteries | None
@@ -201,6 +302,7 @@ class _Saved(NamedTuple):
     lines: list[str]
     length: int
     twitch: str | None
+    given: str
     line: str = ""
 
 
@@ -211,7 +313,7 @@ def _clicks(x: float | None) -> float | None:
 
 
 class LiveSession:
-    """One expert session: the edgework, the module's visible history, and undo."""
+    """One expert session: the edgework, the module's visible history, undo and redo."""
 
     def __init__(
         self,
@@ -219,8 +321,10 @@ class LiveSession:
         batteries: Batteries | None = None,
         *,
         lenient_serial: bool = False,
+        undo_depth: int = UNDO_DEPTH,
     ) -> None:
-        """A session on this edgework (either may come later, by a line)."""
+        """A session on this edgework (either may come later, by a line), whose ``undo``
+        takes back up to ``undo_depth`` changes."""
         self.lenient = lenient_serial
         #: The module's Twitch Plays code (``7``, or letters with letter codes), if known.
         self.twitch: str | None = None
@@ -230,9 +334,17 @@ class LiveSession:
         #: The lines that made the module what it is, since its edgework or its
         #: ``start`` (what :meth:`state` saves).
         self.module_lines: list[str] = []
-        # Only the last UNDO_DEPTH changes can be taken back, so a session of any length
+        # Only the last undo_depth changes can be taken back, so a session of any length
         # holds a bounded amount of memory.
-        self._undo: deque[_Saved] = deque(maxlen=UNDO_DEPTH)
+        self._undo: deque[_Saved] = deque(maxlen=undo_depth)
+        #: The lines ``undo`` took back, as given, the last one last (what ``redo`` brings
+        #: back); any other change forgets them.
+        self._redo: list[str] = []
+        #: Lines kept but not applied (see :meth:`resume`): the first no longer fits.
+        self.held: list[str] = []
+        #: Why the first held line does not fit, and its place among the module's lines.
+        self.held_reason: str | None = None
+        self.held_at = 0
 
     def state(self) -> dict[str, Any]:
         """The session as JSON: its edgework and the lines that made the module."""
@@ -262,6 +374,38 @@ class LiveSession:
         session.twitch = None if twitch is None else twitch_code(str(twitch))
         session._undo.clear()
         return session
+
+    @classmethod
+    def resume(
+        cls,
+        serial: SerialNumber | None,
+        batteries: Batteries | None,
+        lines: Sequence[str],
+        redo: Sequence[str] = (),
+    ) -> LiveSession:
+        """The session that ``lines`` make on this edgework, each line one change that
+        ``undo`` can take back, with ``redo`` (the last one last) for ``redo``. The first
+        line that no longer fits and the lines after it are held (see the module
+        docstring)."""
+        session = cls(serial, batteries, undo_depth=max(UNDO_DEPTH, len(lines)))
+        for index, line in enumerate(lines):
+            try:
+                session._line(line)
+            except (DefuserError, EdgeworkError) as exc:
+                session._hold(list(lines[index:]), exc, index)
+                break
+        session._redo = list(redo)
+        return session
+
+    @property
+    def history(self) -> list[str]:
+        """The lines, as given, whose changes ``undo`` can take back, oldest first."""
+        return [saved.given for saved in self._undo]
+
+    @property
+    def redoable(self) -> list[str]:
+        """The lines ``redo`` would bring back, as given, the next one last."""
+        return list(self._redo)
 
     # ------------------------------------------------------------ state
 
@@ -309,35 +453,44 @@ class LiveSession:
     # ------------------------------------------------------------ lines
 
     def handle(self, line: str) -> SessionReply:
-        """Answer one input line; bad or contradictory input changes nothing."""
-        saved = _Saved(self.serial, self.batteries, self.observation, self.module_lines,
-                       len(self.module_lines), self.twitch)
-        text = expand(line)
+        """Answer one input line; bad or contradictory input changes nothing. Only the
+        session's bad input is an error reply: any other exception is a bug, and
+        propagates."""
         try:
-            note, help_text, quit_, changed = self._apply(text)
-            self._chat_prefix(line, changed)
+            outcome = self._line(line)
         except (DefuserError, EdgeworkError) as exc:
-            self._restore(saved)
             return SessionReply(
-                False, str(exc) + error_hint(exc), self.observation, self.recommendation(),
-                cause=exc, twitch=self.twitch,
+                False, _reason(exc), self.observation, self.recommendation(),
+                cause=exc, twitch=self.twitch, kind=line_kind(line),
             )
-        except Exception as exc:  # pragma: no cover - the session must never crash
-            self._restore(saved)
-            return SessionReply(
-                False, f"internal error: {type(exc).__name__}: {exc}", self.observation,
-                self.recommendation(),
-            )
-        if changed:
-            self._undo.append(saved._replace(line=" ".join(text.split())))
         try:
             rec = self.recommendation()
         except (DefuserError, EdgeworkError) as exc:  # pragma: no cover - defensive
             failed = Recommendation(None, None, str(exc))
-            return SessionReply(False, str(exc), self.observation, failed)
+            return SessionReply(False, str(exc), self.observation, failed, kind=outcome.kind)
         return SessionReply(
-            True, None, self.observation, rec, note, help_text, quit_, twitch=self.twitch
+            True, None, self.observation, rec, outcome.note, outcome.help, outcome.quit,
+            twitch=self.twitch, kind=outcome.kind,
         )
+
+    def _line(self, line: str, *, keep_redo: bool = False) -> LineOutcome:
+        """Apply one line as given, recording it for ``undo`` when it changed something
+        (and forgetting what ``redo`` could bring back, unless ``keep_redo``); bad input
+        raises and changes nothing."""
+        saved = _Saved(self.serial, self.batteries, self.observation, self.module_lines,
+                       len(self.module_lines), self.twitch, line)
+        text = expand(line)
+        try:
+            outcome = self._apply(text)
+            self._chat_prefix(line, outcome.changed)
+        except (DefuserError, EdgeworkError):
+            self._restore(saved)
+            raise
+        if outcome.changed:
+            self._undo.append(saved._replace(line=" ".join(text.split())))
+            if not keep_redo:
+                self._redo.clear()
+        return outcome
 
     def _chat_prefix(self, line: str, changed: bool) -> None:
         """A report typed as a chat command (``!7 p3``) names the module's code."""
@@ -345,49 +498,69 @@ class LiveSession:
         if code is not None:
             self.twitch = code
 
-    def _apply(self, line: str) -> tuple[str, str, bool, bool]:
-        """Apply a line: (note, help text, quit?, changed?)."""
+    def _apply(self, line: str) -> LineOutcome:
+        """Apply a line (already expanded): what it did."""
         text = line.strip()
-        if not text:
-            return "", "", False, False
+        kind = line_kind(text)
         # Any whitespace separates the verb from the rest (a tab as well as a space).
-        verb, *tail = text.split(maxsplit=1)
+        verb, *tail = text.split(maxsplit=1) or [""]
         verb = verb.lower()
         rest = tail[0].strip() if tail else ""
-        if verb in ("quit", "exit", "q"):
-            # Only the bare word leaves: a garbled line that merely starts with "q"
-            # must not end a session that a program is driving.
-            if rest:
-                raise InvalidCommandError(
-                    f"{verb} {rest!r}: {verb} takes nothing after it (type just '{verb}')"
-                )
-            return "", "", True, False
-        if verb in ("help", "?", "h"):
-            return "", HELP, False, False
-        if verb == "state":
-            return self._state_note(), "", False, False
-        if verb == "undo":
+        if kind in _ASKING or kind is LineKind.EMPTY:
+            return self._ask(kind, verb, rest)
+        if kind is LineKind.UNDO:
             return self._undo_last(rest)
-        if verb == "twitch":
-            return self._set_twitch(rest)
-        if verb == "serial":
-            return self._set_edge(self._serial(rest), self.batteries)
-        if verb == "batteries":
-            batteries = Batteries.parse(_need(rest, "batteries", "a count like 3 or '3B 2H'"))
-            return self._set_edge(self.serial, batteries)
-        if verb == "edgework":
-            edge = Edgework.parse(
-                _unquote(_need(rest, "edgework", 'a TP string like "3B 2H // AB3CD4"')),
-                strict=not self.lenient,
+        if kind is LineKind.REDO:
+            return self._redo_last(rest)
+        if self.held:
+            raise InvalidCommandError(
+                f"line {self.held_at + 1} no longer fits; undo back to it or correct the "
+                "edgework first"
             )
-            return self._set_edge(edge.serial or self.serial, edge.batteries or self.batteries)
-        if verb == "start":
+        if kind is LineKind.TWITCH:
+            return self._set_twitch(rest)
+        if kind.sets_edgework:
+            return self._edgework(kind, rest)
+        if kind is LineKind.START:
             return self._start(rest)
-        if verb not in _EVENT_VERBS:
+        if kind is LineKind.UNKNOWN:
             raise InvalidCommandError(
                 f"command {text!r} is not known, expected one of serial, batteries, edgework, "
                 "start, drew, discarded, played, strike, solved, undo, state, help, quit"
             )
+        return self._report(verb, rest, text)
+
+    def _ask(self, kind: LineKind, verb: str, rest: str) -> LineOutcome:
+        """A line that changes nothing: empty, ``quit``, ``help`` or ``state``."""
+        if kind is LineKind.QUIT and rest:
+            # Only the bare word leaves: a garbled line that merely starts with "q"
+            # must not end a session that a program is driving.
+            raise InvalidCommandError(
+                f"{verb} {rest!r}: {verb} takes nothing after it (type just '{verb}')"
+            )
+        if kind is LineKind.HELP:
+            return LineOutcome(kind, help=HELP)
+        if kind is LineKind.STATE:
+            return LineOutcome(kind, note=self._state_note())
+        return LineOutcome(kind)
+
+    def _edgework(self, kind: LineKind, rest: str) -> LineOutcome:
+        """``serial``, ``batteries`` or ``edgework``: set the bomb's edgework."""
+        if kind is LineKind.SERIAL:
+            return self._set_edge(kind, self._serial(rest), self.batteries)
+        if kind is LineKind.BATTERIES:
+            batteries = Batteries.parse(_need(rest, "batteries", "a count like 3 or '3B 2H'"))
+            return self._set_edge(kind, self.serial, batteries)
+        edge = Edgework.parse(
+            _unquote(_need(rest, "edgework", 'a TP string like "3B 2H // AB3CD4"')),
+            strict=not self.lenient,
+        )
+        return self._set_edge(
+            kind, edge.serial or self.serial, edge.batteries or self.batteries
+        )
+
+    def _report(self, verb: str, rest: str, text: str) -> LineOutcome:
+        """A report of what happened on the module (``drew GS``, ``played 2``, ...)."""
         obs = self.observation
         if obs is None:
             raise InvalidCommandError(
@@ -396,8 +569,9 @@ class LiveSession:
         self.observation = obs.apply(_EVENT_VERBS[verb](obs, verb, rest))
         self.module_lines.append(text)
         if self.observation.solved:
-            return f"Solved in {self.observation.clicks} clicks. {AFTER_SOLVE}", "", False, True
-        return "", "", False, True
+            note = f"Solved in {self.observation.clicks} clicks. {AFTER_SOLVE}"
+            return LineOutcome(LineKind.EVENT, changed=True, note=note)
+        return LineOutcome(LineKind.EVENT, changed=True)
 
     def _serial(self, rest: str) -> SerialNumber:
         """``serial AB3CD4``, or ``serial AB3OD4 lenient`` (the session reads leniently
@@ -416,10 +590,11 @@ class LiveSession:
                 f"{exc}; for a modded bomb's serial, type 'serial {rest} lenient'"
             ) from None
 
-    def _set_twitch(self, rest: str) -> tuple[str, str, bool, bool]:
+    def _set_twitch(self, rest: str) -> LineOutcome:
         if rest.lower() in ("off", "none", "-"):
             self.twitch = None
-            return "no Twitch Plays code: the advice is the bare command", "", False, True
+            note = "no Twitch Plays code: the advice is the bare command"
+            return LineOutcome(LineKind.TWITCH, changed=True, note=note)
         code = twitch_code(_need(rest, "twitch", "the module's Twitch Plays code, like 7"))
         if code is None:
             raise InvalidCommandError(
@@ -427,33 +602,67 @@ class LiveSession:
                 "letters like 7 or EM (or 'twitch off')"
             )
         self.twitch = code
-        return f"Twitch Plays module {code}: the advice is its chat command", "", False, True
+        note = f"Twitch Plays module {code}: the advice is its chat command"
+        return LineOutcome(LineKind.TWITCH, changed=True, note=note)
 
-    def _undo_last(self, rest: str) -> tuple[str, str, bool, bool]:
+    def _undo_last(self, rest: str) -> LineOutcome:
+        """``undo``: the last held line taken back, else the last change."""
         if rest:
             raise InvalidCommandError(f"undo {rest!r}: undo takes nothing after it")
+        if self.held:
+            line = self.held.pop()
+            self._redo.append(line)
+            if not self.held:
+                self.held_reason = None
+            return LineOutcome(LineKind.UNDO, note=f"undid '{line}', which was not applied")
         if not self._undo:
             raise InvalidCommandError("there is nothing to undo")
         saved = self._undo.pop()
         self._restore(saved)
-        where = self._state_note() if self.observation is not None else self.edge_note()
-        return f"undid '{saved.line}'; now {where}", "", False, False
+        self._redo.append(saved.given)
+        return LineOutcome(LineKind.UNDO, note=f"undid '{saved.line}'; now {self._where()}")
+
+    def _redo_last(self, rest: str) -> LineOutcome:
+        """``redo``: the line undo took back last, again (held if lines are held, or if
+        it no longer fits)."""
+        if rest:
+            raise InvalidCommandError(f"redo {rest!r}: redo takes nothing after it")
+        if not self._redo:
+            raise InvalidCommandError("there is nothing to redo")
+        line = self._redo.pop()
+        if self.held:
+            self.held.append(line)
+            return LineOutcome(LineKind.REDO, note=f"redid '{line}', held: not applied")
+        try:
+            self._line(line, keep_redo=True)
+        except (DefuserError, EdgeworkError) as exc:
+            self._hold([line], exc, len(self._undo))
+            return LineOutcome(LineKind.REDO, note=f"redid '{line}', held: {self.held_reason}")
+        return LineOutcome(LineKind.REDO, note=f"redid '{line}'; now {self._where()}")
+
+    def _hold(self, lines: list[str], exc: DefuserError | EdgeworkError, at: int) -> None:
+        """Keep ``lines`` without applying them: the first does not fit, for ``exc``."""
+        self.held, self.held_reason, self.held_at = lines, _reason(exc), at
+
+    def _where(self) -> str:
+        """Where things stand now, for a note."""
+        return self._state_note() if self.observation is not None else self.edge_note()
 
     def _set_edge(
-        self, serial: SerialNumber | None, batteries: Batteries | None
-    ) -> tuple[str, str, bool, bool]:
+        self, kind: LineKind, serial: SerialNumber | None, batteries: Batteries | None
+    ) -> LineOutcome:
         # Re-sending the same edgework keeps the game. Another serial or battery count is
         # most often a correction: the module's lines are replayed on it (``start`` begins
         # a new module when it really is another bomb).
         same = (serial, _count(batteries)) == (self.serial, _count(self.batteries))
         self.serial, self.batteries = serial, batteries
         if same and self.observation is not None:
-            return f"{self.edge_note()} (unchanged)", "", False, False
+            return LineOutcome(kind, note=f"{self.edge_note()} (unchanged)")
         lines, self.module_lines = self.module_lines, []
         self.observation = self._fresh()
         if not lines or self.observation is None:
-            return f"{self.edge_note()}; new module", "", False, True
-        return f"{self.edge_note()}; {self._replay(lines)}", "", False, True
+            return LineOutcome(kind, True, f"{self.edge_note()}; new module")
+        return LineOutcome(kind, True, f"{self.edge_note()}; {self._replay(lines)}")
 
     def _replay(self, lines: list[str]) -> str:
         """Apply the module's reported lines again on the new edgework, up to the first
@@ -470,7 +679,7 @@ class LiveSession:
                 )
         return f"the module's {_plural(len(lines), 'reported line')} replayed on it"
 
-    def _start(self, rest: str) -> tuple[str, str, bool, bool]:
+    def _start(self, rest: str) -> LineOutcome:
         cards = parse_hand(_need(rest, "start", "the discard top then 1-3 hand cards"))
         if len(cards) < 2:
             raise InvalidCommandError(
@@ -485,7 +694,8 @@ class LiveSession:
         self.observation = obs.opening(cards[0], cards[1:])
         self.module_lines = [f"start {rest}"]
         rule = obs.rules.rule(cards[0])
-        return f"new module: discard {cards[0].code} (rule {rule})", "", False, True
+        note = f"new module: discard {cards[0].code} (rule {rule})"
+        return LineOutcome(LineKind.START, changed=True, note=note)
 
     def _restore(self, saved: _Saved) -> None:
         """Back to a saved state (the module's lines: the list then, cut to its length)."""
@@ -560,6 +770,11 @@ _EVENT_VERBS: Final[dict[str, Callable[[Observation, str, str], Event]]] = {
     **dict.fromkeys(("strike", "struck"), _struck),
     **dict.fromkeys(("solved", "solve"), _solved),
 }
+
+
+def _reason(exc: DefuserError | EdgeworkError) -> str:
+    """A bad line's error as the session words it (with the syntax that helps)."""
+    return str(exc) + error_hint(exc)
 
 
 def _plural(count: int, word: str) -> str:

@@ -88,7 +88,7 @@ _TWITCH_CODE: Final = re.compile(r"!?\s*([0-9]{1,3}|[A-Za-z][A-Za-z0-9]{1,2})")
 
 #: The verbs of a live session, for completion (short forms are not offered).
 VERBS: Final = (
-    "start", "drew", "discarded", "played", "strike", "solved", "undo", "state",
+    "start", "drew", "discarded", "played", "strike", "solved", "undo", "redo", "state",
     "serial", "batteries", "edgework", "twitch", "help", "quit",
 )
 _CARD_CODES: Final = tuple(sorted(card.code for card in ALL_CARDS))

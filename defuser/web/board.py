@@ -11,10 +11,13 @@ button, a closed tab or a restarted server never loses it and a link can be shar
   ``strike draw``, ...), joined by ``;``;
 * one ``tp`` per module (optional): its Twitch Plays module number.
 
-:func:`evaluate` replays each module's lines through the same
-:class:`~defuser.apps.live_session.LiveSession` that ``mittens live`` uses and returns plain
-data (the JSON API sends it as is; the HTML page is rendered from it). A line that no longer
-fits, after the edgework was corrected, is named with the reason; the module stops there.
+:func:`evaluate` resumes each module's
+:class:`~defuser.apps.live_session.LiveSession` (the session ``mittens live`` uses) from its
+lines and returns plain data (the JSON API sends it as is; the HTML page is rendered from
+it). A line that no longer fits, after the edgework was corrected, is named with the
+reason; the session holds it and the lines after it. A report, ``undo`` and ``redo`` go to
+that session too (:func:`attempt`), which says what kind of line each is and why one is
+refused; the board asks it rather than knowing the verbs.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.apps.live_session import LiveSession, SessionReply
+from defuser.apps.live_session import LineKind, LiveSession, SessionReply, line_kind
+from defuser.strategy.belief import Observation
 from edgework import (
     ALL_CARDS,
     MITTEN_FACES,
@@ -232,30 +236,41 @@ def evaluate(query: BoardQuery) -> dict[str, Any]:
     return {"edgework": edge.to_json(), "modules": modules, "faces": faces(edge.serial)}
 
 
+#: Why a line that asks rather than reports (``help``, ``state``, ``quit``) is refused.
+NOT_A_REPORT: Final = (
+    "that is not a report of what the module did (help: the Keys section below)"
+)
+
+
+def module_session(edge: EdgeReading, query: BoardQuery, index: int) -> LiveSession:
+    """Module ``index``'s live session, resumed from its lines and its redo list."""
+    return LiveSession.resume(
+        edge.serial, edge.batteries, query.modules[index], query.undone_of(index)
+    )
+
+
+def attempt(
+    edge: EdgeReading, query: BoardQuery, index: int, line: str
+) -> tuple[LiveSession | None, str | None]:
+    """Module ``index``'s session after ``line`` (a report, ``undo`` or ``redo``), or
+    why the line cannot be added to it now: a line that asks rather than reports, a
+    module already at its most lines, or the session's own reason."""
+    kind = line_kind(line)
+    if kind.asks:
+        return None, NOT_A_REPORT
+    lines = query.modules[index]
+    if kind not in (LineKind.UNDO, LineKind.REDO) and len(lines) >= MAX_LINES:
+        return None, f"a module holds at most {MAX_LINES} lines"
+    session = module_session(edge, query, index)
+    reply = session.handle(line)
+    return (session, None) if reply.ok else (None, reply.error or "")
+
+
 def refusal(edge: EdgeReading, query: BoardQuery, index: int, line: str) -> dict[str, Any] | None:
     """Why ``line`` cannot be added to module ``index`` now, or None if it can."""
-    lines = query.modules[index]
-    why: str | None = None
-    if line in ("undo", "redo"):
-        empty = not lines if line == "undo" else not query.undone_of(index)
-        why = f"there is nothing to {line}" if empty else None
-    elif line.split(" ")[0].lower() in NOT_REPORTS:
-        why = "that is not a report of what the module did (help: the Keys section below)"
-    elif len(lines) >= MAX_LINES:
-        why = f"a module holds at most {MAX_LINES} lines"
-    else:
-        before = evaluate_module(edge, lines, index + 1, None)
-        if before["failed"] is not None:
-            why = (f"line {before['failed']['index'] + 1} no longer fits; undo back to it or "
-                   "correct the edgework first")
-        else:
-            after = evaluate_module(edge, (*lines, line), index + 1, None)
-            why = None if after["failed"] is None else str(after["failed"]["error"])
+    _, why = attempt(edge, query, index, line)
     return None if why is None else {"line": line, "error": why}
 
-
-#: Words of ``mittens live`` that ask rather than report: never part of a module's history.
-NOT_REPORTS: Final = frozenset({"help", "?", "h", "quit", "exit", "q", "state"})
 
 #: How many module evaluations are remembered: a report evaluates the module before and
 #: after its line, and the page that follows shows the latter again.
@@ -290,22 +305,19 @@ def evaluate_module(
 def _replay(
     edge: EdgeReading, lines: Sequence[str], number: int, twitch: int | None
 ) -> dict[str, Any]:
-    session = LiveSession(edge.serial, edge.batteries)
-    reply: SessionReply = session.handle("state")
+    session = LiveSession.resume(edge.serial, edge.batteries, lines)
+    reply = session.handle("state")
     failed: dict[str, Any] | None = None
-    for index, line in enumerate(lines):
-        attempt = session.handle(line)
-        if not attempt.ok:
-            failed = {"index": index, "line": line, "error": attempt.error}
-            break
-        reply = attempt
+    if session.held:
+        failed = {"index": session.held_at, "line": session.held[0],
+                  "error": session.held_reason}
     live = reply.to_json()
     live["ok"], live["error"] = True, None
     return {
         "number": number,
         "twitch_number": twitch,
         "lines": list(lines),
-        "applied": len(lines) if failed is None else failed["index"],
+        "applied": len(lines) - len(session.held),
         "failed": failed,
         "live": live,
         "view": module_view(reply, twitch),
@@ -361,7 +373,7 @@ def _badge(reply: SessionReply) -> dict[str, Any]:
     }
 
 
-def _cycle(obs: Any) -> dict[str, Any]:
+def _cycle(obs: Observation) -> dict[str, Any]:
     belief = obs.belief
     known = belief.deals_until_on_top
     return {

@@ -6,11 +6,15 @@ the address (see :mod:`defuser.web.board`). A line that the module's history ref
 added; the board comes back with the line and the reason, to be shown once.
 
 Typed lines are read as ``mittens live`` reads them, with the short forms a defuser's report
-takes at the table (:func:`defuser.apps.live_words.expand`); ``undo`` and ``redo`` move a
-line between the module's history and its redo list; ``serial``, ``batteries`` and
-``edgework`` lines set the bomb's edgework for every module; a typed chat command's module
-number (``!7 p2``) becomes the module's Twitch Plays number. ``help``, ``state`` and
-``quit`` ask rather than report, and never enter the history.
+takes at the table (:func:`defuser.apps.live_words.expand`), and the session says what kind
+of line each is (:func:`defuser.apps.live_session.line_kind`): ``serial``, ``batteries`` and
+``edgework`` lines set the bomb's edgework for every module; ``help``, ``state`` and
+``quit`` ask rather than report, and never enter the history; every other line (a report,
+``undo``, ``redo``) goes to the module's own
+:class:`~defuser.apps.live_session.LiveSession`, resumed from the address
+(:func:`defuser.web.board.module_session`), and the module's lines and redo list are read
+back from the session. A typed chat command's module number (``!7 p2``) becomes the
+module's Twitch Plays number.
 """
 
 from __future__ import annotations
@@ -19,14 +23,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
+from defuser.apps.live_session import LineKind, line_kind
 from defuser.apps.live_words import expand
-from defuser.web.board import (
-    MAX_MODULES,
-    NOT_REPORTS,
-    BoardQuery,
-    read_edgework,
-    refusal,
-)
+from defuser.web.board import MAX_MODULES, BoardQuery, attempt, read_edgework
 from edgework import Card, EdgeworkError
 
 #: The verbs a clicked face can complete.
@@ -60,21 +59,21 @@ def apply_report(query: BoardQuery, report: BoardReport) -> BoardQuery:
         return _face(query, index, report.verb, report.face)
     if not line:
         return query
-    word = line.split()[0].lower()
-    if word in NOT_REPORTS:
+    word, kind = line.split()[0].lower(), line_kind(line)
+    if kind.asks:
         return replace(query, rejected=(index, word))
-    if word == "undo":
-        return _move(query, index, forward=False)
-    if word == "redo":
-        return _move(query, index, forward=True)
-    value = line[len(word):].strip().strip("\"'")
-    if word == "serial":
-        return replace(query, serial=value)
-    if word == "batteries":
-        return replace(query, batteries=value)
-    if word == "edgework":
-        return replace(query, edgework=value)
+    if kind.sets_edgework:
+        return _set_edgework(query, kind, line[len(word):].strip().strip("\"'"))
     return _add(query, index, line)
+
+
+def _set_edgework(query: BoardQuery, kind: LineKind, value: str) -> BoardQuery:
+    """A ``serial``, ``batteries`` or ``edgework`` line: that field of the board."""
+    if kind is LineKind.SERIAL:
+        return replace(query, serial=value)
+    if kind is LineKind.BATTERIES:
+        return replace(query, batteries=value)
+    return replace(query, edgework=value)
 
 
 def _set_twitch(query: BoardQuery, index: int, text: str) -> BoardQuery:
@@ -130,32 +129,17 @@ def _face(query: BoardQuery, index: int, verb: str, face: str) -> BoardQuery:
 
 
 def _add(query: BoardQuery, index: int, line: str) -> BoardQuery:
-    lines = query.modules[index]
-    if refusal(read_edgework(query), query, index, line) is not None:
+    """Module ``index`` after ``line``, as its session has it (the line refused, with
+    the reason worked out again when shown, if the session refuses it)."""
+    session, _ = attempt(read_edgework(query), query, index, line)
+    if session is None:
         return replace(query, rejected=(index, line))
     pending = query.pending
-    if line.lower().startswith("start") and index < len(pending):
+    if line_kind(line) is LineKind.START and index < len(pending):
         pending = _set_text(pending, index, "")
     return replace(
         query,
-        modules=_set_lines(query.modules, index, (*lines, line)),
-        undone=_set_lines(query.undone, index, ()),
+        modules=_set_lines(query.modules, index, (*session.history, *session.held)),
+        undone=_set_lines(query.undone, index, tuple(session.redoable)),
         pending=pending,
-    )
-
-
-def _move(query: BoardQuery, index: int, *, forward: bool) -> BoardQuery:
-    lines, undone = query.modules[index], query.undone_of(index)
-    source = undone if forward else lines
-    if not source:
-        return replace(query, rejected=(index, "redo" if forward else "undo"))
-    moved = source[-1]
-    if forward:
-        lines, undone = (*lines, moved), undone[:-1]
-    else:
-        lines, undone = lines[:-1], (*undone, moved)
-    return replace(
-        query,
-        modules=_set_lines(query.modules, index, lines),
-        undone=_set_lines(query.undone, index, undone),
     )

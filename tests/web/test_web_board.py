@@ -199,3 +199,24 @@ def test_a_module_whose_advice_stopped_says_so() -> None:
     assert module_view(stopped, None)["badge"]["text"] == "STOPPED"
     waiting = SessionReply(True, None, None, Recommendation(None, None, "give the serial"))
     assert module_view(waiting, None)["badge"]["text"] == "WAITING"
+
+
+def test_a_bug_inside_the_session_is_a_server_error_not_an_error_reply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A misuse inside the live session once became the board's 'failed' line
+    ('internal error: MisuseError: ...'); it is a bug, answered 500 with no traceback."""
+    from defuser.strategy.belief import Observation
+    from edgework.errors import MisuseError
+
+    def broken(self: Observation, event: object) -> Observation:
+        raise MisuseError("secret internals")
+
+    monkeypatch.setattr(Observation, "apply", broken)
+    plain = TestClient(create_app(WebSettings(GuardSettings(port=80))),
+                       base_url="http://127.0.0.1", raise_server_exceptions=False)
+    # Module number 999: no other test's board, so none of them is remembered for it.
+    params = board_params(["start RC BH GS YT", "played 1"], tp="999")
+    response = plain.get("/api/board", params=params)
+    assert response.status_code == 500
+    assert "Traceback" not in response.text and "secret" not in response.text

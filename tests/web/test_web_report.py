@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from defuser.web.board import BoardQuery
+from defuser.web.board import BoardQuery, evaluate, read_edgework, refusal
 from defuser.web.report import BoardReport, apply_report
 
 EDGE = BoardQuery(serial="AB3CD4", batteries="3")
@@ -59,3 +59,40 @@ def test_a_report_for_a_new_module_adds_one_and_twitch_numbers_stick() -> None:
     renumbered = apply_report(board, BoardReport(1, twitch="#12"))
     assert renumbered.twitch_number(1) == 12 and renumbered.modules == board.modules
     assert apply_report(board, BoardReport(1, twitch="1000")).twitch_number(1) is None
+
+
+def test_undo_and_redo_are_the_sessions_and_refuse_words_after_them() -> None:
+    """The board once took 'undo x' and 'redo x' for undo and redo, ignoring the rest;
+    the session (and so `mittens live`) refuses such a line, and so does the board now."""
+    board = reported(EDGE, BoardReport(0, typed=START), BoardReport(0, typed="p1"))
+    for line in ("undo x", "redo x"):
+        refused = apply_report(board, BoardReport(0, typed=line))
+        assert refused.modules == board.modules and refused.rejected == (0, line)
+        assert refusal(read_edgework(refused), refused, 0, line) == {
+            "line": line, "error": f"{line[:4]} 'x': {line[:4]} takes nothing after it"}
+
+
+def test_undo_takes_back_the_last_change_not_a_line_that_changed_nothing() -> None:
+    """An address whose module holds a line that changes nothing ('state', written by
+    hand) once made undo take back that line alone, so the undo changed nothing; the
+    session's undo takes back the last change."""
+    board = BoardQuery(serial="AB3CD4", batteries="3", modules=((START, "played 1", "state"),))
+    undone = apply_report(board, BoardReport(0, line="undo"))
+    assert undone.modules == ((START,),) and undone.undone == (("played 1",),)
+    assert undone.rejected is None
+
+
+def test_a_redone_line_that_no_longer_fits_is_kept_but_not_applied() -> None:
+    """After a corrected edgework, redo brings its line back even where it no longer
+    fits: the module shows it as the line that no longer fits (as before)."""
+    board = BoardQuery(serial="XZ3CD4", batteries="3", modules=((START, "played 1"),),
+                       undone=(("discarded RC",),))
+    redone = apply_report(board, BoardReport(0, line="redo"))
+    assert redone.modules == ((START, "played 1", "discarded RC"),) and redone.undone == ((),)
+    module = evaluate(redone)["modules"][0]
+    assert module["applied"] == 2 and module["failed"]["line"] == "discarded RC"
+    held = apply_report(redone, BoardReport(0, typed="p1"))
+    assert held.rejected == (0, "played 1") and held.modules == redone.modules
+    assert refusal(read_edgework(held), held, 0, "played 1") == {
+        "line": "played 1",
+        "error": "line 3 no longer fits; undo back to it or correct the edgework first"}
