@@ -34,7 +34,7 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Final, TextIO
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -256,7 +256,7 @@ def _text_lines(stream: IO[str]) -> Iterator[str]:
         first = False
 
 
-def input_lines(stream: Any = None) -> Iterator[str]:
+def input_lines(stream: TextIO | None = None) -> Iterator[str]:
     """Lines of stdin (or ``stream``) without their line ends, one as soon as it arrives.
 
     See the module contract: never raises on bad bytes, a closed or unreadable stdin

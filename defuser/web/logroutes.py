@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData, UploadFile
+from starlette.datastructures import FormData, QueryParams, UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -121,7 +121,7 @@ class LogPages:
         return LogSource("upload", data, serial, batteries,
                          judge_wanted(params.getlist("judge")))
 
-    async def _from_query(self, params: Any) -> dict[str, Any] | None:
+    async def _from_query(self, params: QueryParams) -> dict[str, Any] | None:
         key = params.get("id", "")
         if key:
             kept = self.kept.get(key[:40])

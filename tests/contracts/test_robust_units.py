@@ -21,18 +21,10 @@ def test_live_undo_stack_is_bounded() -> None:
     assert not session.handle("undo").ok
 
 
-class _Binary(io.BytesIO):
-    """A stdin whose bytes are given (``buffer`` is itself)."""
-
-    @property
-    def buffer(self) -> io.BytesIO:
-        return self
-
-
 def test_input_lines_decodes_strips_and_bounds() -> None:
     long_line = b"x" * (MAX_LINE_BYTES * 3)
     data = b"\xef\xbb\xbfdraw\r\n\xff\x1b[2J\n" + long_line + b"\nlast"
-    lines = list(input_lines(_Binary(data)))
+    lines = list(input_lines(io.TextIOWrapper(io.BytesIO(data))))  # a stdin of these bytes
     assert lines[0] == "draw"
     assert lines[1] == "\ufffd\ufffd[2J"
     assert lines[2].endswith("\ufffd") and len(lines[2]) <= MAX_LINE_BYTES + 1
