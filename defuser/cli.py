@@ -181,9 +181,9 @@ def cli() -> None:
     """Exploding Mittens: solve, practise, check logs and drive a prop for the KTaNE module."""
 
 
-def main(argv: list[str] | None = None) -> Any:
-    """Run ``mittens`` under its :class:`~defuser.terminal.app.Application`, whose error
-    boundary turns every failure into an exit status.
+def main(argv: list[str] | None = None, app: Application | None = None) -> Any:
+    """Run ``mittens`` under its :class:`~defuser.terminal.app.Application` (``app``, or
+    one on the real clocks), whose error boundary turns every failure into an exit status.
 
     Input errors (from click, the library or a user path) print one line on stderr and
     exit 2; Ctrl-C exits 130 (interactive commands print their summary first); a
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> Any:
     the help and exits 0.
     """
     setup_streams()
-    app = Application()
+    app = Application() if app is None else app
     with app.boundary():
         release_interrupts()
         try:

@@ -29,6 +29,7 @@ from typing import IO, Literal, overload
 import pytest
 
 from defuser.cli import main
+from defuser.terminal.app import Application
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,9 +64,12 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def run_cli(
-    args: list[str], monkeypatch: pytest.MonkeyPatch, stdin: str = ""
+    args: list[str], monkeypatch: pytest.MonkeyPatch, stdin: str = "",
+    *, app: Application | None = None,
 ) -> Run:
-    """Run ``mittens ARGS`` in this process with ``stdin``; colour off as on a pipe."""
+    """Run ``mittens ARGS`` in this process with ``stdin``; colour off as on a pipe.
+    ``app`` is the run's application (made fresh for each run: it keeps its consoles),
+    for a test that gives the commands fake clocks."""
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     out, err = io.StringIO(), io.StringIO()
@@ -74,7 +78,7 @@ def run_cli(
     monkeypatch.setattr(sys, "stderr", err)
     code = 0
     try:
-        main(args)
+        main(args, app)
     except SystemExit as exc:
         code = _exit_code(exc)
     return Run(code, out.getvalue(), err.getvalue())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import sys
-from time import monotonic
 from typing import IO, Any
 
 import click
@@ -414,17 +413,18 @@ def play(
         # analyze' knows the serial number and batteries without being told.
         log_file.write("".join(line + "\n" for line in bomb_lines(seed, edge)))
         log_file.flush()
+    app = Application.current(json_mode=json_mode)
     try:
         session = GameSession(
             module,
             strike_limit=strike_limit,
-            clock=monotonic,
+            clock=app.clock,
             time_limit=time_limit,
         )
         game = TerminalGame(
             session,
             edge,
-            Application.current(json_mode=json_mode),
+            app,
             colour=interactive and colour_enabled(sys.stdout),
             json_mode=json_mode,
             log_file=log_file,

@@ -14,7 +14,6 @@ import contextlib
 import os
 import stat
 import sys
-import time
 from pathlib import Path
 from typing import IO
 
@@ -235,7 +234,7 @@ def stats(
         export(rows, export_to, out, path)
         if export_to == "-" or not json_mode:
             return
-    now = time.time()
+    now = out.wall()
     report = build_report(rows, database=str(path), now=now, settings=settings)
     if json_mode and picture_to is None:
         out.json(report.to_json())  # rich (the drawing) is never loaded for this

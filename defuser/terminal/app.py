@@ -19,7 +19,11 @@ Contract: :class:`Application` (hatch's ``Application`` is the model) is made by
   bug and keeps its traceback;
 - **Ctrl-C**, the one place that ends a run on it (:meth:`Application.interrupted`): the
   command's summary first (:meth:`Application.interruptible`), then
-  ``mittens: interrupted`` on stderr and exit 130.
+  ``mittens: interrupted`` on stderr and exit 130;
+- **the clocks** the commands hand to their sessions: :attr:`Application.clock`
+  (monotonic seconds, for a game's timer and elapsed time) and :attr:`Application.wall`
+  (seconds since the epoch, for what day it is). A test gives an application with fake
+  clocks to :func:`defuser.cli.main` instead of patching a module's clock.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import functools
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
@@ -118,10 +123,21 @@ class Application:
     """The one object a ``mittens`` run's commands print and end through.
 
     ``json_mode`` is the running command's ``--json``: results are JSON lines.
+    ``clock`` is the monotonic clock the commands' sessions run on (a game's timer),
+    ``wall`` the calendar's (seconds since the epoch: the stats' "now").
     """
 
-    def __init__(self, *, json_mode: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        json_mode: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        """An application printing JSON lines if ``json_mode``, on these clocks."""
         self.json_mode = json_mode
+        self.clock = clock
+        self.wall = wall
         #: The running command as typed (``mittens solve``): every error line starts
         #: with it, so a failure reads the same whichever part of the run it came from.
         self.command_path = "mittens"

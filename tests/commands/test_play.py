@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,10 @@ GOLDEN_EDGE = "3B 2H // *FRK // KT4RE7"
 GOLDEN_SCRIPT = GOLDEN / "play" / "seed2.commands"
 
 
-@pytest.fixture
-def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The game's clock (the one ``mittens play`` gives its session) stands still:
+def frozen() -> Application:
+    """A run whose clock (the one ``mittens play`` gives its session) stands still:
     elapsed time always 0:00, so transcripts are reproducible."""
-    monkeypatch.setattr(play_command, "monotonic", lambda: 1000.0)
+    return Application(clock=lambda: 1000.0)
 
 
 # ------------------------------------------------------------------ the parser
@@ -113,15 +113,14 @@ def expected_log(edge_text: str, seed: int, commands: list[str]) -> list[str]:
     return module.log
 
 
-def test_golden_game_log_and_transcript(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
-) -> None:
+def test_golden_game_log_and_transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "game.log"
     script = GOLDEN_SCRIPT.read_text(encoding="utf-8")
     run = run_cli(
         ["play", "--edgework", GOLDEN_EDGE, "--seed", "2", "--strikes", "0", "--log", str(log)],
         monkeypatch,
         stdin=script,
+        app=frozen(),
     )
     assert run.code == 0
     check_golden("play/seed2.log", log.read_text(encoding="utf-8"))
@@ -322,18 +321,17 @@ def test_vanilla_edgework_generation_is_seeded() -> None:
     assert build_edgework(Edgework(), 9) == build_edgework(Edgework(), 9)
 
 
-def test_docs_transcripts_are_current(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
-) -> None:
+def test_docs_transcripts_are_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/play.md shows real output of these exact commands."""
     doc = (Path(__file__).parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
     edge = ["--serial", "KT4RE7", "--batteries", "3B 2H", "--seed", "2"]
     log = tmp_path / "game.log"
     script = "draw\nplay 1\nplay 1\ndraw\ndraw\nplay 2\n"
-    run = run_cli(["play", *edge, "--log", str(log)], monkeypatch, stdin=script)
+    run = run_cli(["play", *edge, "--log", str(log)], monkeypatch, stdin=script, app=frozen())
     assert run.out in doc
     assert log.read_text(encoding="utf-8") in doc
-    run = run_cli(["play", *edge, "--json"], monkeypatch, stdin="draw\nplay 1\nplay 5\n")
+    run = run_cli(["play", *edge, "--json"], monkeypatch, stdin="draw\nplay 1\nplay 5\n",
+                  app=frozen())
     assert run.out in doc
 
 
@@ -387,3 +385,18 @@ def test_the_timer_running_out_in_json(capsys: pytest.CaptureFixture[str]) -> No
     assert end == {"event": "end", "reason": "timeout", "actions": 0, "strikes": 0,
                    "deals": 0, "solved": False, "seconds": 61.0}
     assert game.session.module.clicks == 0  # the late click was not made
+
+
+def test_the_command_runs_the_game_on_the_applications_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``mittens play`` hands its session the run's clock (no module clock to patch):
+    a clock 61 s later once the first line was read ends a 60 s game before its click."""
+
+    def clock() -> float:
+        return 1061.0 if sys.stdin.tell() > 0 else 1000.0
+
+    run = run_cli(["play", "--edgework", "3B 2H // AB3CD4", "--seed", "7", "--time", "60",
+                   "--json"], monkeypatch, stdin="draw\n", app=Application(clock=clock))
+    end = json.loads(run.out.splitlines()[-1])
+    assert end["reason"] == "timeout" and end["seconds"] == 61.0 and end["actions"] == 0

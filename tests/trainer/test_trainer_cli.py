@@ -16,6 +16,7 @@ from cli_helpers import check_golden, run_cli
 from trainer_helpers import steady
 
 from defuser.cli import main
+from defuser.terminal.app import Application
 from defuser.trainer.store import AnswerRecord, Store
 from edgework import RuleLetter
 
@@ -207,9 +208,8 @@ STATS_NOW = MONDAY + 14 * DAY
 
 def test_stats_human_golden(db: Path, monkeypatch: pytest.MonkeyPatch, utc: None) -> None:
     fill(db)
-    monkeypatch.setattr(time, "time", lambda: STATS_NOW)
     monkeypatch.setenv("COLUMNS", "100")
-    run = run_cli(["stats", "--db", str(db)], monkeypatch)
+    run = run_cli(["stats", "--db", str(db)], monkeypatch, app=Application(wall=lambda: STATS_NOW))
     assert run.code == 0, run.err
     check_golden("trainer/stats.txt", run.out.replace(str(db), "STATS.sqlite3"))
 
@@ -225,8 +225,9 @@ def test_stats_heatmaps_trends_retention_and_forecast(
                 at=MONDAY + 9 * DAY + n, kind="identify", skill="identify:B:RC", rule=None,
                 question={"text": "q"}, expected="Nope", given="Nope" if correct else "Yep",
                 grade="right" if correct else "wrong", correct=correct, seconds=seconds))
-    monkeypatch.setattr(time, "time", lambda: STATS_NOW)
-    report = json.loads(run_cli(["stats", "--json", "--db", str(db)], monkeypatch).out)
+    stats_app = Application(wall=lambda: STATS_NOW)
+    report = json.loads(run_cli(["stats", "--json", "--db", str(db)], monkeypatch,
+                                app=stats_app).out)
     maps = {m["table"]: m for m in report["heatmaps"]}
     assert list(maps) == ["A", "B", "C", "D", "E"]
     assert maps["B"]["rows"][0] == "circle" and maps["B"]["columns"][0] == "red"
