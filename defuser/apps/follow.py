@@ -112,7 +112,7 @@ _MAX_SCAN: Final = 10_000
 FOLLOW_STATE_VERSION: Final = 1
 #: The most lines of one game session a follower keeps to be rebuilt from; past it,
 #: that session's state can no longer be rebuilt (:meth:`Follower.from_state`).
-MAX_KEPT_LINES: Final = 200_000
+MAX_KEPT_LINES: Final = 100_000
 
 
 class SavedFollowError(SavedGameError):

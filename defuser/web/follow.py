@@ -17,6 +17,7 @@ reaches the follower.
 from __future__ import annotations
 
 import asyncio
+import enum
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,15 @@ MAX_NOTICES: Final = 20
 MAX_MODULES: Final = 64
 #: Set when the server is stopping: open event streams end at once (a clean Ctrl-C).
 CLOSING: Final = threading.Event()
+
+
+class BoardNoticeKind(enum.StrEnum):
+    """What a notice on the board is about (its ``kind`` in the snapshot)."""
+
+    UNREADABLE = "unreadable"
+    RESTARTED = "restarted"
+    SESSION = "session"
+    STOPPED = "stopped"
 
 
 class FollowHub:
@@ -96,14 +106,15 @@ class FollowHub:
             if not self._readable:
                 return False
             self._readable = False
-            self._notice("unreadable", f"The log {self.path} cannot be read: {notice.detail}.")
+            self._notice(BoardNoticeKind.UNREADABLE,
+                         f"The log {self.path} cannot be read: {notice.detail}.")
             return True
         if notice.kind is FollowNoticeKind.BACK:
             self._readable = True
         elif notice.kind is FollowNoticeKind.RESTARTED:
             self._readable = True
-            self._notice("restarted", f"The log was {notice.detail}: it is read again from "
-                         "its top.")
+            self._notice(BoardNoticeKind.RESTARTED,
+                         f"The log was {notice.detail}: it is read again from its top.")
             self.modules.clear()
             return True
         return False
@@ -112,7 +123,7 @@ class FollowHub:
         if advice.session != self.session:
             self.session = advice.session
             self.modules.clear()
-            self._notice("session", "A new game session started in the log.")
+            self._notice(BoardNoticeKind.SESSION, "A new game session started in the log.")
         bomb = advice.bomb.number if advice.bomb is not None else 0
         key = f"{bomb}-{advice.module_id}"
         data = advice.to_json()
@@ -120,16 +131,16 @@ class FollowHub:
         data["key"] = key
         data["changed_at"] = self.clock()
         if not advice.reply.ok:
-            self._notice("stopped", f"Bomb {bomb}, module #{advice.module_id}: the advice "
-                         f"stopped: {advice.reply.error}")
+            self._notice(BoardNoticeKind.STOPPED, f"Bomb {bomb}, module #{advice.module_id}: "
+                         f"the advice stopped: {advice.reply.error}")
         self.modules.pop(key, None)
         self.modules[key] = data
         self.latest = key
         while len(self.modules) > MAX_MODULES:
             self.modules.pop(next(iter(self.modules)))
 
-    def _notice(self, kind: str, text: str) -> None:
-        self.notices.append({"kind": kind, "text": text, "at": self.clock()})
+    def _notice(self, kind: BoardNoticeKind, text: str) -> None:
+        self.notices.append({"kind": kind.value, "text": text, "at": self.clock()})
         del self.notices[:-MAX_NOTICES]
 
     def snapshot(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ web pages' renderer (a protocol, not ``Callable[..., Response]``)."""
 from __future__ import annotations
 
 import collections.abc
+import dataclasses
 import json
 import sqlite3
 import typing
@@ -32,8 +33,17 @@ from defuser.apps.follow import (
     TailRead,
     event_text,
 )
-from defuser.apps.tracking import ClickKind, LoggedClick, OtherLine, Tracked
+from defuser.apps.tracking import Candidate, ClickKind, LoggedClick, OtherLine, Tracked, View
 from defuser.engine import modlog
+from defuser.logs.stream import (
+    EdgeworkKey,
+    EdgeworkLine,
+    EdgeworkRead,
+    NoSerial,
+    SerialRead,
+    SerialUnread,
+    edgework_key,
+)
 from defuser.trainer.drill_session import DrillOptions, open_session
 from defuser.trainer.focus import Focus
 from defuser.trainer.model import DrillMode
@@ -175,6 +185,21 @@ def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> No
     advice = Follower(batteries=3).feed_all(lines)[0]
     assert advice.needs == (EdgeFact.SERIAL,) and advice.given == (EdgeFact.BATTERIES,)
     assert advice.to_json()["bomb"]["given"] == ["batteries"]
+
+
+def test_the_log_stream_keys_bombs_and_names_edgework_lines_by_typed_values() -> None:
+    # What a module reads of a bomb is a union of frozen dataclasses that mypy checks at
+    # every consumer (analyze's and follow's grouping), not a tuple told apart at run
+    # time; an edgework line's kind is an enum.
+    members = typing.get_args(EdgeworkKey)
+    assert members == (SerialRead, NoSerial, SerialUnread)
+    for key in (edgework_key("AB3CD4", 2), edgework_key(None, 2), edgework_key("??", 2)):
+        assert dataclasses.is_dataclass(key) and hash(key) == hash(dataclasses.replace(key))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(key, dataclasses.fields(key)[0].name, None)
+    assert typing.get_type_hints(View)["key"] == typing.get_type_hints(Candidate)["key"]
+    assert typing.get_type_hints(EdgeworkRead)["kind"] is EdgeworkLine
+    assert typing.get_type_hints(edgework_key)["return"] == EdgeworkKey
 
 
 def test_a_drill_mode_is_typed_from_the_command_line_to_the_session() -> None:
