@@ -18,10 +18,18 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from defuser.dashboard.drill_words import (
+    caught_up_words,
+    daily_words,
+    head_words,
+    outlook_words,
+    place_words,
+    plan_words,
+)
 from defuser.engine.clock import time_text
 from defuser.streams import input_lines, stdin_is_terminal
 from defuser.terminal.app import Application, colour_enabled
-from defuser.terminal.drill_clock import TIMED_OUT, ReadResult, TerminalReader
+from defuser.terminal.drill_clock import TIMED_OUT, ReadResult, TerminalReader, clock_words
 from defuser.terminal.game_view import end_headline
 from defuser.terminal.params import FiniteFloat, seconds
 from defuser.terminal.style import COLOUR_STYLES
@@ -52,6 +60,7 @@ from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, Answered, DrillMode, Question, Verdict
 from defuser.trainer.report import Tally
 from defuser.trainer.scheduler import RETENTION_RANGE
+from defuser.trainer.session import CaughtUpReason
 from defuser.trainer.skills import SKILL_TABLES, Kind, skill_table
 from defuser.trainer.store import Store
 from edgework import ALL_CARDS, RULE_LETTERS, SHAPE_GLYPHS, Card, Colour, RuleLetter
@@ -121,7 +130,7 @@ class DrillIO:
         running answer clock)."""
         if self.reader is None:
             return next(self._lines, None)
-        words = session.clock_words if session.clock_running() else None
+        words = (lambda: clock_words(session)) if session.clock_running() else None
         return self.reader.read("> ", words=words, deadline=session.deadline())
 
     def cards(self, text: str) -> Text:
@@ -268,7 +277,7 @@ def show_asked(event: Asked, term: DrillIO) -> None:
     and why it was chosen)."""
     question = event.question
     style = "bold" if term.colour else ""
-    term.say(Text(f"{event.head} ", style=style).append_text(term.cards(question.text)))
+    term.say(Text(f"{head_words(event)} ", style=style).append_text(term.cards(question.text)))
     if not term.interactive:
         return
     view = module_view(question, term.colour, strikes=event.strikes,
@@ -313,7 +322,7 @@ def show_ended(event: DrillEnded, term: DrillIO) -> None:
         target.print(f"Session{ending}: {event.right}/{event.answered} right")
         target.print(summary_table(event.tallies, term.colour))
     if event.daily is not None:
-        term.note(event.daily)
+        term.note(daily_words(event.daily))
 
 
 def show_game_end(event: GameEnded, term: DrillIO) -> None:
@@ -358,16 +367,17 @@ def show_event(event: Event, term: DrillIO) -> None:
                  style="yellow")
     elif isinstance(event, GameStarted):
         target.print(
-            f"Game {event.progress}: {event.edge} (module seed {event.seed}). "
+            f"Game {place_words(event.place)}: {event.edge} (module seed {event.seed}). "
             f"The optimal policy needs {event.expected_at_start:.1f} clicks on average "
             "from here."
         )
     elif isinstance(event, Paused):
-        term.say(f"  Press Enter for the next {event.what}.", style="dim")
+        term.say(f"  Press Enter for the next {event.what.value}.", style="dim")
     elif isinstance(event, CaughtUp):
         hint = (" 'mittens drill --practice' practises more without changing the schedule."
-                if event.why.startswith("caught up") else "")
-        term.note(f"{event.why[0].upper()}{event.why[1:]}.{hint}")
+                if event.why.reason is CaughtUpReason.SCHEDULE_DONE else "")
+        why = caught_up_words(event.why)
+        term.note(f"{why[0].upper()}{why[1:]}.{hint}")
     elif isinstance(event, BombTimerRanOut):
         late = f"; {event.late!r} came too late and was not played" if event.late else ""
         term.say(f"  The bomb's timer ran out before the click{late}.")
@@ -410,13 +420,13 @@ def show_start(event: DrillStarted, term: DrillIO, path: Path) -> None:
     if not term.interactive:
         return
     term.note(
-        f"Drill: {event.plan}; answers are stored in {path}. "
+        f"Drill: {plan_words(event.plan)}; answers are stored in {path}. "
         "Type 'help' for the notation, 'quit' to stop."
     )
-    if event.outlook:
-        term.note(f"Today: {event.outlook}.")
+    if event.outlook is not None:
+        term.note(f"Today: {outlook_words(event.outlook)}.")
     if event.daily is not None:
-        term.note(event.daily)
+        term.note(daily_words(event.daily))
 
 
 

@@ -3,8 +3,8 @@ clock beside it, and the bomb that explodes while the learner types.
 
 Contract: :class:`PromptLine` is the line being typed, without I/O: keystrokes in
 (:meth:`PromptLine.feed`), the line to draw out (:meth:`PromptLine.render`). It never
-draws the clock over the typed answer: the clock (the drill session's
-:meth:`~defuser.trainer.drill_session.DrillSession.clock_words`, ``2.3 s / 5.0 s``) sits
+draws the clock over the typed answer: the clock (:func:`clock_words`, the drill
+session's answer clock in words, ``2.3 s / 5.0 s``) sits
 at the right end of the line when the answer leaves room for it, the typed answer
 scrolls (its start hidden behind ``…``) when it would reach the clock, and on a line
 too narrow for both the clock is left out; nothing ever wraps.
@@ -34,7 +34,9 @@ from typing import IO, Final
 
 from rich.cells import cell_len
 
+from defuser.engine.clock import time_text
 from defuser.streams import MAX_LINE_BYTES, printable, prompt_line
+from defuser.trainer.drill_session import DrillSession
 
 #: Whether the terminal can be waited on and read key by key (``select`` and ``termios``
 #: work on a POSIX terminal, not on a Windows console, which is read line by line: no
@@ -48,6 +50,38 @@ GAP: Final = 2
 MIN_TYPED: Final = 8
 #: Shown in front of a typed answer whose start scrolled out of view.
 MORE: Final = "…"
+
+def clock_text(
+    elapsed: float,
+    target: float,
+    *,
+    limit: float | None = None,
+    bomb_left: float | None = None,
+) -> str:
+    """What the answer clock shows after ``elapsed`` seconds.
+
+    ``target`` is the skill's answer-time target; ``limit`` the time limit (a
+    countdown to it); ``bomb_left`` the bomb timer's seconds left now.
+    """
+    parts = []
+    if bomb_left is not None:
+        parts.append(f"bomb {time_text(int(max(bomb_left, 0.0)) * 1000)}")
+    if limit is not None:
+        parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")
+    if elapsed > target:
+        parts.append(f"{elapsed:.1f} s SLOW")
+    else:
+        parts.append(f"{elapsed:.1f} s / {target:.1f} s")
+    return "  ".join(parts)
+
+
+def clock_words(session: DrillSession) -> str:
+    """What the answer clock of ``session``'s question asked shows now
+    (:func:`clock_text`)."""
+    bomb_left = None if session.game is None else session.game.time_left
+    return clock_text(session.elapsed(), session.target(), limit=session.drill.time_limit,
+                      bomb_left=bomb_left)
+
 
 #: Keys the prompt line understands.
 ENTER: Final = frozenset("\r\n")

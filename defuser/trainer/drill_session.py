@@ -34,20 +34,21 @@ early, as the end of input does; every answer is stored (by
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from defuser.engine.clock import time_text
 from defuser.engine.game import GameEnd, outcome_fields
 from defuser.engine.simulator import Result
-from defuser.trainer.focus import answers_today
+from defuser.trainer.focus import Focus, answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
 from defuser.trainer.model import Answered, DrillMode, Grade, Question, Verdict
 from defuser.trainer.report import Tally
-from defuser.trainer.session import Drill
+from defuser.trainer.scheduler import Outlook
+from defuser.trainer.session import CaughtUpWhy, Drill
 from defuser.trainer.settings import load_settings
 from defuser.trainer.skills import SkillTable
 from defuser.trainer.states import StateError, question_from_state, question_state
@@ -95,53 +96,60 @@ class Goal:
             return False
         return self.seconds is None or elapsed < self.seconds
 
-    def progress(self, number: int, elapsed: float) -> str:
-        """``3/10``, or ``3, 4:10 left`` in a timed session."""
-        if self.seconds is None:
-            return f"{number}/{self.count}"
-        left = max(self.seconds - elapsed, 0.0)
-        head = f"{number}/{self.count}" if self.count is not None else str(number)
-        return f"{head}, {time_text(int(left) * 1000)} left"
+    def place(self, number: int, elapsed: float) -> Place:
+        """Where the ``number``-th question (or game) stands, ``elapsed`` seconds in."""
+        left = None if self.seconds is None else max(self.seconds - elapsed, 0.0)
+        return Place(number, self.count, left)
 
-    def plan_words(self, unit: str) -> str:
-        """``10 questions``, ``5 minutes`` or both."""
-        parts = []
-        if self.count is not None:
-            parts.append(f"{self.count} {unit}{'s' if self.count != 1 else ''}")
-        if self.seconds is not None:
-            minutes = round(self.seconds / 60, 1)
-            parts.append(f"{minutes:g} minute{'s' if minutes != 1 else ''}")
-        return " or ".join(parts)
-
-    def daily_words(self, answered: int) -> str:
-        """``Daily goal: 34/50 answers today`` (or reached)."""
-        today = self.before + answered
-        state = "reached!" if today >= self.daily else f"{self.daily - today} to go"
-        return f"Daily goal: {today}/{self.daily} answers today, {state}"
+    def daily_progress(self, answered: int) -> DailyProgress | None:
+        """The day's answers after ``answered`` of this session against the daily goal
+        (``None`` without a goal)."""
+        return DailyProgress(self.before + answered, self.daily) if self.daily else None
 
 
-def clock_text(
-    elapsed: float,
-    target: float,
-    *,
-    limit: float | None = None,
-    bomb_left: float | None = None,
-) -> str:
-    """What the answer clock shows after ``elapsed`` seconds.
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a question (or game) stands in its session: its ``number``, the session's
+    ``count`` (``None``: timed only) and, in a timed session, the ``seconds_left``."""
 
-    ``target`` is the skill's answer-time target; ``limit`` the time limit (a
-    countdown to it); ``bomb_left`` the bomb timer's seconds left now.
-    """
-    parts = []
-    if bomb_left is not None:
-        parts.append(f"bomb {time_text(int(max(bomb_left, 0.0)) * 1000)}")
-    if limit is not None:
-        parts.append(f"{max(limit - elapsed, 0.0):.1f} s left")
-    if elapsed > target:
-        parts.append(f"{elapsed:.1f} s SLOW")
-    else:
-        parts.append(f"{elapsed:.1f} s / {target:.1f} s")
-    return "  ".join(parts)
+    number: int
+    count: int | None
+    seconds_left: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyProgress:
+    """The day's answers so far (``today``) against the daily goal (``goal``)."""
+
+    today: int
+    goal: int
+
+    @property
+    def reached(self) -> bool:
+        """Whether the day's goal is reached."""
+        return self.today >= self.goal
+
+
+@dataclass(frozen=True, slots=True)
+class DrillPlan:
+    """What a session plans: ``count`` questions (or ``games``) or ``seconds`` from
+    the start, its mode, extra practice or not, its focus and its answer time limit."""
+
+    count: int | None
+    seconds: float | None
+    games: bool
+    mode: DrillMode
+    practice: bool
+    focus: Focus
+    time_limit: float | None
+
+
+class Upcoming(enum.Enum):
+    """What a paused session shows next: a question, a game's next click, a new game."""
+
+    QUESTION = "question"
+    CLICK = "click"
+    GAME = "game"
 
 
 # ------------------------------------------------------------------------- events
@@ -149,22 +157,22 @@ def clock_text(
 
 @dataclass(frozen=True, slots=True)
 class DrillStarted:
-    """The session began: what it plans (``10 questions, mode table, ...``), the daily
-    goal's progress (``None`` without a goal) and, for a scheduled drill, what it can
-    ask (``12 due, 5 new``; empty for a seeded drill, a game or extra practice)."""
+    """The session began: what it plans, the daily goal's progress (``None`` without a
+    goal) and, for a scheduled drill, what it can ask (skills due and new; ``None`` for
+    a seeded drill, a game or extra practice)."""
 
-    plan: str
-    daily: str | None
-    outlook: str = ""
+    plan: DrillPlan
+    daily: DailyProgress | None
+    outlook: Outlook | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """A new game: its number and progress, its edge in words, its module seed and
-    the optimal policy's expected clicks from the start."""
+    """A new game: its number and where it stands in the session, its edge in words,
+    its module seed and the optimal policy's expected clicks from the start."""
 
     index: int
-    progress: str
+    place: Place
     edge: str
     seed: int
     expected_at_start: float
@@ -172,13 +180,15 @@ class GameStarted:
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """A question is shown and the answer clock runs. ``head`` is its heading
-    (``[3/10] table:`` or ``[click 4]``); ``hint`` whether to show the notation; in a
-    game, the module's ``strikes`` and ``strike_limit`` and the bomb timer's seconds
-    left (``bomb_left``) go with it."""
+    """A question is shown and the answer clock runs. ``place`` is where it stands in
+    the session, or in a game ``click`` its click's number (``place`` is then
+    ``None``); ``hint`` whether to show the notation; in a game, the module's
+    ``strikes`` and ``strike_limit`` and the bomb timer's seconds left (``bomb_left``)
+    go with it."""
 
     question: Question
-    head: str
+    place: Place | None
+    click: int | None = None
     hint: bool = True
     strikes: int | None = None
     strike_limit: int = 0
@@ -211,18 +221,18 @@ class Rejected:
 @dataclass(frozen=True, slots=True)
 class Paused:
     """After a miss (or a game's end) on a terminal, what comes next (``what``: a
-    ``question``, a game's next ``click``, the next ``game``) waits for the learner: any
-    line (Enter) shows it and starts its answer clock; ``quit`` stops."""
+    question, a game's next click, the next game) waits for the learner: any line
+    (Enter) shows it and starts its answer clock; ``quit`` stops."""
 
-    what: str = "question"
+    what: Upcoming = Upcoming.QUESTION
 
 
 @dataclass(frozen=True, slots=True)
 class CaughtUp:
     """Nothing is left to ask: no skill due and no new skill allowed (``why`` says
-    which caps hold), or, in extra practice, nothing seen yet."""
+    which cap holds), or, in extra practice, nothing seen yet."""
 
-    why: str
+    why: CaughtUpWhy
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +318,7 @@ class DrillEnded:
     right: int
     answered: int
     interrupted: bool
-    daily: str | None
+    daily: DailyProgress | None
 
 
 Event = (
@@ -438,12 +448,6 @@ class DrillSession:
         assert self.question is not None
         return self.drill.target(self.question)
 
-    def clock_words(self) -> str:
-        """What the answer clock shows now (:func:`clock_text`)."""
-        bomb_left = None if self.game is None else self.game.time_left
-        return clock_text(self.elapsed(), self.target(), limit=self.drill.time_limit,
-                          bomb_left=bomb_left)
-
     def deadline(self) -> float | None:
         """When, on the session's clock, the bomb timer runs out if no click comes
         first: the front end calls :meth:`tick` then (``None``: no bomb timer, or no
@@ -458,29 +462,21 @@ class DrillSession:
         pause or the session's end). Nothing when it has not run out."""
         return self._ran_out(self.clock(), None)
 
-    def plan(self) -> str:
-        """The session's plan in words, for its header."""
-        drill = self.drill
-        what = self.goal.plan_words("game" if self.games else "question")
-        if not self.games:
-            what += f", mode {drill.mode}"
-        if drill.practice:
-            what += ", extra practice (kept out of the schedule)"
-        if not drill.focus.empty:
-            what += f", only {drill.focus.words()}"
-        if drill.time_limit is not None:
-            what += f", {drill.time_limit:g} s per answer"
-        return what
+    def plan(self) -> DrillPlan:
+        """What the session plans, for its header."""
+        drill, goal = self.drill, self.goal
+        return DrillPlan(goal.count, goal.seconds, self.games, drill.mode, drill.practice,
+                         drill.focus, drill.time_limit)
 
     # ------------------------------------------------------------------ inputs
 
     def start(self) -> list[Event]:
         """Begin: the plan, then the first question (or the end, if there is none)."""
-        daily = self.goal.daily_words(0) if self.goal.daily else None
         drill = self.drill
         scheduled = not (self.games or drill.practice or drill.seed is not None)
-        outlook = drill.outlook().words() if scheduled else ""
-        return [DrillStarted(self.plan(), daily, outlook), *self._next()]
+        outlook = drill.outlook() if scheduled else None
+        return [DrillStarted(self.plan(), self.goal.daily_progress(0), outlook),
+                *self._next()]
 
     def answer(self, line: str) -> list[Event]:
         """One line typed while :attr:`asking`: an answer, help, a blank line or quit
@@ -518,7 +514,8 @@ class DrillSession:
         if self.interactive and pause and self._more():
             self.waiting = True
             game = self.game
-            what = "question" if game is None else "game" if game.over else "click"
+            what = (Upcoming.QUESTION if game is None
+                    else Upcoming.GAME if game.over else Upcoming.CLICK)
             return [Paused(what)]
         return self._next()
 
@@ -592,9 +589,8 @@ class DrillSession:
             return self._finish()
         question = self.drill.next_question()
         if question is None:
-            return [CaughtUp(self.drill.caught_up_words()), *self._finish()]
-        head = f"[{self.goal.progress(self.number + 1, self._since())}] {question.kind.value}:"
-        return self._ask(Asked(question, head))
+            return [CaughtUp(self.drill.caught_up()), *self._finish()]
+        return self._ask(Asked(question, self.goal.place(self.number + 1, self._since())))
 
     def _next_click(self) -> list[Event]:
         events: list[Event] = []
@@ -604,12 +600,12 @@ class DrillSession:
                 return self._finish()
             game = self._new_game()
             events.append(GameStarted(
-                self.game_index, self.goal.progress(self.game_index, self._since()),
+                self.game_index, self.goal.place(self.game_index, self._since()),
                 game.edge_words(), game.seed, game.expected_at_start,
             ))
         question = game.question()
         return events + self._ask(Asked(
-            question, f"[click {game.clicks + 1}]", hint=game.clicks == 0,
+            question, None, game.clicks + 1, hint=game.clicks == 0,
             strikes=game.walk.module.strikes, strike_limit=game.strike_limit,
             bomb_left=game.time_left,
         ))
@@ -654,9 +650,9 @@ class DrillSession:
         self.ended = True
         self.drill.finish()
         answered = self.drill.answered
-        daily = self.goal.daily_words(len(answered)) if self.goal.daily else None
         return [DrillEnded(self.drill.summary(), sum(a.grade.correct for a in answered),
-                      len(answered), interrupted=False, daily=daily)]
+                      len(answered), interrupted=False,
+                      daily=self.goal.daily_progress(len(answered)))]
 
     # ------------------------------------------------------------------- state
 

@@ -185,9 +185,15 @@ class Outlook:
     due: int
     new: int
 
-    def words(self) -> str:
-        """``12 due, 5 new``."""
-        return f"{self.due} due, {self.new} new"
+
+@dataclass(frozen=True, slots=True)
+class NewCap:
+    """A cap on new skills that holds: the day's (``per_day``) or the session's, the
+    new skills ``used`` under it and the ``cap`` itself."""
+
+    per_day: bool
+    used: int
+    cap: int
 
 
 class Scheduler:
@@ -424,23 +430,21 @@ class Scheduler:
         """Skills first answered in this session."""
         return sum(1 for s in self.skills.values() if s.first_step is not None)
 
-    def new_left(self, now: float) -> tuple[int | None, str]:
+    def new_left(self, now: float) -> tuple[int | None, NewCap | None]:
         """How many more new skills the caps allow now (``None``: no cap), and, when
-        none, the cap's words."""
+        none, the cap that holds (the session's before the day's)."""
         left: int | None = None
-        words = ""
-        session = self.new_this_session()
-        today = self.new_today(now)
-        for cap, used, what in (
-            (self.new_per_session, session, f"{session} new this session, the cap is "),
-            (self.new_per_day, today, f"{today} new today, the daily cap is "),
+        full: NewCap | None = None
+        for per_day, cap, used in (
+            (False, self.new_per_session, self.new_this_session()),
+            (True, self.new_per_day, self.new_today(now)),
         ):
             if cap is not None:
                 room = max(cap - used, 0)
-                if room == 0 and not words:
-                    words = f"{what}{cap}"
+                if room == 0 and full is None:
+                    full = NewCap(per_day, used, cap)
                 left = room if left is None else min(left, room)
-        return left, words
+        return left, full
 
     def outlook(self, kinds: Sequence[Kind], now: float) -> Outlook:
         """Skills of ``kinds`` due now, and new ones the caps let this session add."""

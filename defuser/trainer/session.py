@@ -17,10 +17,11 @@ its own transaction before returning, exactly once.
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from fsrs import Rating
@@ -31,7 +32,7 @@ from defuser.trainer.kinds import generate, spec_of
 from defuser.trainer.model import Answered, DrillMode, Grade, Question, Verdict
 from defuser.trainer.ratings import AnswerOutcome, reading_allowance
 from defuser.trainer.report import Tally, build_scheduler, percentile, practice_mode
-from defuser.trainer.scheduler import Outlook, Scheduler
+from defuser.trainer.scheduler import NewCap, Outlook, Scheduler
 from defuser.trainer.settings import Settings, load_settings
 from defuser.trainer.skills import (
     KINDS,
@@ -62,6 +63,24 @@ def kinds_for(mode: DrillMode, *, seeded: bool = False) -> tuple[Kind, ...]:
 
 
 SEEDED_WHY: Final = "drawn from the seed (a seeded drill does not adapt)"
+
+
+class CaughtUpReason(enum.Enum):
+    """Why a drill has nothing left to ask."""
+
+    #: Nothing due today and no new skill allowed (the schedule is done for now).
+    SCHEDULE_DONE = "schedule done"
+    #: Extra practice, but no skill of the drill has been asked yet.
+    NOTHING_TO_PRACTISE = "nothing to practise"
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUpWhy:
+    """Why a drill has nothing left to ask, and the cap on new skills that holds
+    (``None``: none holds, or extra practice)."""
+
+    reason: CaughtUpReason
+    cap: NewCap | None = None
 
 
 class FocusError(DefuserError):
@@ -139,13 +158,13 @@ class Drill:
         """What this drill can ask now: skills due and new skills allowed."""
         return self.scheduler.outlook(self.kinds, self.clock())
 
-    def caught_up_words(self) -> str:
-        """Why nothing is left to ask, in words."""
+    def caught_up(self) -> CaughtUpWhy:
+        """Why nothing is left to ask: nothing seen yet to practise, or nothing due and
+        no new skill allowed (with the cap that holds, if one does)."""
         if self.practice:
-            return "nothing to practise yet: no skill of this drill has been asked"
+            return CaughtUpWhy(CaughtUpReason.NOTHING_TO_PRACTISE)
         _, cap = self.scheduler.new_left(self.clock())
-        new = f"no new skills left ({cap})" if cap else "no new skills left"
-        return f"caught up: nothing due today and {new}"
+        return CaughtUpWhy(CaughtUpReason.SCHEDULE_DONE, cap)
 
     def next_question(self) -> Question | None:
         """The next question, with the reason it was chosen in ``why``; ``None`` when

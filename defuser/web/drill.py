@@ -25,6 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from defuser.dashboard.drill_words import (
+    caught_up_words,
+    daily_words,
+    head_words,
+    outlook_words,
+    place_words,
+    plan_words,
+)
 from defuser.engine.rules import HAND_SIZE
 from defuser.trainer.answers import (
     CountAnswer,
@@ -37,6 +45,7 @@ from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
     CaughtUp,
+    DailyProgress,
     DrillEnded,
     DrillOptions,
     DrillSession,
@@ -307,24 +316,30 @@ def _graded_json(event: Graded) -> dict[str, Any]:
     return obj
 
 
+def _daily(daily: DailyProgress | None) -> str | None:
+    """The daily goal's progress in words (``None`` without a goal)."""
+    return None if daily is None else daily_words(daily)
+
+
 def event_json(event: Event) -> dict[str, Any] | None:
     """One session event as plain data for the page (``None``: nothing to show)."""
     if isinstance(event, Graded):
         return _graded_json(event)
     if isinstance(event, DrillStarted):
-        return {"type": "started", "plan": event.plan, "daily": event.daily,
-                "outlook": event.outlook}
+        return {"type": "started", "plan": plan_words(event.plan),
+                "daily": _daily(event.daily),
+                "outlook": "" if event.outlook is None else outlook_words(event.outlook)}
     if isinstance(event, CaughtUp):
-        return {"type": "caught_up", "why": event.why}
+        return {"type": "caught_up", "why": caught_up_words(event.why)}
     if isinstance(event, GameStarted):
-        return {"type": "game", "index": event.index, "progress": event.progress,
+        return {"type": "game", "index": event.index, "progress": place_words(event.place),
                 "edge": event.edge, "expected": round(event.expected_at_start, 2)}
     if isinstance(event, Rejected):
         return {"type": "rejected", "detail": event.detail}
     if isinstance(event, HelpShown):
         return {"type": "help", "notation": event.notation}
     if isinstance(event, Paused):
-        return {"type": "paused", "what": event.what}
+        return {"type": "paused", "what": event.what.value}
     if isinstance(event, BombTimerRanOut):
         return {"type": "timeout", "late": event.late}
     if isinstance(event, GameEnded):
@@ -335,7 +350,7 @@ def event_json(event: Event) -> dict[str, Any] | None:
                 "belief": event.belief}
     if isinstance(event, DrillEnded):
         return {"type": "ended", "right": event.right, "answered": event.answered,
-                "daily": event.daily, "tallies": [t.to_json() for t in event.tallies]}
+                "daily": _daily(event.daily), "tallies": [t.to_json() for t in event.tallies]}
     if isinstance(event, Asked | LineTaken):
         return None
     return {"type": "other", "name": type(event).__name__}
@@ -356,10 +371,10 @@ def page_data(drill: WebDrill, clock: Callable[[], float]) -> dict[str, Any]:
         "key": drill.key,
         "question_number": drill.asked,
         "notice": drill.notice,
-        "plan": session.plan(),
+        "plan": plan_words(session.plan()),
         "state": state,
         "feedback": [j for j in (event_json(e) for e in drill.events) if j is not None],
-        "head": asked.head if asked is not None else "",
+        "head": head_words(asked) if asked is not None else "",
         "controls": controls(session.question),
         "bomb": None if game is None else {
             "left": None if game.time_left is None else round(game.time_left, 2),

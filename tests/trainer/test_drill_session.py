@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import json
 import random
+import typing
 from collections.abc import Sequence
 
 import pytest
 from trainer_helpers import PLACEHOLDER
 
+from defuser.dashboard.drill_words import head_words, place_words, plan_words
 from defuser.trainer.answers import TableAnswer
 from defuser.trainer.drill_session import (
     Asked,
     BombTimerRanOut,
+    CaughtUp,
     DrillEnded,
+    DrillPlan,
     DrillSession,
     DrillStarted,
     GameEnded,
@@ -24,9 +28,12 @@ from defuser.trainer.drill_session import (
     HelpShown,
     LineTaken,
     Paused,
+    Place,
     Rejected,
     SessionMisuse,
+    Upcoming,
 )
+from defuser.trainer.focus import Focus
 from defuser.trainer.model import DrillMode, Question
 from defuser.trainer.session import Drill
 from defuser.trainer.skills import Kind, Skill, TableSkill
@@ -58,7 +65,7 @@ def test_the_loop_asks_grades_and_ends() -> None:
     session = session_of(now)
     events = session.start()
     assert [type(e) for e in events] == [DrillStarted, Asked]
-    assert isinstance(events[1], Asked) and events[1].head == "[1/2] table:"
+    assert isinstance(events[1], Asked) and head_words(events[1]) == "[1/2] table:"
     assert session.asking and session.clock_running()
     now[0] = 1.5
     assert session.elapsed() == 1.5
@@ -159,12 +166,14 @@ def test_the_state_is_json() -> None:
 
 def test_a_timed_session_stops_at_its_deadline() -> None:
     goal = Goal(None, 300.0, 0, 0)
-    assert goal.more(0, 0.0) and goal.progress(1, 0.0) == "1, 5:00 left"
-    assert goal.plan_words("question") == "5 minutes"
-    assert goal.more(12, 299.0) and goal.progress(13, 299.0) == "13, 0:01 left"
+    assert goal.more(0, 0.0) and place_words(goal.place(1, 0.0)) == "1, 5:00 left"
+    assert goal.place(1, 0.0) == Place(1, None, 300.0)
+    plan = DrillPlan(None, 300.0, True, DrillMode.GAME, False, Focus(), None)
+    assert plan_words(plan) == "5 minutes"
+    assert goal.more(12, 299.0) and place_words(goal.place(13, 299.0)) == "13, 0:01 left"
     assert not goal.more(13, 301.0)
     counted = Goal(10, 600.0, 0, 0)
-    assert not counted.more(10, 0.0) and counted.progress(3, 0.0).startswith("3/10, ")
+    assert not counted.more(10, 0.0) and place_words(counted.place(3, 0.0)).startswith("3/10, ")
     assert Goal.of(None, 5, games=False, daily=0, before=0) == goal
     assert Goal.of(None, None, games=True, daily=0, before=0).count == 1
 
@@ -288,7 +297,7 @@ def test_the_bomb_stands_still_while_the_feedback_is_read() -> None:
     wrong = next(str(o.action) for o in asked.question.options if o.strike_risk == 1.0)
     now[0] = 5.0
     events = session.answer(wrong)
-    assert isinstance(events[-1], Paused) and events[-1].what == "click"
+    assert isinstance(events[-1], Paused) and events[-1].what is Upcoming.CLICK
     assert session.game is not None and session.deadline() is None
     left = session.game.time_left
     assert left == pytest.approx(55.0)
@@ -313,3 +322,18 @@ def test_a_piped_game_never_pauses_and_a_late_line_is_reported() -> None:
     events = session.answer(asked.question.expected)
     assert [type(e) for e in events] == [BombTimerRanOut, GameEnded, GameStarted, Asked]
     assert session.drill.answered == []
+
+
+def test_the_events_carry_typed_values_and_no_words() -> None:
+    # The wording of a plan, a place, a heading, the daily goal, the outlook, why the
+    # drill is caught up and what a pause waits for lives in the front ends
+    # (defuser.dashboard.drill_words), never in the session's events.
+    fields = {
+        DrillStarted: ("plan", "daily", "outlook"), GameStarted: ("place",),
+        Asked: ("place", "click"), CaughtUp: ("why",), Paused: ("what",),
+        DrillEnded: ("daily",),
+    }
+    for event, names in fields.items():
+        hints = typing.get_type_hints(event)
+        for name in names:
+            assert str not in (*typing.get_args(hints[name]), hints[name]), (event, name)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 
+from defuser.dashboard.drill_words import caught_up_words
 from defuser.trainer.drill_session import (
     CaughtUp,
     DrillEnded,
@@ -20,6 +21,8 @@ from defuser.trainer.drill_session import (
 )
 from defuser.trainer.model import DrillMode
 from defuser.trainer.report import build_report
+from defuser.trainer.scheduler import NewCap, Outlook
+from defuser.trainer.session import CaughtUpReason, CaughtUpWhy
 from defuser.trainer.settings import load_settings
 from defuser.trainer.store import Store
 
@@ -36,7 +39,7 @@ def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: P
         options = DrillOptions(count=10, settings={"new_per_session": 3})
         session = open_session(store, DrillMode.TABLE, options, interactive=False)
         events = session.start()
-        assert isinstance(events[0], DrillStarted) and events[0].outlook == "0 due, 3 new"
+        assert isinstance(events[0], DrillStarted) and events[0].outlook == Outlook(due=0, new=3)
         answered = 0
         while session.asking:
             question = session.question
@@ -45,8 +48,10 @@ def test_the_header_counts_due_and_new_and_a_caught_up_session_stops(tmp_path: P
             answered += 1
         assert answered == 3  # not padded to 10 with practice
         assert isinstance(events[-2], CaughtUp) and isinstance(events[-1], DrillEnded)
-        assert events[-2].why == ("caught up: nothing due today and no new skills left "
-                                  "(3 new this session, the cap is 3)")
+        why = events[-2].why
+        assert why == CaughtUpWhy(CaughtUpReason.SCHEDULE_DONE, NewCap(False, 3, 3))
+        assert caught_up_words(why) == ("caught up: nothing due today and no new skills left "
+                                        "(3 new this session, the cap is 3)")
         assert len(store.answers()) == 3
 
 

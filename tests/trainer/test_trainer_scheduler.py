@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 from fsrs import Rating
 
+from defuser.dashboard.drill_words import cap_words, outlook_words
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import all_skills, spec_of
 from defuser.trainer.model import DrillMode
@@ -28,6 +29,7 @@ from defuser.trainer.scheduler import (
     MAXIMUM_INTERVAL,
     NEW_SHARE,
     RETRY_GAP,
+    NewCap,
     Scheduler,
     SkillState,
     days_words,
@@ -345,7 +347,7 @@ def test_caught_up_means_nothing_to_ask() -> None:
         answer(s, choice.skill, True, 1.0, T0 + n, in_session=True)
     assert s.choose([Kind.TABLE], T0 + 10, rng) is None
     outlook = s.outlook([Kind.TABLE], T0 + 10)
-    assert (outlook.due, outlook.new) == (0, 0) and outlook.words() == "0 due, 0 new"
+    assert (outlook.due, outlook.new) == (0, 0) and outlook_words(outlook) == "0 due, 0 new"
     # Extra practice still has something to ask, and it is no review.
     s.advance()
     practice = s.practise([Kind.TABLE], T0 + 20, rng)
@@ -464,7 +466,8 @@ def test_new_skills_are_capped_per_session_and_per_day() -> None:
         answer(s, choice.skill, True, 1.0, T0 + n, in_session=True)
     assert [c is not None and c.why.startswith("new") for c in picked[:3]] == [True] * 3
     assert picked[3] is None  # caught up: the session's cap holds, nothing is due
-    assert s.new_left(T0 + 10) == (0, "3 new this session, the cap is 3")
+    assert s.new_left(T0 + 10) == (0, NewCap(per_day=False, used=3, cap=3))
+    assert cap_words(NewCap(per_day=False, used=3, cap=3)) == "3 new this session, the cap is 3"
     # A later session the same day may add 2 more, then the daily cap holds.
     later = Scheduler({Kind.RULE: spec_of(Kind.RULE).skills}, new_per_session=3, new_per_day=5)
     for name, state in s.skills.items():

@@ -5,8 +5,8 @@ from __future__ import annotations
 from trainer_helpers import PLACEHOLDER
 
 import defuser.commands.drill as drill_cli
+from defuser.terminal.drill_clock import clock_text
 from defuser.trainer.answers import TableAnswer
-from defuser.trainer.drill_session import clock_text
 from defuser.trainer.grading import grade
 from defuser.trainer.model import Answered, Question
 from defuser.trainer.skills import Kind, TableSkill
