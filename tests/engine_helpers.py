@@ -8,7 +8,10 @@ import pytest
 
 from defuser.engine.actions import Action
 from defuser.engine.board import Board
+from defuser.engine.deck import Hidden
 from defuser.engine.rules import HAND_SIZE
+from defuser.engine.simulator import HiddenState
+from defuser.strategy.belief import CycleBelief
 
 #: Every click there is: draw, discard, play 1..3.
 ALL_ACTIONS: Final[tuple[Action, ...]] = (
@@ -30,3 +33,14 @@ def boards_made(monkeypatch: pytest.MonkeyPatch) -> list[Board]:
 
     monkeypatch.setattr(Board, "__post_init__", counted)
     return made
+
+
+def belief_contains(belief: CycleBelief, hidden: HiddenState | Hidden) -> bool:
+    """Whether a hidden state (the simulator's, or a belief's own ``(deals until the
+    mitten, Defuse)`` pair) is possible under ``belief``: the tests' invariant."""
+    if isinstance(hidden, tuple):
+        return any(h == hidden for h, _ in belief.support)
+    if hidden.first_cycle != belief.first_cycle:
+        return False
+    key = (hidden.deals_until_mitten, hidden.defuse_in)
+    return any(h == key for h, _ in belief.support)

@@ -36,7 +36,6 @@ Public API for other tools (log analyser, trainer, live session, benchmark)::
     b.deals_until_on_top                 # int when the phase is known, else None
     b.defuse_possible                    # can this cycle's Defuse still come?
     b.defuse_next                        # Fraction: P(the next deal is the Defuse)
-    b.contains(module.reveal())          # is a hidden state in the support? (tests)
 """
 
 from __future__ import annotations
@@ -66,7 +65,7 @@ from edgework import MAX_INTERVAL, MIN_INTERVAL, Card, Ruleset
 
 if TYPE_CHECKING:
     from defuser.engine.events import Discarded, Drew, Event, Played, Solved, Struck
-    from defuser.engine.simulator import HiddenState, Result
+    from defuser.engine.simulator import Result
 
 def _check_interval(interval: int) -> None:
     if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
@@ -158,15 +157,6 @@ class CycleBelief:
     def probability(self, kind: DealKind) -> Fraction:
         """The probability that the next deal is of this kind."""
         return sum((w for h, w in self.support if next_deal(h) is kind), Fraction(0))
-
-    def contains(self, hidden: HiddenState | Hidden) -> bool:
-        """Whether a hidden state is possible under this belief (the tests' invariant)."""
-        if isinstance(hidden, tuple):
-            return any(h == hidden for h, _ in self.support)
-        if hidden.first_cycle != self.first_cycle:
-            return False
-        key = (hidden.deals_until_mitten, hidden.defuse_in)
-        return any(h == key for h, _ in self.support)
 
     @property
     def key(self) -> CycleBelief:
