@@ -30,3 +30,8 @@ class NoOpeningStateError(InvalidObservationError):
 
 class InvalidCommandError(DefuserError):
     """A Twitch Plays or session command could not be read."""
+
+
+class UnusableStartError(DefuserError):
+    """Stored starting values (a cached fixed point) from which a computation does not
+    converge: the file's data is unusable, and the computation starts afresh."""

@@ -63,6 +63,7 @@ from defuser.engine.board import (
 )
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
+from defuser.errors import UnusableStartError
 from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
 from edgework import Card, MisuseError, Ruleset, TableLetter
@@ -399,7 +400,7 @@ def graph_from_data(data: list[Any], interval: int, *, oracle: bool = False) -> 
         phases.append(phase)
         index[belief.key] = i
     if len(index) != len(phases):
-        raise ValueError("two phases share a belief")
+        raise MisuseError("two phases share a belief")
     cycle_mix = {int(c): float(w) for c, w in mix}
     return PhaseGraph(
         interval, phases, index, [int(i) for i in order], sorted(cycle_mix), cycle_mix,
@@ -1143,7 +1144,7 @@ class Solution:
         when many are needed (:data:`LAZY_VALUES`).
         """
         if len(cycle_value) != HAND_COUNT:
-            raise ValueError(f"expected {HAND_COUNT} cycle-start values, got {len(cycle_value)}")
+            raise MisuseError(f"expected {HAND_COUNT} cycle-start values, got {len(cycle_value)}")
         graph = build_graph(interval, oracle=oracle)
         return cls(rules, interval, graph, [None] * len(graph.phases), list(cycle_value), 0)
 
@@ -1287,7 +1288,7 @@ class Solution:
         for o in self.graph.phases[phase].outcomes:
             if o.kind is DealKind.MITTEN:
                 if draw:
-                    raise ValueError("a draw cannot deal the mitten")
+                    raise MisuseError("a draw cannot deal the mitten")
                 total += o.probability * self.cycle_value[h]
                 continue
             if draw:
@@ -1338,7 +1339,8 @@ def solve(
     geometrically is extrapolated to its limit (Aitken), which is exact for the usual
     slow case, a hand that can keep failing to catch a Defuse and start the next cycle
     the same way; the loop ends only when a plain sweep changes nothing by more than
-    :data:`TOLERANCE`, so the extrapolation affects speed, never the answer.
+    :data:`TOLERANCE`, so the extrapolation affects speed, never the answer. A ``start``
+    it does not converge from is :class:`~defuser.errors.UnusableStartError`.
     """
     graph = build_graph(interval, oracle=oracle)
     tabs = tables_for(rules.table, rules.last_digit)
@@ -1372,7 +1374,10 @@ def solve(
         if change < TOLERANCE:
             break
         if sweeps > 200:
-            raise RuntimeError("the cycle's value iteration did not converge")
+            if start is not None:
+                raise UnusableStartError("the cycle's value iteration did not converge from "
+                                         "the stored start")
+            raise MisuseError("the cycle's value iteration did not converge")
     return Solution(rules, interval, graph, values, cycle_value, sweeps)
 
 

@@ -13,6 +13,7 @@ from defuser.engine.actions import StrikeKind
 from defuser.engine.board import Board
 from defuser.engine.simulator import Result
 from edgework import MITTEN_RULES, RULE_TEXTS, Card, Ruleset
+from edgework.errors import MisuseError
 
 
 def card_words(card: Card) -> str:
@@ -64,4 +65,4 @@ def strike_reason(rules: Ruleset, discard: Card, hand: Sequence[Card], result: R
             f"slot {result.action.slot} ({card_words(result.card)}) is not legal under rule "
             f"{rules.rule(discard)}; {where}"
         )
-    raise ValueError(f"result {result.outcome.value!r} of {result.action} is not a strike")
+    raise MisuseError(f"result {result.outcome.value!r} of {result.action} is not a strike")

@@ -22,6 +22,7 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from defuser.errors import DefuserError
 from defuser.strategy.dp import (
     HAND_COUNT,
     MODEL_VERSION,
@@ -120,11 +121,12 @@ def _file(named: list[tuple[str, bytes, dict[str, Any]]]) -> bytes:
 def shipped_starts(path: str | PurePath = DATA_PATH) -> dict[str, list[float]]:
     """The player's cycle-start values stored in the solutions file ``path``, by entry
     name (what a later-cycle file is built from when nothing is solved anew); raises
-    ``ValueError`` naming the first configuration the file has no usable solution for."""
+    :class:`~defuser.errors.DefuserError` (bad input: the file) naming the first
+    configuration the file has no usable solution for."""
     starts: dict[str, list[float]] = {}
     for c in CONFIGS:
         stored = load(c.rules, c.interval, model=MODEL_VERSION, size=HAND_COUNT, path=path)
         if stored is None:
-            raise ValueError(f"{path}: no usable solution for {c}")
+            raise DefuserError(f"{path}: no usable solution for {c}")
         starts[entry_name(c.table, c.last_digit, c.interval, False)] = stored.cycle_value
     return starts

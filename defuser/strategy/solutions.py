@@ -21,6 +21,7 @@ import math
 from collections import OrderedDict
 from typing import Final
 
+from defuser.errors import UnusableStartError
 from defuser.strategy.cache import DiskCache, default_cache
 from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, solve
 from defuser.strategy.openings import exact_expected_clicks
@@ -116,9 +117,7 @@ class SolutionStore:
         start = parse_cycle_value(self.cache.read_json(name))
         try:
             sol = solve(rules, interval, oracle=oracle, start=start)
-        except RuntimeError:
-            if start is None:
-                raise
+        except UnusableStartError:  # the cached start only: a solve from nothing is sure
             start = None
             sol = solve(rules, interval, oracle=oracle)
         if start is None or sol.sweeps > 1:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from defuser.engine.events import Discarded, Drew
+from defuser.errors import DefuserError
 from defuser.trainer.skills import Kind
 from edgework import Card, CardType, Edgework, EdgeworkError, SerialNumber
 
@@ -68,7 +69,7 @@ def deal_from_json(obj: Mapping[str, Any]) -> DealRecord:
     wrote."""
     if "strike" in obj:
         if obj["strike"] != "draw":
-            raise ValueError(f"a strike in the deals seen is {obj['strike']!r}, not a draw")
+            raise DefuserError(f"a strike in the deals seen is {obj['strike']!r}, not a draw")
         return DrawStruck(int(obj["hand"]))
     card = Card.parse(str(obj["card"]))
     action = str(obj["action"])
@@ -78,7 +79,7 @@ def deal_from_json(obj: Mapping[str, Any]) -> DealRecord:
     elif action == "discard":
         event = Discarded(card)
     else:
-        raise ValueError(f"a deal in the deals seen is a {action!r}, not a draw or discard")
+        raise DefuserError(f"a deal in the deals seen is a {action!r}, not a draw or discard")
     return DealSeen(int(obj["deal"]), event, CardType(obj["type"]))
 
 

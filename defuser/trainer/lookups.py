@@ -29,6 +29,7 @@ from edgework import (
     SerialNumber,
     table_traits,
 )
+from edgework.errors import MisuseError
 
 #: Tries before giving up on drawing a serial with a wanted property; the rarest
 #: (table A with a fixed last digit) comes up in about 1 of 30 draws.
@@ -60,7 +61,7 @@ def serial_with(
         serial = SerialNumber.parse(text)
         if table is None or serial.table == table:
             return serial
-    raise RuntimeError(f"no vanilla serial with table {table} and digit {digit} found")
+    raise MisuseError(f"no vanilla serial with table {table} and digit {digit} found")
 
 
 def table_reason(serial: SerialNumber) -> str:
@@ -195,7 +196,7 @@ def legal_question(rng: random.Random, skill: LegalSkill) -> Question:
         if discards:
             break
     else:
-        raise RuntimeError(f"no vanilla serial gives rule {letter}")
+        raise MisuseError(f"no vanilla serial gives rule {letter}")
     discard = rng.choice(discards)
     hand = _random_hand(rng, rules)
     answer = legal_answer(rules, discard, hand)

@@ -9,8 +9,9 @@ the lock belongs to the open file (Linux's open-file-description locks), so it l
 exactly as long as the :class:`NameLock`, crosses processes and threads alike, and never
 disturbs SQLite's locks. Another name in use is a lock on another byte: :func:`hold`
 (for a writer, which then keeps the lock) and :func:`check` (for a reader) raise
-:class:`OtherName` when they see one. Two sessions through one name, however many, are
-fine. Where the system has no such locks (not Linux), nothing is checked.
+:class:`OtherName` (a fault: another session) when they see one. Two sessions through
+one name, however many, are fine. Where the system has no such locks (not Linux), nothing
+is checked.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import os
 import struct
 import sys
 from typing import Final
+
+from edgework.errors import FaultError
 
 if sys.platform != "win32":
     import fcntl
@@ -34,7 +37,7 @@ _FLOCK: Final = "@hhqqi0q"
 _SUPPORTED: Final = sys.platform != "win32" and hasattr(fcntl, "F_OFD_SETLK")
 
 
-class OtherName(Exception):
+class OtherName(FaultError):
     """The database is open through another name (a hard link) by another session."""
 
 

@@ -7,7 +7,8 @@ stop every later drill. :func:`copy_to_read` copies the database and its ``-wal`
 there is one) into a folder of the caller's, where reading creates what it needs; the
 files it reads are never changed. The copy is checked: if the database or its log
 changed while they were copied (a session wrote), it is copied again, and after
-:data:`ATTEMPTS` tries :class:`KeptChanging` is raised. Standard library only.
+:data:`ATTEMPTS` tries :class:`KeptChanging` (a fault) is raised. Standard library
+only, besides the project's error root.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ import shutil
 from pathlib import Path
 from typing import Final
 
+from edgework.errors import FaultError
+
 #: How many times a copy is tried while the files keep changing.
 ATTEMPTS: Final = 5
 
 
-class KeptChanging(Exception):
+class KeptChanging(FaultError):
     """The database changed during every attempt to copy it."""
 
 

@@ -41,6 +41,7 @@ from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Option, Question
 from defuser.trainer.skills import CycleSkill, DecideSkill, Kind, Move
 from edgework import Batteries, CardType, Edgework, Ruleset
+from edgework.errors import MisuseError
 
 #: Attempts at a wandering game that ends in the wanted kind of ``cycle`` situation.
 _MAX_GAMES: Final = 400
@@ -239,7 +240,7 @@ def cycle_walk(rng: random.Random, skill: CycleSkill) -> Walk:
         known = walk.observation.belief.deals_until_on_top is not None
         if known == want_known:
             return walk
-    raise RuntimeError(f"no wandering game gave a {skill.key} situation")
+    raise MisuseError(f"no wandering game gave a {skill.key} situation")
 
 
 def cycle_question_for(situation: Situation, skill: CycleSkill) -> Question:
@@ -414,7 +415,7 @@ def decide_situation(rng: random.Random, skill: DecideSkill) -> Situation:
         if matches:
             return rng.choice(matches)
     if fallback is None:
-        raise RuntimeError(f"no walk gave a {skill.key} situation")
+        raise MisuseError(f"no walk gave a {skill.key} situation")
     return fallback
 
 

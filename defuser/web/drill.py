@@ -66,6 +66,7 @@ from defuser.trainer.location import default_db_path
 from defuser.trainer.model import MODES, DrillMode, Question
 from defuser.trainer.store import Store
 from edgework import RULE_LETTERS, TABLE_LETTERS, CardType, RuleLetter, TableLetter
+from edgework.errors import InputError
 
 #: Drills in progress at once (a learner has one or two tabs open).
 MAX_DRILLS: Final = 4
@@ -80,7 +81,7 @@ MAX_MINUTES: Final = 240.0
 MAX_SECONDS: Final = 3600.0
 
 
-class DrillFormError(Exception):
+class DrillFormError(InputError):
     """The start form or an answer cannot be used (one line, for the page)."""
 
 

@@ -29,6 +29,7 @@ from typing import Any, Final
 from defuser.logs.analysis import FileAnalysis, analyse_bytes, mark_rows, to_json
 from defuser.logs.judge import ModuleJudgement
 from edgework import EdgeworkError, SerialNumber
+from edgework.errors import InputError
 
 #: The largest log the viewer reads (a long modded session's log stays far below it).
 MAX_LOG_BYTES: Final = 32 * 1024 * 1024
@@ -40,7 +41,7 @@ KEPT_UPLOADS: Final = 8
 MAX_BATTERIES: Final = 99
 
 
-class LogSourceError(Exception):
+class LogSourceError(InputError):
     """A log, or the edgework given with it, cannot be read (one line, for the page)."""
 
 

@@ -18,6 +18,7 @@ from defuser.strategy.explain import (
     strike_reason,
 )
 from edgework import ALL_CARDS, MITTEN_RULES, RULE_TEXTS, TABLE_LETTERS, Card, Ruleset
+from edgework.errors import MisuseError
 
 
 def test_cards_and_slots_in_words() -> None:
@@ -50,7 +51,7 @@ def test_every_strike_has_its_reason() -> None:
             rules, discard, hand = module.rules, module.discard_top, module.hand
             result = module.act(rng.choice(ALL_ACTIONS))
             if result.outcome is not Outcome.STRIKE:
-                with pytest.raises(ValueError, match="is not a strike"):
+                with pytest.raises(MisuseError, match="is not a strike"):
                     strike_reason(rules, discard, hand, result)
                 continue
             assert result.strike is not None

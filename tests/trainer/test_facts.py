@@ -12,6 +12,7 @@ from trainer_helpers import PLACEHOLDER
 
 from defuser.engine.actions import Action
 from defuser.engine.events import Discarded, Drew
+from defuser.errors import DefuserError
 from defuser.trainer.facts import (
     CycleAsk,
     CycleFacts,
@@ -82,9 +83,10 @@ def test_the_deals_seen_read_back() -> None:
         {"strike": "draw", "hand": 2},
     ]
     assert tuple(deal_from_json(d.to_json()) for d in deals) == deals
-    with pytest.raises(ValueError, match="not a draw or discard"):
+    # A stored deal that is neither is bad input (a file's), under the one root.
+    with pytest.raises(DefuserError, match="not a draw or discard"):
         deal_from_json({"deal": 1, "action": "play 1", "card": "RC", "type": "Nope"})
-    with pytest.raises(ValueError, match="not a draw"):
+    with pytest.raises(DefuserError, match="not a draw"):
         deal_from_json({"strike": "discard", "hand": 2})
 
 

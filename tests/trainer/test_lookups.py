@@ -33,6 +33,7 @@ from edgework import (
     SerialNumber,
     TableLetter,
 )
+from edgework.errors import MisuseError
 
 
 @pytest.mark.parametrize("table", TABLE_LETTERS)
@@ -98,3 +99,19 @@ def test_a_legal_question_is_asked_under_its_rule(letter: RuleLetter) -> None:
     assert rules.rule(discard) == question.rule == letter
     assert question.answer == legal_answer(rules, discard, hand)
     assert question.reason == legal_reason(rules, discard, hand)
+
+
+class _SameEveryTime(random.Random):
+    """Chooses the first of every choice: always the same serial number."""
+
+    def getrandbits(self, k: int, /) -> int:
+        return 0
+
+
+def test_a_serial_that_sampling_cannot_find_is_a_misuse() -> None:
+    """Rejection sampling that never finds what was asked is a broken invariant, under
+    the one root (it was a RuntimeError)."""
+    found = serial_with(_SameEveryTime())
+    other = next(t for t in TABLE_LETTERS if t != found.table)
+    with pytest.raises(MisuseError, match=f"no vanilla serial with table {other}"):
+        serial_with(_SameEveryTime(), table=other)
