@@ -36,6 +36,11 @@ over the whole log, each with at most :data:`MAX_WIDGETS` widget lines) and, whe
 bombs (their readers keep what they need). Past a bound the rest is counted in
 :attr:`LogReader.over`, and :meth:`LogReader.finish` names each count in one problem.
 At most :data:`MAX_PROBLEMS` problems are reported.
+
+Only some lines change what the reader knows (a module line, a bomb's, a round's or an
+edgework line, read or past a bound); :attr:`LogReader.took_line` says whether the last
+line fed was one, so a caller that rebuilds a session (the follower's ``from_state``)
+keeps those lines alone.
 """
 
 from __future__ import annotations

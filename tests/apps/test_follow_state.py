@@ -47,6 +47,11 @@ _GIVEN: dict[str, Any] = {
 }
 
 
+#: How the lines a follower keeps to be rebuilt from begin.
+_READ = ("[Exploding Mittens #", "[BombGenerator] Generating", "[SerialNumber]",
+         "[BatteryWidget]", "[IndicatorWidget]", "[PortWidget]", "[State]")
+
+
 def _holders(batteries: int) -> list[int]:
     return [2] * (batteries // 2) + [1] * (batteries % 2)
 
@@ -156,6 +161,11 @@ def test_the_logs_cover_what_a_state_must_carry() -> None:
             assert len({a.bomb.number for a in advice if a.bomb is not None}) == 3
         if "second game session" in name:
             assert follower.begun[2] and follower.notices()
+            # Only the lines the reader reads are kept: no Unity trailer, no blank
+            # line, no other module's line.
+            kept = [text for _, text in follower.kept or ()]
+            assert kept and all(text.startswith(_READ) for text in kept)
+            assert any(text.startswith("[BatteryWidget]") for text in kept)
         if given_edgework:
             assert {a.reply.twitch for a in advice} == {"7", "12"}
             assert all(a.given for a in advice)
