@@ -10,7 +10,6 @@ end-of-session summary then goes to stderr. ``--mode game`` plays whole modules.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -96,10 +95,12 @@ class DrillIO:
         self.reader = TerminalReader(
             stdin or sys.stdin, screen.file,
             live=colour_enabled(sys.stderr if json_mode else sys.stdout),
-            width=lambda: screen.width,
+            width=lambda: screen.width, clock=out.clock,
         ) if self.interactive else None
-        #: The drill session's clock: the terminal reader's, on which its deadlines are.
-        self.clock = time.monotonic if self.reader is None else self.reader.clock
+        #: The drill session's clock: the run's (the terminal reader's deadlines are on it).
+        self.clock = out.clock
+        #: The calendar's clock: what day it is for the daily goal and the schedule.
+        self.wall = out.wall
 
     def say(self, text: str | Text, style: str = "") -> None:
         """One line of the transcript (stderr in ``--json`` mode, which keeps stdout JSON)."""
@@ -594,5 +595,5 @@ def drill(
     assert store is not None
     with store:
         session = open_session(store, drill_mode, options, interactive=term.interactive,
-                               clock=term.clock)
+                               clock=term.clock, wall=term.wall)
         run(session, term, path)

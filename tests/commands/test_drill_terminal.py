@@ -17,6 +17,7 @@ from cli_helpers import Run, run_cli
 
 from defuser.commands import drill as drill_command
 from defuser.terminal import drill_clock
+from defuser.terminal.app import Application
 from defuser.terminal.drill_clock import TIMED_OUT, PromptLine, ReadResult, TerminalReader
 from defuser.trainer.store import AnswerRow, Store
 
@@ -182,7 +183,9 @@ def on_terminal(monkeypatch: pytest.MonkeyPatch, learner: Learner) -> None:
     """Run the next drill at a terminal where ``learner`` types."""
     monkeypatch.setattr(drill_command, "stdin_is_terminal", lambda: True)
 
-    def make(stdin: IO[str], out: IO[str], *, live: bool, width: Callable[[], int]) -> Learner:
+    def make(stdin: IO[str], out: IO[str], *, live: bool, width: Callable[[], int],
+             clock: Callable[[], float]) -> Learner:
+        assert clock == learner.clock  # the run's clock: the reader's deadlines are on it
         return learner
 
     monkeypatch.setattr(drill_command, "TerminalReader", make)
@@ -196,7 +199,8 @@ def drill_at_terminal(
     what it printed, the learner (with the prompts it saw), the answers stored."""
     learner = Learner(script)
     on_terminal(monkeypatch, learner)
-    run = run_cli(["drill", *args, "--db", str(db)], monkeypatch)
+    run = run_cli(["drill", *args, "--db", str(db)], monkeypatch,
+                  app=Application(clock=learner.clock))
     assert run.code == 0, run.err
     with Store.open(db) as store:  # type: ignore[union-attr]
         return run, learner, store.answers()

@@ -351,3 +351,19 @@ def test_right_after_a_session_of_misses_no_recall_is_claimed(
     text = run_cli(["stats", "--db", str(db)], monkeypatch).out
     assert "reviewed today, none before" in text and "recall is predicted from tomorrow" in text
     assert "recall 100%" not in text
+
+
+def test_the_drill_runs_on_the_applications_clocks(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mittens drill`` hands its session the run's clocks (none of its own): each answer
+    is stored at the application's wall time, and timed on its monotonic clock."""
+    ticks = iter(range(1000, 100000, 2))
+    app = Application(clock=lambda: float(next(ticks)), wall=lambda: STATS_NOW)
+    run = run_cli(["drill", "--mode", "identify", "--seed", "3", "--count", "2", "--json",
+                   "--db", str(db)], monkeypatch, stdin="Nope\n" * 2, app=app)
+    assert run.code == 0, run.err
+    with Store.open(db) as store:  # type: ignore[union-attr]
+        rows = store.answers()
+    assert [row.at for row in rows] == [STATS_NOW, STATS_NOW]
+    assert all(row.seconds > 0 and row.seconds == int(row.seconds) for row in rows)
