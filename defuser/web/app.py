@@ -1,10 +1,12 @@
 """The web app behind ``mittens serve``: every HTML page has a JSON twin.
 
 Contract: :func:`create_app` builds a Starlette application (wrapped in
-:class:`~defuser.web.security.Guard`). Each page is rendered with Jinja2 from the same
-plain data its ``/api/...`` twin sends as JSON (the objects of the CLI's ``--json``), so the
-two cannot disagree. Everything served comes from the package (no CDN, no build step);
-errors are short and never carry a traceback. The pages:
+:class:`~defuser.web.security.Guard`); when the server stops (the ASGI lifespan's
+shutdown), the drills still running are ended as if their learners quit. Each page
+is rendered with Jinja2 from the same plain data its ``/api/...`` twin sends as JSON
+(the objects of the CLI's ``--json``), so the two cannot disagree. Everything served
+comes from the package (no CDN, no build step); errors are short and never carry a
+traceback. The pages:
 
 * ``/``: the expert's board (``/api/board``), its state in the address;
 * ``/follow``: the hands-free board, following the game's log (``/api/follow``, and the
@@ -21,6 +23,7 @@ errors are short and never carry a traceback. The pages:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -127,6 +130,13 @@ class Pages:
         self.logs = LogPages(self.render, self.hub.path)
         self.stats = StatsPages(self.render, settings.database, settings.clock)
         self.drills = DrillPages(self.render, DrillHub(settings.database, wall=settings.clock))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """The app's life: nothing to do at start-up; when the server stops, the drills
+        still running are ended (:meth:`DrillPages.close`)."""
+        yield
+        await self.drills.close()
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A template rendered to an HTML response."""
@@ -331,5 +341,6 @@ def create_app(settings: WebSettings) -> ASGIApp:
         debug=False,
         routes=routes,
         exception_handlers={HTTPException: _http_error, BodyTooLarge: _too_large},
+        lifespan=pages.lifespan,
     )
     return Guard(app, settings.guard)

@@ -5,7 +5,8 @@ Contract: a :class:`DrillHub` keeps the drills in progress, each with its own co
 to the stats database (the same store and schedule as the terminal, so a learner can
 switch between them, and a terminal drill beside a browser one loses nothing), at most
 :data:`MAX_DRILLS` at once; one idle for :data:`IDLE_SECONDS` is ended as if the learner
-quit (every answer was stored when it was given). Every call must come from one and the
+quit (every answer was stored when it was given), and so is every drill still running
+when the server stops (:meth:`DrillHub.close`). Every call must come from one and the
 same thread (the routes use one worker thread): an SQLite connection serves the thread
 that opened it. :func:`page_data` is
 what the page draws and the JSON twin sends: the session's state (``DrillSession.to_json``),
@@ -255,6 +256,14 @@ class DrillHub:
         ended = [d for d in self.drills.values() if d.session.ended]
         for drill in sorted(ended, key=lambda d: d.used)[:-MAX_DRILLS]:
             del self.drills[drill.key]
+
+    def close(self) -> None:
+        """The server stops: end every drill still running as if its learner quit, so
+        the store records each session's end (every answer is already stored), close
+        their stores and forget every drill."""
+        for drill in list(self.drills.values()):
+            self.stop(drill)
+        self.drills.clear()
 
     def _close_if_ended(self, drill: WebDrill) -> None:
         if drill.session.ended:

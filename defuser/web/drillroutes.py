@@ -77,6 +77,11 @@ class DrillPages:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.worker, functools.partial(call, *args, **kwargs))
 
+    async def close(self) -> None:
+        """The server stops: end the drills still running (:meth:`DrillHub.close`) on
+        the drills' thread, which opened their stores."""
+        await self._run(self.hub.close)
+
     def routes(self) -> list[Route]:
         """The drills' routes."""
         return [

@@ -3,7 +3,8 @@
 Contract: :func:`serve` binds first (so a busy port is one clear error before anything is
 printed), then writes the address it serves as the first line of standard output (with the
 access token when the server is reachable beyond this machine), opens the browser unless
-told not to, and serves with uvicorn until interrupted. :func:`plan` decides the address
+told not to, and serves with uvicorn until interrupted; then the app's lifespan ends the
+drills still running (their sessions' ends are stored). :func:`plan` decides the address
 and the token without binding, for tests and for the command's ``--help`` wording.
 """
 
@@ -182,7 +183,8 @@ def serve(the_plan: Plan, *, open_browser: bool, announce: Callable[[str], None]
     config = uvicorn.Config(
         app, http=protocol(), log_level="warning", access_log=False, server_header=False,
         proxy_headers=False, timeout_graceful_shutdown=2,
-        h11_max_incomplete_event_size=16 * 1024, lifespan="off",
+        # The app's lifespan ends the drills still running when the server stops.
+        h11_max_incomplete_event_size=16 * 1024, lifespan="on",
     )
     server = _server_class()(config)
     announce(the_plan.url)

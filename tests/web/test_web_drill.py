@@ -6,19 +6,21 @@ nothing; bad start forms are one line."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
 from starlette.testclient import TestClient
 
-from defuser.trainer.drill_session import DrillOptions
+from defuser.trainer.drill_session import DrillEnded, DrillOptions
 from defuser.trainer.model import MODES, DrillMode
 from defuser.trainer.store import Store
 from defuser.web.app import WebSettings, create_app
 from defuser.web.drill import MAX_DRILLS, DrillHub, page_data
-from defuser.web.server import plan
+from defuser.web.server import plan, serve
 
 
 class FakeClock:
@@ -283,3 +285,55 @@ def test_odd_start_forms_are_one_line_not_a_server_error(
 ) -> None:
     page = client_for(memory_path / "s.sqlite3").post("/drill", data=form)
     assert page.status_code == 400 and "Traceback" not in page.text
+
+
+def session_ends(database: Path) -> list[float | None]:
+    """When each stored drill session ended (``None``: never marked ended)."""
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        return [row[0] for row in db.execute("SELECT ended FROM sessions ORDER BY id")]
+
+
+def test_drills_still_running_are_ended_when_the_server_stops(memory_path: Path) -> None:
+    # Bug: a drill still running when mittens serve stopped was never ended, so its
+    # session stayed open in the stats database (an idle drill is ended as if its
+    # learner quit). The app's lifespan now ends them at shutdown, as the idle sweep does.
+    db = memory_path / "stats.sqlite3"
+    with client_for(db) as client:  # the context runs the app's start-up and shutdown
+        urls = []
+        for mode in ("table", "game"):
+            started = client.post("/drill", data={"mode": mode, "count": "3"},
+                                  follow_redirects=False)
+            urls.append(started.headers["location"])
+        data = client.get("/api" + urls[0]).json()
+        assert client.post(urls[0], data=first_choice(data)).status_code == 200
+        assert session_ends(db) == [None, None]  # both still running
+    ends = session_ends(db)
+    assert len(ends) == 2 and all(end is not None for end in ends)
+    assert len(stored(db)) == 1  # the answer given was kept
+
+
+def test_the_hub_ends_every_running_drill_as_if_its_learner_quit(memory_path: Path) -> None:
+    db = memory_path / "s.sqlite3"
+    hub = DrillHub(db, clock=FakeClock(), wall=lambda: 1_700_000_000.0)
+    running = hub.start(DrillMode.TABLE, DrillOptions(count=3, seed=3))
+    done = hub.start(DrillMode.TABLE, DrillOptions(count=1, seed=4))
+    hub.answer(done, done.session.question.expected)  # type: ignore[union-attr]
+    assert done.session.ended and not running.session.ended
+    hub.close()
+    assert running.session.ended and hub.drills == {}
+    last = running.events[-1]
+    assert isinstance(last, DrillEnded) and not last.interrupted  # a quit, not a break-off
+    assert session_ends(db) == [1_700_000_000.0, 1_700_000_000.0]
+
+
+def test_mittens_serve_runs_the_apps_lifespan(monkeypatch: pytest.MonkeyPatch,
+                                              memory_path: Path) -> None:
+    # With uvicorn's lifespan off, the shutdown that ends the running drills never ran.
+    import uvicorn
+
+    lifespans: list[str] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: lifespans.append(self.config.lifespan))
+    serve(plan("127.0.0.1", 0), open_browser=False, announce=lambda url: None,
+          database=memory_path / "s.sqlite3")
+    assert lifespans == ["on"]
