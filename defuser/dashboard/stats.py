@@ -24,23 +24,24 @@ from typing import Final
 from defuser.dashboard.charts import Chart, Series, bar_chart, calendar, line_chart
 from defuser.trainer.progress import DashboardData, Progress
 from defuser.trainer.report import Cell, Heatmap, StatsReport, seconds_json, share_json
+from defuser.trainer.skills import Kind
 
 #: Each drill kind in words.
 KIND_WORDS: Final = {
-    "table": "Which table",
-    "identify": "Card types",
-    "rule": "Rule letters",
-    "legal": "Legal cards",
-    "decide": "Decisions",
-    "cycle": "Mitten cycle",
-    "edge": "Edgework",
+    Kind.TABLE: "Which table",
+    Kind.IDENTIFY: "Card types",
+    Kind.RULE: "Rule letters",
+    Kind.LEGAL: "Legal cards",
+    Kind.DECIDE: "Decisions",
+    Kind.CYCLE: "Mitten cycle",
+    Kind.EDGE: "Edgework",
 }
 DAY_NAMES: Final = ("today", "tomorrow")
 
 
-def kind_words(kind: str) -> str:
-    """A drill kind in words (an unknown kind as it is)."""
-    return KIND_WORDS.get(kind, kind)
+def kind_words(kind: Kind) -> str:
+    """A drill kind in words."""
+    return KIND_WORDS[kind]
 
 
 def _pct(value: float | None) -> str:

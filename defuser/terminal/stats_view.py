@@ -121,7 +121,7 @@ def trend_table(trends: Sequence[SpeedTrend]) -> Table:
         known = [m for m in trend.medians if m is not None]
         low, high = min(known), max(known)
         table.add_row(
-            printable(trend.kind),
+            trend.kind.value,
             sparkline(list(trend.medians), low, high if high > low else low + 1),
             f"{known[0]:.1f} s",
             f"{known[-1]:.1f} s",

@@ -18,10 +18,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from defuser.trainer.report import StatsReport, build_report, seconds_json, share_json
+from defuser.trainer.report import (
+    StatsReport,
+    build_report,
+    iso_week,
+    seconds_json,
+    share_json,
+    week_of,
+)
 from defuser.trainer.scheduler import DAY
 from defuser.trainer.settings import Settings
-from defuser.trainer.skills import KINDS
+from defuser.trainer.skills import KINDS, Kind
 from defuser.trainer.store import AnswerRow
 
 #: Days the calendar heatmap covers (26 full weeks, today's week last).
@@ -31,12 +38,6 @@ CALENDAR_DAYS: Final = 26 * 7
 def local_day(at: float) -> dt.date:
     """The local calendar day of a timestamp."""
     return dt.datetime.fromtimestamp(at).date()
-
-
-def iso_week(day: dt.date) -> str:
-    """The ISO week of a day: ``2025-W07``."""
-    year, week, _ = day.isocalendar()
-    return f"{year}-W{week:02d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def _median(values: list[float]) -> float | None:
 class KindSeries:
     """One drill kind's accuracy and median answer time per week (``None``: no answer)."""
 
-    kind: str
+    kind: Kind
     accuracy: tuple[float | None, ...]
     median_seconds: tuple[float | None, ...]
     answers: tuple[int, ...]
@@ -92,7 +93,7 @@ class KindSeries:
     def to_json(self) -> dict[str, Any]:
         """The series as a JSON object."""
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "accuracy": [share_json(a) for a in self.accuracy],
             "median_seconds": [seconds_json(m) for m in self.median_seconds],
             "answers": list(self.answers),
@@ -117,7 +118,7 @@ def kind_weeks(rows: Sequence[AnswerRow], weeks: Sequence[str],
     """Each kind's weekly accuracy and median time over ``weeks`` (kinds never drilled
     are left out); ``row_weeks`` is each row's week, when already known."""
     index = {week: n for n, week in enumerate(weeks)}
-    known = row_weeks if row_weeks is not None else [iso_week(local_day(r.at)) for r in rows]
+    known = row_weeks if row_weeks is not None else [week_of(r.at) for r in rows]
     right: dict[str, list[int]] = {}
     times: dict[str, list[list[float]]] = {}
     for row, week in zip(rows, known, strict=True):
@@ -131,7 +132,7 @@ def kind_weeks(rows: Sequence[AnswerRow], weeks: Sequence[str],
         times[row.kind][n].append(row.seconds)
     return [
         KindSeries(
-            kind.value,
+            kind,
             tuple(right[kind.value][n] / len(t) if t else None
                   for n, t in enumerate(times[kind.value])),
             tuple(_median(t) for t in times[kind.value]),
@@ -165,7 +166,7 @@ def retention_weeks(rows: Sequence[AnswerRow], weeks: Sequence[str],
                     row_weeks: Sequence[str] | None = None) -> list[RetentionWeek]:
     """The measured retention of each week in ``weeks`` (``row_weeks``: each row's week,
     when already known)."""
-    known = row_weeks if row_weeks is not None else [iso_week(local_day(r.at)) for r in rows]
+    known = row_weeks if row_weeks is not None else [week_of(r.at) for r in rows]
     counts = {week: [0, 0] for week in weeks}
     last: dict[str, float] = {}
     for row, week in zip(rows, known, strict=True):
@@ -203,7 +204,7 @@ class Progress:
 def progress(rows: Sequence[AnswerRow], today: dt.date) -> Progress:
     """Every series of the dashboard."""
     weeks = weeks_of(rows)
-    row_weeks = [iso_week(local_day(r.at)) for r in rows]
+    row_weeks = [week_of(r.at) for r in rows]
     return Progress(
         tuple(weeks),
         tuple(practice_days(rows, today)),

@@ -31,6 +31,7 @@ from defuser.trainer.skills import (
     KINDS,
     TABLE_E_NAME,
     CellSkill,
+    Kind,
     RuleSkill,
     Skill,
     SkillTable,
@@ -139,10 +140,15 @@ def _group(
     return groups
 
 
+def iso_week(day: dt.date) -> str:
+    """The ISO week of a day: ``2025-W07`` (the one way a week is named)."""
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
 def week_of(at: float) -> str:
     """The ISO week of a timestamp in local time: ``2025-W07``."""
-    year, week, _ = dt.datetime.fromtimestamp(at).isocalendar()
-    return f"{year}-W{week:02d}"
+    return iso_week(dt.datetime.fromtimestamp(at).date())
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,14 +244,14 @@ class Heatmap:
 class SpeedTrend:
     """The median answer time of one kind per week (``None`` in weeks without answers)."""
 
-    kind: str
+    kind: Kind
     weeks: tuple[str, ...]
     medians: tuple[float | None, ...]
 
     def to_json(self) -> dict[str, Any]:
         """The trend as a JSON object."""
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "weeks": list(self.weeks),
             "median_seconds": [seconds_json(m) for m in self.medians],
         }
@@ -378,7 +384,7 @@ def speed_trends(rows: Sequence[AnswerRow]) -> list[SpeedTrend]:
                 percentile([r.seconds for r in mine[w]], 50) if w in mine else None
                 for w in weeks
             )
-            result.append(SpeedTrend(kind.value, tuple(weeks), medians))
+            result.append(SpeedTrend(kind, tuple(weeks), medians))
     return result
 
 

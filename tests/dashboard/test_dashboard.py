@@ -150,7 +150,7 @@ def test_the_dashboard_data_is_the_report_and_the_series_as_json(learner: Path) 
     assert list(series) == ["weeks", "days", "kinds", "retention"]
     assert series["weeks"] == list(data.progress.weeks) and len(series["weeks"]) == 4
     assert [d["day"] for d in series["days"]] == [d.day.isoformat() for d in data.progress.days]
-    assert [k["kind"] for k in series["kinds"]] == [k.kind for k in data.progress.kinds]
+    assert [k["kind"] for k in series["kinds"]] == [k.kind.value for k in data.progress.kinds]
     assert all(len(k["accuracy"]) == len(series["weeks"]) for k in series["kinds"])
     assert [w["week"] for w in series["retention"]] == series["weeks"]
     assert json.loads(json.dumps(twin)) == twin
