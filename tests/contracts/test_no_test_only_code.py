@@ -25,7 +25,7 @@ import ast
 import functools
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,17 +139,18 @@ def unused_names(tree: ast.Module, module: str, used: set[tuple[str, str]]) -> l
     ]
 
 
-def attribute_names(tree: ast.Module) -> list[tuple[str, ast.AST]]:
-    """Each attribute name a module reads (``x.name``, ``getattr(x, "name")``), with
-    the node that reads it."""
-    skip = docstrings(tree)
-    found: list[tuple[str, ast.AST]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            found.append((node.attr, node))
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and node.value.isidentifier() and id(node) not in skip):
-            found.append((node.value, node))
+def attribute_readers(trees: Iterable[ast.Module]) -> dict[str, list[ast.AST]]:
+    """Each attribute name the modules read (``x.name``, ``getattr(x, "name")``), with
+    the nodes that read it."""
+    found: dict[str, list[ast.AST]] = {}
+    for tree in trees:
+        skip = docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                found.setdefault(node.attr, []).append(node)
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.isidentifier() and id(node) not in skip):
+                found.setdefault(node.value, []).append(node)
     return found
 
 
@@ -195,10 +196,7 @@ def library_trees() -> dict[Path, ast.Module]:
 
 def test_every_public_method_of_the_library_is_used_by_the_library() -> None:
     trees = library_trees()
-    read: dict[str, list[ast.AST]] = {}
-    for tree in trees.values():
-        for name, node in attribute_names(tree):
-            read.setdefault(name, []).append(node)
+    read = attribute_readers(trees.values())
     unused = [
         f"{p.relative_to(ROOT)}: {name}"
         for p, tree in trees.items()
@@ -222,9 +220,7 @@ def test_a_method_only_tests_call_is_found() -> None:
         "    return prop.called(), getattr(prop, 'by_name')\n"
     )
     tree = ast.parse(source)
-    read: dict[str, list[ast.AST]] = {}
-    for name, node in attribute_names(tree):
-        read.setdefault(name, []).append(node)
+    read = attribute_readers([tree])
     # (A name Python's json module has no class of: nothing overrides one outside.)
     assert unused_methods(tree, "json", read) == ["Prop.stored", "Prop.recursive"]
 
