@@ -3,6 +3,21 @@
 from __future__ import annotations
 
 import ast
+import functools
+from pathlib import Path
+
+
+def tree_of(path: Path) -> ast.Module:
+    """The syntax tree of the source file ``path`` (see :func:`parsed`)."""
+    return parsed(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """The syntax tree of ``source``, parsed once per process for each text: a dozen
+    contract tests read the whole library and the tests (parsing either takes about
+    half a second). The tree is shared: read it, never change it."""
+    return ast.parse(source)
 
 
 def docstring_ids(tree: ast.AST) -> set[int]:

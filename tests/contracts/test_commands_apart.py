@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_helpers import tree_of
+
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ROOT / "defuser" / "commands"
 
@@ -22,7 +24,7 @@ PENDING: frozenset[tuple[str, str]] = frozenset()
 def commands_imported(path: Path) -> set[str]:
     """The ``defuser.commands`` modules that ``path`` imports, at any depth."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree_of(path)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module is not None and not node.level:

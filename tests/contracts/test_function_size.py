@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_helpers import tree_of
+
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 60
 COMMANDS = ROOT / "defuser" / "commands"
@@ -29,7 +31,7 @@ def _library_files() -> list[Path]:
 def long_functions(path: Path, limit: int = MAX_LINES) -> list[str]:
     """``name:line (N lines)`` for every function of ``path`` longer than ``limit`` lines."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree_of(path)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             assert node.end_lineno is not None
             size = node.end_lineno - node.lineno + 1

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import Run, run_process
+from source_helpers import tree_of
 
 from defuser.apps.benchmark_live import event_line
 from defuser.cli import COMMANDS
@@ -250,7 +251,7 @@ def test_python_m_defuser_help_runs() -> None:
 def imported_names(path: Path) -> set[str]:
     """Top-level names of every absolute import in a source file, lazy ones included."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(tree_of(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name.partition(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from source_helpers import tree_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +51,7 @@ def _library_files() -> list[Path]:
 
 def _exported_imports(path: Path) -> list[str]:
     """The names in ``path``'s ``__all__`` that it imports rather than defines."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = tree_of(path)
     imported: set[str] = set()
     listed: list[str] = []
     for node in tree.body:
@@ -107,12 +108,12 @@ def test_every_import_names_the_module_that_defines_it() -> None:
     each name from its home (or a package surface such as ``edgework``)."""
     modules = {_module_name(p): p for p in _library_files()}
     defined = {
-        m: _top_level_names(ast.parse(p.read_text(encoding="utf-8"))) for m, p in modules.items()
+        m: _top_level_names(tree_of(p)) for m, p in modules.items()
     }
     surfaces = {_module_name(ROOT / p) for p in PACKAGE_SURFACES}
     wrong = []
     for path in [*_library_files(), *sorted((ROOT / "tests").rglob("*.py"))]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree_of(path)):
             if not isinstance(node, ast.ImportFrom) or node.level or node.module not in modules:
                 continue
             if node.module in surfaces:
@@ -132,7 +133,7 @@ def test_test_files_share_helpers_not_each_other() -> None:
     test_files = {p.stem for p in (ROOT / "tests").rglob("test_*.py")}
     wrong = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree_of(path)):
             if isinstance(node, ast.ImportFrom) and node.module in test_files:
                 wrong.append(f"{path.relative_to(ROOT)} imports {node.module}")
             elif isinstance(node, ast.Import):
@@ -146,7 +147,7 @@ def test_one_meaning_per_class_name() -> None:
     ``Ended`` or ``Verdict`` knows which one it is)."""
     homes: dict[str, list[str]] = {}
     for path in _library_files():
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in tree_of(path).body:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 homes.setdefault(node.name, []).append(path.relative_to(ROOT).as_posix())
     assert {name: where for name, where in homes.items() if len(where) > 1} == {}

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from cli_helpers import run_cli_bytes
-from source_helpers import docstring_ids
+from source_helpers import docstring_ids, tree_of
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
@@ -46,7 +46,7 @@ def _library_files() -> list[Path]:
 
 def flags_named(path: Path) -> set[str]:
     """The ``--options`` that string literals of ``path`` name (docstrings aside)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = tree_of(path)
     skip = docstring_ids(tree)
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -119,8 +119,8 @@ def test_no_library_module_doubles_as_a_command_line() -> None:
         path.relative_to(ROOT).as_posix()
         for path in _library_files()
         if path.name != "__main__.py"
-        and _runs_as_main(ast.parse(path.read_text(encoding="utf-8")))
+        and _runs_as_main(tree_of(path))
     ]
     assert doubling == []
     devtools = sorted((ROOT / "defuser" / "devtools").glob("[!_]*.py"))
-    assert devtools and all(_runs_as_main(ast.parse(p.read_text("utf-8"))) for p in devtools)
+    assert devtools and all(_runs_as_main(tree_of(p)) for p in devtools)

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
+from source_helpers import parsed
 
 TESTS = Path(__file__).resolve().parents[1]
 LIBRARIES = ("defuser", "edgework", "hardware")
@@ -98,7 +99,7 @@ def _name_reaches(node: ast.AST, in_library_subclass: bool) -> list[str]:
 
 def private_reaches(source: str) -> list[str]:
     """Where ``source`` (a test file) reaches into a private name of the library."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     library = _library_names(tree)
     in_subclass: set[int] = set()
     for node in ast.walk(tree):

@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from source_helpers import tree_of
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Names that something outside Python's imports finds by name.
 ENTRY_POINTS = {
@@ -191,7 +193,7 @@ def unused_methods(
 @functools.cache
 def library_trees() -> dict[Path, ast.Module]:
     """The syntax tree of every library file (parsed once for the tests here)."""
-    return {p: ast.parse(p.read_text(encoding="utf-8")) for p in library_files()}
+    return {p: tree_of(p) for p in library_files()}
 
 
 def test_every_public_method_of_the_library_is_used_by_the_library() -> None:

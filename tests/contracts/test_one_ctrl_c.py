@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from source_helpers import docstring_ids
+from source_helpers import docstring_ids, tree_of
 
 ROOT = Path(__file__).resolve().parents[2]
 THE_PLACE = "defuser/terminal/app.py"
@@ -30,7 +30,7 @@ MAY_CATCH = {
 
 def ctrl_c_endings(path: Path) -> list[str]:
     """What in ``path`` ends a run on Ctrl-C by itself, as ``line: what``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = tree_of(path)
     skip = docstring_ids(tree)
     found = []
     for node in ast.walk(tree):
@@ -78,7 +78,7 @@ def _catches(handler: ast.ExceptHandler) -> bool:
 
 def ctrl_c_catchers(path: Path) -> list[int]:
     """The lines of ``path`` where an ``except`` catches Ctrl-C."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = tree_of(path)
     return [node.lineno for node in ast.walk(tree)
             if isinstance(node, ast.ExceptHandler) and _catches(node)]
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
+from source_helpers import tree_of
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The library: every Python module of these folders (the firmware is C and its tools).
@@ -116,7 +117,7 @@ def _scopes(tree: ast.AST) -> list[tuple[int, int, str]]:
 def findings(path: str) -> list[tuple[str, str, int]]:
     """Each restated rule of a module: the innermost function or class around it
     (``<module>`` outside any), what was found, and its line."""
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    tree = tree_of(ROOT / path)
     scopes = _scopes(tree)
     out = []
     for found in restated_rules(tree):

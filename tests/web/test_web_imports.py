@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from cli_helpers import run_process
+from source_helpers import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_LIBRARIES = frozenset({"starlette", "uvicorn", "jinja2", "httpx", "httpx2", "anyio"})
@@ -46,7 +47,7 @@ def test_only_the_web_package_imports_the_web_stack() -> None:
             text = path.read_text(encoding="utf-8")
             if "web" in path.relative_to(ROOT).parts or not _names_any(text):
                 continue  # a file that never spells a library's name cannot import it
-            for node in ast.walk(ast.parse(text)):
+            for node in ast.walk(parsed(text)):
                 names = (
                     [a.name for a in node.names] if isinstance(node, ast.Import)
                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
