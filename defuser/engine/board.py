@@ -166,7 +166,17 @@ def _defuse_mask(table: TableLetter) -> int:
 
 
 def _slots(bits: int, size: int) -> tuple[int, ...]:
+    """The 1-based slots of the set bits of ``bits``, a hand of ``size`` cards (bits
+    past the hand are never set, so a hand of up to three cards reads a table)."""
+    if bits < len(_SLOT_SETS):
+        return _SLOT_SETS[bits]
     return tuple([i + 1 for i in range(size) if bits >> i & 1])
+
+
+#: :func:`_slots` of every set of the three slots.
+_SLOT_SETS: Final = tuple(
+    tuple([i + 1 for i in range(HAND_SIZE) if bits >> i & 1]) for bits in range(1 << HAND_SIZE)
+)
 
 
 @functools.cache
