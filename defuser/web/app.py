@@ -314,6 +314,15 @@ async def _too_large(request: Request, exc: Exception) -> Response:
     return PlainTextResponse("The request body is too large.\n", status_code=413)
 
 
+async def _bug(request: Request, exc: Exception) -> Response:
+    """A bug in the server (any exception no handler took): a short line, under ``/api/``
+    the JSON error object, never the exception or its traceback."""
+    detail = "Internal Server Error"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=500)
+    return PlainTextResponse(f"500 {detail}\n", status_code=500)
+
+
 async def _health(request: Request) -> Response:
     return PlainTextResponse("ok\n")
 
@@ -340,7 +349,8 @@ def create_app(settings: WebSettings) -> ASGIApp:
     app = Starlette(
         debug=False,
         routes=routes,
-        exception_handlers={HTTPException: _http_error, BodyTooLarge: _too_large},
+        exception_handlers={HTTPException: _http_error, BodyTooLarge: _too_large,
+                            Exception: _bug},
         lifespan=pages.lifespan,
     )
     return Guard(app, settings.guard)

@@ -218,5 +218,7 @@ def test_a_bug_inside_the_session_is_a_server_error_not_an_error_reply(
     # Module number 999: no other test's board, so none of them is remembered for it.
     params = board_params(["start RC BH GS YT", "played 1"], tp="999")
     response = plain.get("/api/board", params=params)
-    assert response.status_code == 500
+    assert response.status_code == 500 and response.json() == {"error": "Internal Server Error"}
     assert "Traceback" not in response.text and "secret" not in response.text
+    page = plain.get("/", params=params)
+    assert page.status_code == 500 and page.text == "500 Internal Server Error\n"
