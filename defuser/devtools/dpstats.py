@@ -11,7 +11,7 @@ import argparse
 import collections
 import time
 
-from defuser.strategy import dp
+from defuser.strategy.dp.iteration import solve
 from edgework.configs import CONFIGS
 
 
@@ -25,7 +25,7 @@ def main() -> None:
     times: list[float] = []
     for config in CONFIGS:
         start = time.perf_counter()
-        solution = dp.solve(config.rules, config.interval, oracle=args.oracle)
+        solution = solve(config.rules, config.interval, oracle=args.oracle)
         times.append(time.perf_counter() - start)
         sweeps[solution.sweeps] += 1
     who = "oracle" if args.oracle else "player"

@@ -14,7 +14,8 @@ import math
 
 from defuser.engine.deck import opening_distribution
 from defuser.strategy.belief import CycleBelief
-from defuser.strategy.dp import Solution, state_index
+from defuser.strategy.dp.solution import Solution
+from defuser.strategy.dp.states import state_index
 from edgework import Ruleset, TableLetter
 
 

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 from defuser.engine.actions import Action, ActionKind
 from defuser.engine.board import Effect
 from defuser.strategy.belief import CycleBelief, Observation
-from defuser.strategy.dp import Choice, state_index
+from defuser.strategy.dp.clicks import Choice
+from defuser.strategy.dp.states import state_index
 from defuser.strategy.solutions import SolutionStore, solution_for
 from defuser.strategy.values import TIE, action_values, best_action
 from edgework.errors import MisuseError

@@ -10,7 +10,7 @@ check); they never raise. Callers then fall back to the DP, which stays the sour
 truth: these are its own results, written by :mod:`defuser.strategy.shipped_build`,
 and a stored fixed point gives exactly the values a fresh solve gives (to the DP's
 1e-11 tolerance), a stored graph exactly the graph
-:func:`~defuser.strategy.dp.explore_graph` finds. This module reads the file format
+:func:`~defuser.strategy.dp.graph.explore_graph` finds. This module reads the file format
 only: it imports nothing from the DP (which reads its graphs through it).
 
 File layout (``data/solutions.bin``): a magic line, the length of a JSON header as
@@ -18,7 +18,7 @@ eight ASCII digits and a newline, the header, then one zlib-compressed block per
 A configuration's block (entry name such as ``player-B4-n12``) holds its 969
 cycle-start values as little-endian IEEE doubles (``inf`` for a hand that can never be
 solved); a graph's block (``graph-player-n12``) holds it as compact JSON
-(:func:`~defuser.strategy.dp.graph_to_data`). The header maps each entry name to its
+(:func:`~defuser.strategy.dp.graph.graph_to_data`). The header maps each entry name to its
 offset (from the end of the header), length and the CRC-32 of the uncompressed block,
 plus, for a configuration, the exact expected clicks. Only the header and the requested
 blocks are read, so a process pays for the one configuration it plays.
@@ -26,7 +26,7 @@ blocks are read, so a process pays for the one configuration it plays.
 A second file in the same layout (``data/later.bin``, :func:`load_later`) holds, per
 player configuration (entry ``later-B4-n12``), the values of every recurring phase's
 states whose hand has room for a draw, as numpy's evaluation from the stored
-cycle-start values gives them (:func:`~defuser.strategy.dp.later_room_values`; the
+cycle-start values gives them (:func:`~defuser.strategy.dp.solution.later_room_values`; the
 entry records the CRC-32 of those start values), so that a later cycle is answered
 without numpy. It is read only when a game reaches a later cycle.
 
@@ -60,7 +60,8 @@ DATA_PATH: Final = os.path.join(
 #: that a first answer reads no more than it needs.
 LATER_PATH: Final = os.path.join(os.path.dirname(DATA_PATH), "later.bin")
 MAGIC: Final = b"exploding-mittens solutions\n"
-#: Bumped when the file layout changes (the model has :data:`~defuser.strategy.dp.MODEL_VERSION`).
+#: Bumped when the file layout changes (the model has
+#: :data:`~defuser.strategy.dp.graph.MODEL_VERSION`).
 FORMAT_VERSION: Final = 2
 #: How many ASCII digits give the header's length.
 HEADER_DIGITS: Final = 8
@@ -175,7 +176,7 @@ def load_graph(
     interval: int, *, model: int, oracle: bool = False,
     path: str | PurePath = DATA_PATH,
 ) -> Any:
-    """One N's stored phase graph as :func:`~defuser.strategy.dp.graph_to_data` wrote it
+    """One N's stored phase graph as :func:`~defuser.strategy.dp.graph.graph_to_data` wrote it
     for model version ``model`` (checked by its CRC-32), or ``None`` if unusable."""
     found = _read_block(path, graph_name(interval, oracle), model)
     if found is None:

@@ -23,14 +23,10 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from defuser.errors import DefuserError
-from defuser.strategy.dp import (
-    HAND_COUNT,
-    MODEL_VERSION,
-    explore_graph,
-    graph_to_data,
-    later_room_values,
-    solve,
-)
+from defuser.strategy.dp.graph import MODEL_VERSION, explore_graph, graph_to_data
+from defuser.strategy.dp.iteration import solve
+from defuser.strategy.dp.solution import later_room_values
+from defuser.strategy.dp.states import HAND_COUNT
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import (
     DATA_PATH,
@@ -86,7 +82,7 @@ def build(results: list[tuple[str, list[float], float]]) -> bytes:
 
 def build_later(starts: dict[str, list[float]]) -> bytes:
     """The later-cycle file's bytes: per player configuration, the values
-    :func:`~defuser.strategy.dp.later_room_values` gives from its cycle-start values
+    :func:`~defuser.strategy.dp.solution.later_room_values` gives from its cycle-start values
     (``starts``, by the configuration's entry name), with their CRC-32."""
     named: list[tuple[str, bytes, dict[str, Any]]] = []
     for c in CONFIGS:

@@ -23,7 +23,10 @@ from typing import Final
 
 from defuser.errors import UnusableStartError
 from defuser.strategy.cache import DiskCache, default_cache
-from defuser.strategy.dp import HAND_COUNT, MODEL_VERSION, Solution, solve
+from defuser.strategy.dp.graph import MODEL_VERSION
+from defuser.strategy.dp.iteration import solve
+from defuser.strategy.dp.solution import Solution
+from defuser.strategy.dp.states import HAND_COUNT
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.shipped import load
 from edgework import Ruleset

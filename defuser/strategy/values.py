@@ -29,7 +29,8 @@ from defuser.engine.board import Board, Effect, played_from
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
-from defuser.strategy.dp import Solution, state_index
+from defuser.strategy.dp.solution import Solution
+from defuser.strategy.dp.states import state_index
 from defuser.strategy.reasons import reason_parts
 from defuser.strategy.solutions import SolutionStore, solution_for
 from edgework.errors import MisuseError

@@ -22,7 +22,7 @@ from defuser.apps import table_io
 from defuser.apps.manual_html import read_manual_page
 from defuser.engine import modlog
 from defuser.logs.check.module import check_module
-from defuser.strategy import dp
+from defuser.strategy.dp import graph
 from defuser.trainer import settings, skills
 from defuser.trainer.drill_session import STATE_VERSION, DrillSession
 from defuser.trainer.report import lookups_of
@@ -102,9 +102,9 @@ def test_a_line_no_template_writes_is_still_none() -> None:
 
 
 def test_a_shipped_graph_whose_reading_is_misused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dp, "graph_from_data", misuse)
+    monkeypatch.setattr(graph, "graph_from_data", misuse)
     with pytest.raises(MisuseError):
-        dp.build_graph.__wrapped__(9)
+        graph.build_graph.__wrapped__(9)
 
 
 def test_propsim_main_lets_a_misuse_through(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,9 +56,9 @@ ALLOWED: Final[dict[tuple[str, str, str], str]] = {
     ("defuser/strategy/belief.py", "Observation._card_in",
      "a slot compared with the hand's length"):
         "a reported play names a hand slot holding a card: it reads that card",
-    ("defuser/strategy/dp.py", "add_row", "a comparison with HAND_SIZE"):
+    ("defuser/strategy/dp/states.py", "add_row", "a comparison with HAND_SIZE"):
         "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
-    ("defuser/strategy/dp.py", "_hand_layout", "a comparison with HAND_SIZE"):
+    ("defuser/strategy/dp/arrays.py", "_hand_layout", "a comparison with HAND_SIZE"):
         "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
 }
 

@@ -12,7 +12,7 @@ from defuser.engine.actions import Action, ActionKind, StrikeKind
 from defuser.engine.events import Discarded, Drew, Played, Solved, Struck
 from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidCommandError
-from defuser.strategy.dp import DISCARD, DRAW, Choice, PlayKind
+from defuser.strategy.dp.clicks import DISCARD, DRAW, Choice, PlayKind
 from edgework import Card, Ruleset, TableLetter
 
 

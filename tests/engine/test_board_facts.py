@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 from defuser.engine.board import facts_by_discard, facts_of
-from defuser.strategy.dp import HANDS
+from defuser.strategy.dp.states import HANDS
 from edgework import Card, Ruleset, TableLetter
 
 

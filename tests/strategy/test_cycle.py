@@ -301,7 +301,7 @@ def test_equal_beliefs_are_one_object() -> None:
     the dictionaries keyed by beliefs on every click (the phase index, the memoised
     updates) find them by identity. Comparing their supports Fraction by Fraction was a
     tenth of `mittens bench`'s per-click time (issue 20)."""
-    from defuser.strategy.dp import build_graph
+    from defuser.strategy.dp.graph import build_graph
 
     start = CycleBelief.new_cycle(11)
     one = start.after_deal(DealKind.PLAIN).after_deal(DealKind.PLAIN).after_deal(DealKind.DEFUSE)

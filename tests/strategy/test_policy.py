@@ -21,9 +21,15 @@ from numpy.typing import NDArray
 from defuser.engine.actions import ActionKind
 from defuser.engine.deck import DealKind, opening_distribution
 from defuser.engine.simulator import HiddenState, Module, Outcome
-from defuser.strategy import cache, dp
+from defuser.strategy import cache
 from defuser.strategy.belief import CycleBelief, Observation
 from defuser.strategy.cache import DiskCache
+from defuser.strategy.dp.arrays import arrays_for
+from defuser.strategy.dp.clicks import tables_for
+from defuser.strategy.dp.graph import Mode
+from defuser.strategy.dp.iteration import solve
+from defuser.strategy.dp.solution import Solution
+from defuser.strategy.dp.states import FACES, HAND_COUNT, hand_index, state_index
 from defuser.strategy.policy import OptimalPolicy, SafePolicy, make_policy
 from defuser.strategy.solutions import SolutionStore, expected_clicks, solution_for
 from defuser.strategy.values import action_values, best_action, recommend
@@ -74,7 +80,7 @@ def _brute_value(
             total = 0.0
             for kind_p, kind in _kinds(w):
                 if kind is DealKind.MITTEN:
-                    total += kind_p * cycle_value[dp.hand_index(hand)]
+                    total += kind_p * cycle_value[hand_index(hand)]
                     continue
                 nxt = shift(w, _matcher(kind))
                 faces = defuses if kind is DealKind.DEFUSE else plain
@@ -151,7 +157,7 @@ def test_dp_agrees_with_brute_force_expectimax() -> None:
                 continue
             d = rng.randrange(16)
             want = brute(weights, d, hand)
-            got = sol.value(phase, dp.state_index(d, hand))
+            got = sol.value(phase, state_index(d, hand))
             assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (belief, d, hand)
             checked += 1
     assert checked > 60
@@ -160,32 +166,33 @@ def test_dp_agrees_with_brute_force_expectimax() -> None:
 def test_value_iteration_reaches_the_fixed_point() -> None:
     rules, n = SMALL
     sol = solution_for(rules, n)
-    tabs = dp.tables_for(rules.table, rules.last_digit)
+    tabs = tables_for(rules.table, rules.last_digit)
+    arrays = arrays_for(rules.table, rules.last_digit)
     graph = sol.graph
     values: list[NDArray[np.float64] | None] = [None] * len(graph.phases)
-    again = [0.0] * dp.HAND_COUNT
+    again = [0.0] * HAND_COUNT
     for i in graph.order:
         if graph.phases[i].recurrent:
-            values[i] = tabs.evaluate(graph.phases[i], values, sol.cycle_value)
+            values[i] = arrays.evaluate(graph.phases[i], values, sol.cycle_value)
     for c, w in graph.cycle_mix.items():
         vals = values[c]
         assert vals is not None
-        again = [a + w * v for a, v in zip(again, vals[tabs.mitten :: dp.FACES], strict=True)]
+        again = [a + w * v for a, v in zip(again, vals[tabs.mitten :: FACES], strict=True)]
     for a, b, dead in zip(again, sol.cycle_value, tabs.dead, strict=True):
         assert dead or abs(a - b) < 1e-9
 
 
 def test_lazy_first_cycle_matches_the_full_solve() -> None:
     rules, n = SMALL
-    lazy = dp.solve(rules, n)
-    full = dp.solve(rules, n, start=lazy.cycle_value)
+    lazy = solve(rules, n)
+    full = solve(rules, n, start=lazy.cycle_value)
     assert full.sweeps == 1  # a cached fixed point is confirmed in one sweep
     full.complete()
     start = full.graph.find(CycleBelief.initial(n))
     rng = random.Random(1)
     for _ in range(40):
         hand = tuple(rng.randrange(16) for _ in range(3))
-        s = dp.state_index(rng.randrange(16), hand)
+        s = state_index(rng.randrange(16), hand)
         assert math.isclose(lazy.value(start, s), full.value(start, s), rel_tol=1e-12)
 
 
@@ -194,18 +201,18 @@ def test_on_demand_values_are_exactly_the_best_choice() -> None:
     value :meth:`Solution.choices` lists, in every kind of phase (to rounding: once
     many later-cycle values are asked for, they come from one vectorised sweep)."""
     rules, n = SMALL
-    sol = dp.Solution.from_cycle_value(rules, n, solution_for(rules, n).cycle_value)
+    sol = Solution.from_cycle_value(rules, n, solution_for(rules, n).cycle_value)
     rng = random.Random(5)
     modes = set()
     for phase in rng.sample(range(len(sol.graph.phases)), 20):
         modes.add(sol.graph.phases[phase].mode)
         for _ in range(15):
             size = rng.randint(0, 3)
-            s = dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
+            s = state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
             best = min((v for _, v in sol.choices(phase, s)), default=math.inf)
             got = sol.value(phase, s)
             assert got == 1.0 + best or math.isclose(got, 1.0 + best, rel_tol=1e-12)
-    assert modes == set(dp.Mode)
+    assert modes == set(Mode)
 
 
 # ---------------------------------------------------------------- safety
@@ -261,7 +268,7 @@ def test_action_values_agree_with_the_value_and_flag_risk() -> None:
             sol = solution_for(rules, n)
             phase = sol.graph.find(obs.belief)
             assert obs.discard is not None
-            here = sol.value(phase, dp.state_index(obs.discard, obs.hand))
+            here = sol.value(phase, state_index(obs.discard, obs.hand))
             assert math.isclose(best.expected_clicks, here, rel_tol=1e-9)
             for av in values:
                 # A risky click can be cheaper on average (a strike costs one click);
@@ -341,7 +348,7 @@ def test_cache_survives_corrupt_and_foreign_files(tmp_path: Path) -> None:
     folder.mkdir()
     # Without the shipped solutions, so the disk cache is what is read.
     store = SolutionStore(DiskCache(folder), shipped=False)
-    exact = dp.solve(rules, n).cycle_value
+    exact = solve(rules, n).cycle_value
     junks = (
         "{not json",
         '{"version": 1, "cycle_value": [1, 2]}',
@@ -349,17 +356,17 @@ def test_cache_survives_corrupt_and_foreign_files(tmp_path: Path) -> None:
         "",
         "\x00\xff",
         "[" * 100_000 + "]" * 100_000,
-        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400] * dp.HAND_COUNT) + "]}",
-        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400 + ".5"] * dp.HAND_COUNT)
+        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400] * HAND_COUNT) + "]}",
+        '{"version": 1, "cycle_value": [' + ",".join(["1" + "0" * 400 + ".5"] * HAND_COUNT)
         + "]}",
-        '{"version": 1, "cycle_value": [' + ",".join(["1" * 5000] * dp.HAND_COUNT) + "]}",
+        '{"version": 1, "cycle_value": [' + ",".join(["1" * 5000] * HAND_COUNT) + "]}",
     )
     for junk in junks:
         (folder / name).write_text(junk, encoding="utf-8")
         store.clear()
         assert store.solution(rules, n).cycle_value == pytest.approx(exact, abs=1e-9)
         data = json.loads((folder / name).read_text(encoding="utf-8"))
-        assert len(data["cycle_value"]) == dp.HAND_COUNT  # rewritten whole
+        assert len(data["cycle_value"]) == HAND_COUNT  # rewritten whole
     # A wrong but well-formed entry only costs sweeps; the answer stays exact.
     data["cycle_value"] = [None if v is None else 50.0 for v in data["cycle_value"]]
     (folder / name).write_text(json.dumps(data), encoding="utf-8")

@@ -12,9 +12,19 @@ from typing import Any
 
 import pytest
 
-from defuser.strategy import dp, shipped, solutions
+from defuser.strategy import shipped, solutions
 from defuser.strategy.belief import CycleBelief
 from defuser.strategy.cache import DiskCache
+from defuser.strategy.dp.graph import (
+    MODEL_VERSION,
+    build_graph,
+    explore_graph,
+    graph_from_data,
+    graph_to_data,
+)
+from defuser.strategy.dp.iteration import solve
+from defuser.strategy.dp.solution import later_room_values
+from defuser.strategy.dp.states import HAND_COUNT, ROOM_STATES, state_index
 from defuser.strategy.openings import exact_expected_clicks
 from defuser.strategy.solutions import SolutionStore
 from edgework import INTERVALS, Ruleset, TableLetter
@@ -24,13 +34,13 @@ from edgework.configs import CONFIGS
 def load(rules: Ruleset, interval: int, **options: Any) -> shipped.Stored | None:
     """:func:`shipped.load` for the model this DP solves."""
     return shipped.load(
-        rules, interval, model=dp.MODEL_VERSION, size=dp.HAND_COUNT, **options
+        rules, interval, model=MODEL_VERSION, size=HAND_COUNT, **options
     )
 
 
 def load_graph(interval: int, **options: Any) -> Any:
     """:func:`shipped.load_graph` for the model this DP solves."""
-    return shipped.load_graph(interval, model=dp.MODEL_VERSION, **options)
+    return shipped.load_graph(interval, model=MODEL_VERSION, **options)
 
 
 #: Configurations re-solved from scratch: every table, both ends of N, player and oracle.
@@ -49,7 +59,7 @@ def test_every_configuration_is_shipped_and_passes_its_checksum() -> None:
         for config in CONFIGS:
             stored = load(config.rules, config.interval, oracle=oracle)
             assert stored is not None, (config, oracle)
-            assert len(stored.cycle_value) == dp.HAND_COUNT
+            assert len(stored.cycle_value) == HAND_COUNT
             assert all(v >= 1.0 for v in stored.cycle_value)
             assert math.isfinite(stored.expected_clicks) and stored.expected_clicks > 1.0
 
@@ -74,15 +84,15 @@ def test_every_shipped_graph_is_the_explored_one(oracle: bool) -> None:
     for n in INTERVALS:
         data = load_graph(n, oracle=oracle)
         assert data is not None, n
-        stored = dp.graph_from_data(data, n, oracle=oracle)
-        explored = dp.explore_graph(n, oracle=oracle)
+        stored = graph_from_data(data, n, oracle=oracle)
+        explored = explore_graph(n, oracle=oracle)
         assert stored.phases == explored.phases
         assert stored.index == explored.index
         assert stored.order == explored.order
         assert stored.cycle_starts == explored.cycle_starts
         assert stored.cycle_mix == explored.cycle_mix
         assert stored.refine is explored.refine
-        assert dp.build_graph(n, oracle=oracle).phases == explored.phases
+        assert build_graph(n, oracle=oracle).phases == explored.phases
 
 
 def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
@@ -97,7 +107,7 @@ def test_a_damaged_graph_entry_is_explored_instead(tmp_path: Path) -> None:
     damaged.write_bytes(bytes(raw))
     assert load_graph(12, path=damaged) is None
     assert load_graph(11, path=damaged) is not None
-    assert dp.graph_to_data(dp.explore_graph(12)) == load_graph(12)
+    assert graph_to_data(explore_graph(12)) == load_graph(12)
 
 
 @pytest.mark.parametrize(("table", "digit", "interval", "oracle"), SAMPLE)
@@ -107,7 +117,7 @@ def test_a_fresh_solve_gives_the_shipped_values(
     rules = Ruleset(table, digit)
     stored = load(rules, interval, oracle=oracle)
     assert stored is not None
-    fresh = dp.solve(rules, interval, oracle=oracle)
+    fresh = solve(rules, interval, oracle=oracle)
     assert fresh.cycle_value == pytest.approx(stored.cycle_value, rel=0, abs=1e-9)
     assert exact_expected_clicks(fresh, oracle=oracle) == pytest.approx(
         stored.expected_clicks, rel=1e-12
@@ -119,7 +129,7 @@ def test_a_solution_from_shipped_values_matches_a_solved_one() -> None:
     store = SolutionStore(None)
     loaded = store.solution(rules, n)
     assert loaded.sweeps == 0  # nothing was solved
-    solved = dp.solve(rules, n)
+    solved = solve(rules, n)
     solved.complete()
     rng = random.Random(3)
     start = solved.graph.find(CycleBelief.initial(n))
@@ -127,7 +137,7 @@ def test_a_solution_from_shipped_values_matches_a_solved_one() -> None:
     for phase in phases:
         for _ in range(30):
             size = rng.randint(0, 3)
-            s = dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
+            s = state_index(rng.randrange(16), [rng.randrange(16) for _ in range(size)])
             want = solved.value(phase, s)
             got = loaded.value(phase, s)
             assert got == want or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9)
@@ -139,9 +149,9 @@ def test_another_model_version_falls_back_to_the_dp(
     rules, n = Ruleset(TableLetter.A, 3), 9
     stored = load(rules, n)
     assert stored is not None
-    assert shipped.load(rules, n, model=dp.MODEL_VERSION + 1, size=dp.HAND_COUNT) is None
-    assert shipped.load_graph(n, model=dp.MODEL_VERSION + 1) is None
-    monkeypatch.setattr(solutions, "MODEL_VERSION", dp.MODEL_VERSION + 1)
+    assert shipped.load(rules, n, model=MODEL_VERSION + 1, size=HAND_COUNT) is None
+    assert shipped.load_graph(n, model=MODEL_VERSION + 1) is None
+    monkeypatch.setattr(solutions, "MODEL_VERSION", MODEL_VERSION + 1)
     shipped.read_header.cache_clear()
     try:
         store = SolutionStore(DiskCache(tmp_path))
@@ -186,10 +196,10 @@ def test_a_damaged_file_is_not_used(tmp_path: Path) -> None:
 
 def _later(rules: Ruleset, interval: int, start: list[float], **options: Any) -> list[float] | None:
     """:func:`shipped.load_later` for the model this DP solves and its phase graph."""
-    graph = dp.build_graph(interval)
-    size = sum(ph.recurrent for ph in graph.phases) * dp.ROOM_STATES
+    graph = build_graph(interval)
+    size = sum(ph.recurrent for ph in graph.phases) * ROOM_STATES
     return shipped.load_later(
-        rules, interval, model=dp.MODEL_VERSION, size=size, start=start, **options
+        rules, interval, model=MODEL_VERSION, size=size, start=start, **options
     )
 
 
@@ -230,7 +240,7 @@ def test_the_later_cycle_file_is_what_its_builder_writes() -> None:
     rules, n = Ruleset(TableLetter.D, 9), 12
     stored = load(rules, n)
     assert stored is not None
-    assert _later(rules, n, stored.cycle_value) == dp.later_room_values(
+    assert _later(rules, n, stored.cycle_value) == later_room_values(
         rules, n, stored.cycle_value
     )
 

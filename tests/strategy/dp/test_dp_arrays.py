@@ -2,7 +2,7 @@
 
 A phase evaluated in full (numpy, with the candidate rows built for the whole rule set)
 must give every state one click plus the lowest value among the safe clicks that
-:meth:`~defuser.strategy.dp.Solution.choices` lists for it, which come from the rulebook
+:meth:`~defuser.strategy.Solution.choices` lists for it, which come from the rulebook
 one state at a time. Checked on every state of a phase of each mode, on rule sets of
 every table (their Defuse and mitten faces differ), so a row that missed or added a
 click, a probe, a solve or a face a draw can bring would show.
@@ -14,7 +14,10 @@ import math
 
 import pytest
 
-from defuser.strategy import dp
+from defuser.strategy.dp.arrays import arrays_for
+from defuser.strategy.dp.clicks import tables_for
+from defuser.strategy.dp.graph import Mode
+from defuser.strategy.dp.states import STATES
 from defuser.strategy.solutions import SolutionStore
 from edgework import Ruleset, TableLetter
 
@@ -26,21 +29,22 @@ def test_full_evaluation_is_the_best_choice_of_every_state(
     table: TableLetter, digit: int, interval: int
 ) -> None:
     rules = Ruleset(table, digit)
-    dp.tables_for.cache_clear()
+    tables_for.cache_clear()
+    arrays_for.cache_clear()
     sol = SolutionStore(None).solution(rules, interval)
     sol.complete()
-    chosen: dict[dp.Mode, int] = {}
+    chosen: dict[Mode, int] = {}
     for i, phase in enumerate(sol.graph.phases):
         if phase.mode in chosen:
             continue
         # The fullest kind of phase: one whose deals and probes lead somewhere.
-        if phase.outcomes and (phase.mode is not dp.Mode.UNSAFE or phase.probe_fail >= 0):
+        if phase.outcomes and (phase.mode is not Mode.UNSAFE or phase.probe_fail >= 0):
             chosen[phase.mode] = i
-    assert set(chosen) == set(dp.Mode)
+    assert set(chosen) == set(Mode)
     for index in chosen.values():
         full = sol.full[index]
         assert full is not None
-        for state in range(dp.STATES):
+        for state in range(STATES):
             best = min((v for _, v in sol.choices(index, state)), default=math.inf)
             got = float(full[state])
             assert got == 1.0 + best or math.isclose(got, 1.0 + best, rel_tol=1e-12), (

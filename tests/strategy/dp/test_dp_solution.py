@@ -13,22 +13,25 @@ import math
 import random
 
 from defuser.engine.deck import DealKind
-from defuser.strategy import dp
 from defuser.strategy.belief import CycleBelief
+from defuser.strategy.dp.graph import PhaseGraph, build_graph
+from defuser.strategy.dp.iteration import solve
+from defuser.strategy.dp.solution import ShippedPhase, Solution
+from defuser.strategy.dp.states import STATES, state_index
 from defuser.strategy.solutions import SolutionStore
 from edgework import INTERVALS, Ruleset, TableLetter
 
 RULES, N = Ruleset(TableLetter.D, 2), 11
 
 
-def _loaded() -> dp.Solution:
+def _loaded() -> Solution:
     """A solution as a fresh process has it: stored cycle-start values, nothing else."""
     sol = SolutionStore(None).solution(RULES, N)
     assert sol.sweeps == 0 and all(values is None for values in sol.full)
     return sol
 
 
-def _first_cycle(graph: dp.PhaseGraph) -> set[int]:
+def _first_cycle(graph: PhaseGraph) -> set[int]:
     """The phases a player can be in before the first mitten is dealt."""
     seen: set[int] = set()
     todo = [graph.find(CycleBelief.initial(graph.interval))]
@@ -44,7 +47,7 @@ def _first_cycle(graph: dp.PhaseGraph) -> set[int]:
     return seen
 
 
-def _later_cycle_start(sol: dp.Solution) -> int:
+def _later_cycle_start(sol: Solution) -> int:
     """A phase only a later cycle reaches."""
     first = _first_cycle(sol.graph)
     return next(i for i in sol.graph.cycle_starts if i not in first)
@@ -52,7 +55,7 @@ def _later_cycle_start(sol: dp.Solution) -> int:
 
 def test_every_cycle_start_is_a_recurring_phase_the_first_cycle_may_not_reach() -> None:
     for n in INTERVALS:
-        graph = dp.build_graph(n)
+        graph = build_graph(n)
         first = _first_cycle(graph)
         later = [i for i in graph.cycle_starts if i not in first]
         assert later and all(graph.phases[i].recurrent for i in later)
@@ -63,7 +66,7 @@ def test_a_first_answer_computes_on_demand_and_evaluates_no_phase_in_full() -> N
     start = sol.graph.find(CycleBelief.initial(N))
     rng = random.Random(2)
     for _ in range(20):
-        s = dp.state_index(rng.randrange(16), [rng.randrange(16) for _ in range(3)])
+        s = state_index(rng.randrange(16), [rng.randrange(16) for _ in range(3)])
         assert 1.0 <= sol.value(start, s) < math.inf
     assert all(values is None for values in sol.full)
 
@@ -71,12 +74,12 @@ def test_a_first_answer_computes_on_demand_and_evaluates_no_phase_in_full() -> N
 def test_a_later_cycle_is_evaluated_at_once_with_the_values_of_a_full_solve() -> None:
     sol = _loaded()
     phase = _later_cycle_start(sol)
-    s = dp.state_index(int(RULES.mitten), [1, 7])
+    s = state_index(int(RULES.mitten), [1, 7])
     got = sol.value(phase, s)
     recurrent = [i for i, ph in enumerate(sol.graph.phases) if ph.recurrent]
     assert all(sol.full[i] is not None for i in recurrent)
     assert all(sol.full[i] is None for i, ph in enumerate(sol.graph.phases) if not ph.recurrent)
-    solved = dp.solve(RULES, N)
+    solved = solve(RULES, N)
     assert math.isclose(got, solved.value(phase, s), rel_tol=1e-9)
 
 
@@ -84,14 +87,14 @@ def test_a_later_cycle_from_the_shipped_values_is_numpys_evaluation_to_the_bit()
     """Every value of every recurring phase, the full hands' worked out from the shipped
     ones, is the very float numpy's evaluation gives (so every answer is the same)."""
     sol = _loaded()
-    sol.value(_later_cycle_start(sol), dp.state_index(int(RULES.mitten), [1, 7]))
-    numpy_made = dp.Solution.from_cycle_value(RULES, N, sol.cycle_value)
+    sol.value(_later_cycle_start(sol), state_index(int(RULES.mitten), [1, 7]))
+    numpy_made = Solution.from_cycle_value(RULES, N, sol.cycle_value)
     numpy_made.complete()
     for i, phase in enumerate(sol.graph.phases):
         if phase.recurrent:
-            assert isinstance(sol.full[i], dp.ShippedPhase)
+            assert isinstance(sol.full[i], ShippedPhase)
             # Every 7th state: every hand size and discard top, in every phase.
-            states = range(i % 7, dp.STATES, 7)
+            states = range(i % 7, STATES, 7)
             assert [sol.value(i, s) for s in states] == [
                 numpy_made.value(i, s) for s in states
             ], i
@@ -101,11 +104,11 @@ def test_a_later_cycle_from_other_start_values_is_evaluated_with_numpy() -> None
     """Shipped values hold only for the start values they were computed from: a
     solution with any other (a disk cache's, a fresh solve's) evaluates in full."""
     start = [value + 0.5 for value in _loaded().cycle_value]
-    sol = dp.Solution.from_cycle_value(RULES, N, start)
+    sol = Solution.from_cycle_value(RULES, N, start)
     phase = _later_cycle_start(sol)
-    s = dp.state_index(int(RULES.mitten), [1, 7])
+    s = state_index(int(RULES.mitten), [1, 7])
     got = sol.value(phase, s)
-    assert not any(isinstance(found, dp.ShippedPhase) for found in sol.full)
-    numpy_made = dp.Solution.from_cycle_value(RULES, N, start)
+    assert not any(isinstance(found, ShippedPhase) for found in sol.full)
+    numpy_made = Solution.from_cycle_value(RULES, N, start)
     numpy_made.complete()
     assert got == numpy_made.value(phase, s)
