@@ -19,5 +19,6 @@ how likely (plain, the Defuse, the mitten), showing one of the faces the ruleboo
 that deal can bring. Deals lead to later phases except the mitten, which starts a new
 cycle: the values at a cycle's start are the fixed point of one sweep over the cycle
 (:mod:`~defuser.strategy.dp.iteration`); every other value follows from them
-(:mod:`~defuser.strategy.dp.solution`), in full with numpy or on demand without it.
+(:mod:`~defuser.strategy.dp.solution`), in full with numpy or on demand without it, by
+one arithmetic (:mod:`~defuser.strategy.dp.expectation`), so both give the same float.
 """

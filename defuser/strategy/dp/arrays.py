@@ -24,6 +24,13 @@ from defuser.engine.board import Facts, deal_faces_of, facts_by_discard
 from defuser.engine.deck import DealKind
 from defuser.engine.rules import HAND_SIZE
 from defuser.strategy.dp.clicks import OptionKind, RuleTables, classify, tables_for
+from defuser.strategy.dp.expectation import (
+    SOLVED,
+    after_click,
+    deal_value,
+    face_weight,
+    probe_value,
+)
 from defuser.strategy.dp.graph import Mode, Phase
 from defuser.strategy.dp.states import FACES, HAND_COUNT, HANDS, ROOM_STATES, SIZE_START, STATES
 from edgework import Card, Ruleset, TableLetter
@@ -249,17 +256,18 @@ class PhaseArrays:
         # Padding of the draw rows points at a zero appended to the successor's values.
         plain, counts = _draw_cells(tabs, DealKind.PLAIN, keys, facts, layout)
         self.draw_plain = _columns(plain, STATES)
-        self.draw_weight = 1.0 / counts
+        self.draw_weight = face_weight(counts)
         defuse = _draw_cells(tabs, DealKind.DEFUSE, keys, facts, layout)[0]
         self.draw_defuse = _columns(defuse, STATES)
-        self.n_plain = 1.0 / len(tabs.plain)
-        self.n_defuse = 1.0 / len(tabs.defuses)
+        self.n_plain = face_weight(len(tabs.plain))
+        self.n_defuse = face_weight(len(tabs.defuses))
         # Discard: per hand, the successor's states with each plain (Defuse) face on top.
         hands = np.arange(HAND_COUNT, dtype=np.intp) * FACES
         self.disc_plain = np.array([hands + c for c in tabs.plain], dtype=np.intp)
         self.disc_defuse = np.array([hands + c for c in tabs.defuses], dtype=np.intp)
 
     def _column_sum(self, values: FloatArray, columns: IndexArray) -> FloatArray:
+        """Per column, the sum of the values its rows point at, in row order."""
         total: FloatArray = values.take(columns[0])
         for column in columns[1:]:
             total += values.take(column)
@@ -281,47 +289,58 @@ class PhaseArrays:
 
         ``values[i]`` is phase ``i``'s value list (or None while unknown) and
         ``cycle_value[h]`` the expected value at the start of a new cycle with hand ``h``
-        (discard top = the mitten face), averaged over where the cycle starts.
+        (discard top = the mitten face), averaged over where the cycle starts. The
+        arithmetic is :mod:`defuser.strategy.dp.expectation`'s, on arrays.
         """
         np = self.np
-        disc = np.zeros(HAND_COUNT)
-        draw = np.zeros(ROOM_STATES) if phase.mode is Mode.SAFE else np.full(ROOM_STATES, np.inf)
-        p_mitten = 0.0
+        draw, disc = self._deals(phase, values, cycle_value)
+        if phase.mode is Mode.UNSAFE:
+            fail = values[phase.probe_fail]
+            assert fail is not None
+            probe = probe_value(phase.on_top, np.asarray(fail, dtype=float))
+        else:
+            probe = np.full(STATES, np.inf)
+        x = np.concatenate((np.zeros(STATES), draw, disc, [SOLVED], probe, [np.inf]))
+        for (a, b), cands in zip(self.slices, self.cands[phase.mode], strict=True):
+            x[a:b] = after_click(self._column_min(x, cands))
+        out: FloatArray = x[:STATES].copy()
+        return out
+
+    def _deals(
+        self,
+        phase: Phase,
+        values: Sequence[FloatArray | None],
+        cycle_value: Sequence[float],
+    ) -> tuple[FloatArray, FloatArray]:
+        """The value after a draw per state with room in the hand (infinite where the
+        phase allows no draw) and after a discard per hand, the click excluded."""
+        np = self.np
+        safe = phase.mode is Mode.SAFE
+        draws: list[tuple[float, float | FloatArray, FloatArray]] = []
+        discards: list[tuple[float, float | FloatArray, FloatArray]] = []
+        mitten = 0.0
         for o in phase.outcomes:
             if o.kind is DealKind.MITTEN:
-                p_mitten += o.probability
+                mitten += o.probability
                 continue
             vals = values[o.phase]
             assert vals is not None
             flat = np.asarray(vals, dtype=float)
-            if o.kind is DealKind.PLAIN:
-                disc += (o.probability * self.n_plain) * self._column_sum(flat, self.disc_plain)
-                if phase.mode is Mode.SAFE:
-                    padded = np.append(flat, 0.0)
-                    sums = self._column_sum(padded, self.draw_plain)
-                    draw += o.probability * self.draw_weight * sums
-            else:
-                disc += (o.probability * self.n_defuse) * self._column_sum(
-                    flat, self.disc_defuse
-                )
-                if phase.mode is Mode.SAFE:
-                    padded = np.append(flat, 0.0)
-                    sums = self._column_sum(padded, self.draw_defuse)
-                    draw += (o.probability * self.n_defuse) * sums
-        if p_mitten:
-            disc += p_mitten * np.asarray(cycle_value, dtype=float)
-        if phase.mode is Mode.UNSAFE:
-            fail = values[phase.probe_fail]
-            assert fail is not None
-            probe = (1.0 - phase.on_top) * np.asarray(fail, dtype=float)
-        else:
-            probe = np.full(STATES, np.inf)
-        x = np.concatenate((np.zeros(STATES), draw, disc, [0.0], probe, [np.inf]))
-        for (a, b), cands in zip(self.slices, self.cands[phase.mode], strict=True):
-            x[a:b] = self._column_min(x, cands)
-            x[a:b] += 1.0
-        out: FloatArray = x[:STATES].copy()
-        return out
+            plain = o.kind is DealKind.PLAIN
+            weight = self.n_plain if plain else self.n_defuse
+            faces = self.disc_plain if plain else self.disc_defuse
+            discards.append((o.probability, weight, self._column_sum(flat, faces)))
+            if safe:
+                # The draw rows' padding points at a zero appended to the values.
+                padded = np.append(flat, 0.0)
+                rows = self.draw_plain if plain else self.draw_defuse
+                share = self.draw_weight if plain else self.n_defuse
+                draws.append((o.probability, share, self._column_sum(padded, rows)))
+        cycle = np.asarray(cycle_value, dtype=float)
+        disc = deal_value(discards, mitten, cycle, np.zeros(HAND_COUNT))
+        if not safe:
+            return np.full(ROOM_STATES, np.inf), disc
+        return deal_value(draws, 0.0, np.zeros(ROOM_STATES), np.zeros(ROOM_STATES)), disc
 
 
 @functools.lru_cache(maxsize=8)

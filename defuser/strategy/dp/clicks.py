@@ -86,6 +86,18 @@ class OptionKind(enum.Enum):
     SOLVE = "solve"
 
 
+def choice_of(option: OptionKind, face: int) -> Choice:
+    """The :class:`Choice` of a safe click the DP values as ``option`` (``face``: the
+    face a play plays)."""
+    if option is OptionKind.DRAW:
+        return DRAW
+    if option is OptionKind.DISCARD:
+        return DISCARD
+    if option is OptionKind.PROBE:
+        return PROBES[face]
+    return SOLVES[face] if option is OptionKind.SOLVE else PLAYS[face]
+
+
 #: One safe click as the DP values it: how, the face played (-1 for a draw or a
 #: discard) and the state it leads to within the phase (-1 when none).
 Option = tuple[OptionKind, int, int]

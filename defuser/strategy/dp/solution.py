@@ -6,7 +6,9 @@ clicks per state (:mod:`defuser.strategy.dp.clicks`) and the values at a new cyc
 start (found by :func:`~defuser.strategy.dp.iteration.solve`, or stored). Values are
 computed from beliefs and the visible state only; this never looks at a simulator's
 hidden state. Every click costs 1; a state's value is one click plus the cheapest safe
-click's value after it, a deal's value the average over what it can bring.
+click's value after it, a deal's value the average over what it can bring: the arithmetic
+of :mod:`defuser.strategy.dp.expectation`, the very one numpy's evaluation does, so a
+value on demand is the float the evaluation in full gives.
 
 The recurring phases can be evaluated in full (numpy, :mod:`defuser.strategy.dp.arrays`);
 the first, partial cycle is valued on demand, state by state, and memoised: from any
@@ -29,16 +31,13 @@ from typing import TYPE_CHECKING, Final, cast
 from defuser.engine.deck import DealKind
 from defuser.strategy import shipped
 from defuser.strategy.dp.arrays import PhaseArrays, arrays_for
-from defuser.strategy.dp.clicks import (
-    DISCARD,
-    DRAW,
-    PLAYS,
-    PROBES,
-    SOLVES,
-    Choice,
-    OptionKind,
-    RuleTables,
-    tables_for,
+from defuser.strategy.dp.clicks import Choice, OptionKind, RuleTables, choice_of, tables_for
+from defuser.strategy.dp.expectation import (
+    SOLVED,
+    after_click,
+    deal_value,
+    face_weight,
+    probe_value,
 )
 from defuser.strategy.dp.graph import (
     MODEL_VERSION,
@@ -72,40 +71,46 @@ LAZY_VALUES: Final = 20_000
 
 
 class _PhaseDeals:
-    """A phase's deals laid out for the on-demand path: per outcome its probability,
-    successor phase (-1 for the mitten, which starts a new cycle) and whether it deals a
-    plain card; the faces a discard can show (a draw's are the state's own,
-    :meth:`~defuser.strategy.dp.clicks.RuleTables.draw_faces`). A plain class: a
-    dataclass costs start-up time to define, and these are only read."""
+    """A phase's deals laid out for the on-demand path: per kind that keeps the cycle
+    going its probability, successor phase and whether it deals a plain card, and the
+    chance of the mitten (summed in the phase's order); the faces a discard can show
+    with their :func:`~defuser.strategy.dp.expectation.face_weight` (a draw's are the
+    state's own, :meth:`~defuser.strategy.dp.clicks.RuleTables.draw_faces`). A plain
+    class: a dataclass costs start-up time to define, and these are only read."""
 
-    __slots__ = ("all_outcomes", "defuses", "outcomes", "plain")
+    __slots__ = ("defuse_weight", "defuses", "mitten", "outcomes", "plain", "plain_weight")
 
     def __init__(self, phase: Phase, tabs: RuleTables) -> None:
         """The layout of ``phase`` under ``tabs``' rule set."""
-        every = tuple(
-            (o.probability, -1 if o.kind is DealKind.MITTEN else o.phase, o.kind is DealKind.PLAIN)
+        self.outcomes = tuple(
+            (o.probability, o.phase, o.kind is DealKind.PLAIN)
             for o in phase.outcomes
+            if o.kind is not DealKind.MITTEN
         )
-        self.outcomes = tuple(o for o in every if o[1] >= 0)
-        self.all_outcomes = every
+        mitten = 0.0
+        for o in phase.outcomes:
+            if o.kind is DealKind.MITTEN:
+                mitten += o.probability
+        self.mitten = mitten
         self.plain = tuple(tabs.plain)
         self.defuses = tuple(tabs.defuses)
+        self.plain_weight = face_weight(len(self.plain))
+        self.defuse_weight = face_weight(len(self.defuses))
 
 
 class ShippedPhase:
     """A recurring phase's values from the values shipped for a later cycle: the states
     whose hand has room for a draw as stored (:data:`ROOM_STATES` of them), and a full
-    hand's value worked out when first asked, with the very arithmetic of
-    :meth:`~defuser.strategy.dp.arrays.PhaseArrays.evaluate` (the same operations on the
-    same floats in the same order), so every value is the float numpy's evaluation
-    gives. A full hand cannot draw: its value needs its discard (the same hand in the
-    next phases, down to the cycle's start values) and plays that lead to stored
-    states, never a whole phase.
+    hand's value worked out when first asked, by the solution's on-demand path
+    (:mod:`defuser.strategy.dp.expectation`'s arithmetic, the one numpy's evaluation
+    uses), so every value is the float numpy's evaluation gives. A full hand cannot
+    draw: its value needs its discard (the same hand in the next phases, down to the
+    cycle's start values) and plays that lead to stored states, never a whole phase.
 
     A plain class: a dataclass costs start-up time to define.
     """
 
-    __slots__ = ("discards", "full_hands", "index", "room", "solution")
+    __slots__ = ("full_hands", "index", "room", "solution")
 
     def __init__(self, solution: Solution, index: int, room: list[float]) -> None:
         """Phase ``index`` of ``solution``, whose room states hold ``room``."""
@@ -113,7 +118,6 @@ class ShippedPhase:
         self.index = index
         self.room = room
         self.full_hands: dict[int, float] = {}
-        self.discards: dict[int, float] = {}
 
     def __getitem__(self, state: int) -> float:
         """The value of ``state`` in this phase."""
@@ -121,58 +125,8 @@ class ShippedPhase:
             return self.room[state]
         found = self.full_hands.get(state)
         if found is None:
-            found = self.full_hands[state] = self._full_hand(state)
+            found = self.full_hands[state] = self.solution.best_value(self.index, state)
         return found
-
-    def _full_hand(self, state: int) -> float:
-        """A full hand's value: one click plus the cheapest safe click's value after it
-        (``PhaseArrays.evaluate``'s row minimum, then ``+= 1.0``)."""
-        sol = self.solution
-        phase = sol.graph.phases[self.index]
-        best = math.inf
-        for option, _, target in sol.tables.options(phase.mode, state):
-            if option is OptionKind.SOLVE:
-                found = 0.0
-            elif option is OptionKind.DISCARD:
-                found = self.discard(state // FACES)
-            elif option is OptionKind.PLAY:
-                found = self[target]
-            elif option is OptionKind.PROBE:
-                fail = sol.full[phase.probe_fail]
-                assert fail is not None
-                found = (1.0 - phase.on_top) * float(fail[target])
-            else:  # pragma: no cover - the rulebook lets no full hand draw
-                raise MisuseError("a full hand cannot draw")
-            if found < best:
-                best = found
-        return best + 1.0
-
-    def discard(self, h: int) -> float:
-        """The value after a discard with hand ``h`` (the click excluded), summed as
-        ``PhaseArrays.evaluate`` sums it: per deal, the faces in order, weighted by the
-        deal's chance times one over their number; the mitten's share last."""
-        found = self.discards.get(h)
-        if found is not None:
-            return found
-        sol = self.solution
-        here = h * FACES
-        total = 0.0
-        mitten = 0.0
-        for o in sol.graph.phases[self.index].outcomes:
-            if o.kind is DealKind.MITTEN:
-                mitten += o.probability
-                continue
-            faces = sol.tables.plain if o.kind is DealKind.PLAIN else sol.tables.defuses
-            after = sol.full[o.phase]
-            assert after is not None
-            part = float(after[here + faces[0]])
-            for c in faces[1:]:
-                part += float(after[here + c])
-            total += (o.probability * (1.0 / len(faces))) * part
-        if mitten:
-            total += mitten * sol.cycle_value[h]
-        self.discards[h] = total
-        return total
 
 
 class Solution:
@@ -300,7 +254,7 @@ class Solution:
             return float(full[state])
         if self._safe[phase]:
             self._lazy_left -= 1
-            found = 1.0 + self._best(phase, state)
+            found = self.best_value(phase, state)
         else:
             h, d = divmod(state, FACES)
             alike = (phase * HAND_COUNT + h) << FACES | self.tables.legal[d] & HAND_FACES[h]
@@ -315,92 +269,91 @@ class Solution:
         if self._lazy_left <= 0:
             return self.value(phase, state)  # time to evaluate every phase in full
         self._lazy_left -= 1
-        found = self._alike[alike] = 1.0 + self._best(phase, state)
+        found = self._alike[alike] = self.best_value(phase, state)
         return found
 
-    def _best(self, phase: int, state: int) -> float:
-        """The lowest value after one click among :meth:`choices` (the same sums in the
-        same order, so the same float), without building the choices: the hot path of a
-        first answer, which computes a few thousand states one by one. Every value
-        stored in the memo is at least 1 (a click), so ``memo.get(k) or value(...)``
-        only calls :meth:`value` for a state not yet known."""
-        mode = self._modes[phase]
-        h = state // FACES
-        best = math.inf
-        memo = self._memo
-        value = self.value
-        here = phase * STATES
-        for option, _, target in self.tables.options(mode, state):
-            if option is OptionKind.SOLVE:
-                return 0.0
-            if option is OptionKind.DRAW:
-                found = self._draw_value(phase, h, state)
-            elif option is OptionKind.DISCARD:
-                found = self._discard_value(phase, h)
-            elif option is OptionKind.PROBE:
-                ph = self.graph.phases[phase]
-                fail = ph.probe_fail
-                found = (1.0 - ph.on_top) * (
-                    memo.get(fail * STATES + target) or value(fail, target)
-                )
-            else:
-                found = memo.get(here + target) or value(phase, target)
-            if found < best:
-                best = found
-        return best
+    def best_value(self, phase: int, state: int) -> float:
+        """The value of ``state`` in ``phase`` worked out from the values after each of its
+        safe clicks (:meth:`option_value`): one click plus the lowest. The hot path of a
+        first answer, which computes a few thousand states one by one."""
+        low = math.inf
+        for option, _, target in self.tables.options(self._modes[phase], state):
+            found = self.option_value(phase, state, option, target)
+            if found < low:
+                low = found
+        return after_click(low)
 
-    def _draw_value(self, phase: int, h: int, state: int) -> float:
-        """:meth:`deal_value` of a draw (same arithmetic), for :meth:`_best`."""
+    def option_value(self, phase: int, state: int, option: OptionKind, target: int) -> float:
+        """The value after one safe click in ``state`` of ``phase``, the click excluded:
+        ``option`` says how the DP values it and ``target`` is the state a play leads to.
+
+        Every value stored in the memo is at least 1 (a click), so ``memo.get(k) or
+        value(...)`` only calls :meth:`value` for a state not yet known.
+        """
+        if option is OptionKind.PLAY:
+            return self._memo.get(phase * STATES + target) or self.value(phase, target)
+        if option is OptionKind.DRAW:
+            return self._draw_value(phase, state)
+        if option is OptionKind.DISCARD:
+            return self._discard_value(phase, state // FACES)
+        if option is OptionKind.PROBE:
+            ph = self.graph.phases[phase]
+            fail = ph.probe_fail
+            known = self._memo.get(fail * STATES + target) or self.value(fail, target)
+            return probe_value(ph.on_top, known)
+        return SOLVED
+
+    def _draw_value(self, phase: int, state: int) -> float:
+        """The value after a draw in ``state`` (the hand has room), the click excluded."""
         deals = self._deals[phase]
         plain, defuse = self.tables.draw_faces(state)
-        d = state - h * FACES
+        h, d = divmod(state, FACES)
         add = add_row(h)
         memo = self._memo
         value = self.value
-        total = 0.0
         # The states a drawn plain face or Defuse leads to, in face order (every phase).
         plain_at = [add[c] * FACES + d for c in plain]
         defuse_at = [add[c] * FACES + d for c in defuse]
+        plain_weight = face_weight(len(plain_at))
+        kinds = []
         for probability, successor, is_plain in deals.outcomes:
             targets = plain_at if is_plain else defuse_at
             base = successor * STATES
             part = sum([memo.get(base + t) or value(successor, t) for t in targets])
-            total += probability * part / len(targets)
-        return total
+            weight = plain_weight if is_plain else deals.defuse_weight
+            kinds.append((probability, weight, part))
+        return deal_value(kinds, 0.0, 0.0, 0.0)
 
     def _discard_value(self, phase: int, h: int) -> float:
-        """:meth:`deal_value` of a discard (same arithmetic), for :meth:`_best`; the discard
-        top is replaced, so the value depends on the phase and the hand only."""
-        known = self._discards.get(phase * HAND_COUNT + h)
+        """The value after a discard with hand ``h`` in ``phase``, the click excluded; the
+        discard top is replaced, so it depends on the phase and the hand only."""
+        key = phase * HAND_COUNT + h
+        known = self._discards.get(key)
         if known is not None:
             return known
         deals = self._deals[phase]
-        memo = self._memo
-        value = self.value
         here = h * FACES
-        total = 0.0
-        alike = self._alike
-        shared = self._shared
         held = HAND_FACES[h]
         admits = [mask & held for mask in self.tables.legal]
-        for probability, successor, is_plain in deals.all_outcomes:
-            if successor < 0:
-                total += probability * self.cycle_value[h]
-                continue
+        kinds = []
+        for probability, successor, is_plain in deals.outcomes:
             faces = deals.plain if is_plain else deals.defuses
+            weight = deals.plain_weight if is_plain else deals.defuse_weight
             if self._safe[successor] or self.full[successor] is not None:
                 base = successor * STATES + here
-                part = sum([memo.get(base + c) or value(successor, here + c) for c in faces])
+                memo = self._memo
+                part = sum([memo.get(base + c) or self.value(successor, here + c) for c in faces])
             else:
                 # value()'s own answers, read where discard tops share them (see _shared).
                 top = (successor * HAND_COUNT + h) << FACES
+                alike = self._alike
                 part = sum([
-                    alike.get(top | admits[c]) or shared(successor, here + c, top | admits[c])
+                    alike.get(top | admits[c]) or self._shared(successor, here + c, top | admits[c])
                     for c in faces
                 ])
-            total += probability * part / len(faces)
-        self._discards[phase * HAND_COUNT + h] = total
-        return total
+            kinds.append((probability, weight, part))
+        found = self._discards[key] = deal_value(kinds, deals.mitten, self.cycle_value[h], 0.0)
+        return found
 
     def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
         """Expected clicks after the card dealt by a draw or a discard (the click excluded).
@@ -408,49 +361,23 @@ class Solution:
         For a draw, the belief must allow it (the mitten cannot be on top); the hand must
         have room.
         """
-        tabs = self.tables
-        h, d = divmod(state, FACES)
-        add = add_row(h)
-        total = 0.0
-        for o in self.graph.phases[phase].outcomes:
-            if o.kind is DealKind.MITTEN:
-                if draw:
-                    raise MisuseError("a draw cannot deal the mitten")
-                total += o.probability * self.cycle_value[h]
-                continue
-            if draw:
-                plain, defuse = tabs.draw_faces(state)
-                faces = plain if o.kind is DealKind.PLAIN else defuse
-                targets = [add[c] * FACES + d for c in faces]
-            else:
-                faces = tuple(tabs.plain if o.kind is DealKind.PLAIN else tabs.defuses)
-                targets = [h * FACES + c for c in faces]
-            part = sum(self.value(o.phase, t) for t in targets)
-            total += o.probability * part / len(faces)
-        return total
+        if not draw:
+            return self._discard_value(phase, state // FACES)
+        if self._deals[phase].mitten:
+            raise MisuseError("a draw cannot deal the mitten")
+        return self._draw_value(phase, state)
 
     def choices(self, phase: int, state: int) -> list[tuple[Choice, float]]:
         """The safe actions in a state and their values after this click.
 
-        Each is a :class:`Choice`: a draw, a discard, or a play of a face (a plain play,
-        a probe or the solve); the value excludes the click itself.
+        Each is a :class:`~defuser.strategy.dp.clicks.Choice`: a draw, a discard, or a
+        play of a face (a plain play, a probe or the solve); the value excludes the click
+        itself.
         """
-        ph = self.graph.phases[phase]
-        out: list[tuple[Choice, float]] = []
-        for option, c, target in self.tables.options(ph.mode, state):
-            if option is OptionKind.SOLVE:
-                out.append((SOLVES[c], 0.0))
-            elif option is OptionKind.DRAW:
-                out.append((DRAW, self.deal_value(phase, state, draw=True)))
-            elif option is OptionKind.DISCARD:
-                out.append((DISCARD, self.deal_value(phase, state, draw=False)))
-            elif option is OptionKind.PROBE:
-                fail = self.value(ph.probe_fail, target)
-                out.append((PROBES[c], (1.0 - ph.on_top) * fail))
-            else:
-                out.append((PLAYS[c], self.value(phase, target)))
-        return out
-
+        return [
+            (choice_of(option, face), self.option_value(phase, state, option, target))
+            for option, face, target in self.tables.options(self._modes[phase], state)
+        ]
 
 def later_room_values(rules: Ruleset, interval: int, cycle_value: list[float]) -> list[float]:
     """The player's later-cycle values as :func:`~defuser.strategy.shipped.load_later`
