@@ -318,8 +318,12 @@ class Solution:
         kinds = []
         for probability, successor, is_plain in deals.outcomes:
             targets = plain_at if is_plain else defuse_at
-            base = successor * STATES
-            part = sum([memo.get(base + t) or value(successor, t) for t in targets])
+            after = self.full[successor]
+            if after is not None:
+                part = sum([float(after[t]) for t in targets])
+            else:
+                base = successor * STATES
+                part = sum([memo.get(base + t) or value(successor, t) for t in targets])
             weight = plain_weight if is_plain else deals.defuse_weight
             kinds.append((probability, weight, part))
         return deal_value(kinds, 0.0, 0.0, 0.0)
@@ -333,27 +337,36 @@ class Solution:
             return known
         deals = self._deals[phase]
         here = h * FACES
-        held = HAND_FACES[h]
-        admits = [mask & held for mask in self.tables.legal]
         kinds = []
         for probability, successor, is_plain in deals.outcomes:
             faces = deals.plain if is_plain else deals.defuses
             weight = deals.plain_weight if is_plain else deals.defuse_weight
-            if self._safe[successor] or self.full[successor] is not None:
+            after = self.full[successor]
+            if after is not None:
+                part = sum([float(after[here + c]) for c in faces])
+            elif self._safe[successor]:
                 base = successor * STATES + here
                 memo = self._memo
                 part = sum([memo.get(base + c) or self.value(successor, here + c) for c in faces])
             else:
-                # value()'s own answers, read where discard tops share them (see _shared).
-                top = (successor * HAND_COUNT + h) << FACES
-                alike = self._alike
-                part = sum([
-                    alike.get(top | admits[c]) or self._shared(successor, here + c, top | admits[c])
-                    for c in faces
-                ])
+                part = self._alike_sum(successor, h, faces)
             kinds.append((probability, weight, part))
         found = self._discards[key] = deal_value(kinds, deals.mitten, self.cycle_value[h], 0.0)
         return found
+
+    def _alike_sum(self, phase: int, h: int, faces: tuple[int, ...]) -> float:
+        """The sum, in face order, of the on-demand values of hand ``h`` in ``phase`` (one
+        without draws) with each of ``faces`` on top: :meth:`value`'s own answers, read
+        where discard tops share them (see :meth:`_shared`)."""
+        held = HAND_FACES[h]
+        legal = self.tables.legal
+        alike = self._alike
+        here = h * FACES
+        top = (phase * HAND_COUNT + h) << FACES
+        return sum([
+            alike.get(top | legal[c] & held) or self._shared(phase, here + c, top | legal[c] & held)
+            for c in faces
+        ])
 
     def deal_value(self, phase: int, state: int, *, draw: bool) -> float:
         """Expected clicks after the card dealt by a draw or a discard (the click excluded).
