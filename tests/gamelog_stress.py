@@ -114,7 +114,7 @@ def follow_memory(marks: list[int]) -> None:
     import resource
     import time
 
-    from defuser.apps.follow import Follower
+    from defuser.apps.follow.follower import Follower
 
     follower = Follower()
     size, start, pending = 0, time.monotonic(), sorted(marks)

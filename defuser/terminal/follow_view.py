@@ -1,11 +1,13 @@
 """``mittens live --follow``: the hands-free view, advising from the game's log as it grows.
 
 Contract: :func:`follow_log` resolves the log's path and shows every change the
-log-follow session (:class:`defuser.apps.follow.Follower`, driven by
-:func:`defuser.apps.follow.follow`) reports: plain lines, drawn for a person, a
-full-screen board (:class:`FollowBoard`, laid out in the terminal's size when drawn and
-redrawn on a resize: every module's box when they fit, else one line per module with
-``+N more``, the last events kept), or JSON; it words the hints the terminal adds. The
+log-follow session (:class:`defuser.apps.follow.follower.Follower`, driven by
+:func:`defuser.apps.follow.following.poll_log`) reports: plain lines, drawn for a
+person, a full-screen board (:class:`FollowBoard`: the session's latest advice of each
+module, laid out in the terminal's size when drawn and redrawn on a resize: every
+module's box when they fit, else one line per module with ``+N more``, the last events
+kept), or JSON (:func:`defuser.dashboard.follow_words.advice_json`); it words what
+happens to the log (:func:`notice_words`) and the hints the terminal adds. The
 ``live`` command
 imports it only when ``--follow`` is given, so that a typed ``mittens live`` does not
 pay for the log reader at start-up.
@@ -27,7 +29,10 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
-from defuser.apps.follow import Advice, Follower, FollowNotice, event_text, follow
+from defuser.apps.follow.advice import Advice
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import FollowNotice, FollowNoticeKind, poll_log
+from defuser.dashboard.follow_words import advice_json, event_words
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
 from defuser.terminal import screen
@@ -52,7 +57,7 @@ def follow_header(advice: Advice) -> str:
         if not advice.bomb_certain:
             where += " (or another bomb of this mission)"
     # The serial number comes from the log: never let its bytes drive the terminal.
-    what = f"line {advice.line}: {event_text(advice.event)}"
+    what = f"line {advice.line}: {event_words(advice.event)}"
     return printable(f"Exploding Mittens #{advice.module_id} · {where} · {what}")
 
 
@@ -67,28 +72,49 @@ def with_option_hint(advice: Advice) -> Advice:
     return replace(advice, reply=reply)
 
 
+def notice_words(notice: FollowNotice, path: Path) -> str:
+    """What happened to the followed log, in one line (``the log was truncated: it is
+    read again from its top (session 2)``)."""
+    match notice.kind:
+        case FollowNoticeKind.SESSION:
+            return ("the game started again: a new game session in the log "
+                    f"(session {notice.session}), followed afresh")
+        case FollowNoticeKind.MISSING:
+            return f"the log {path} cannot be read: {notice.detail}; waiting for it"
+        case FollowNoticeKind.BACK:
+            return f"the log {path} can be read again"
+        case FollowNoticeKind.RESTARTED:
+            return (f"the log was {notice.detail}: it is read again from its top "
+                    f"(session {notice.session})")
+
+
 class FollowBoard:
-    """The full-screen view of ``--follow``: every module's latest advice kept in place,
-    and the last events below them."""
+    """The full-screen view of ``--follow``: every module's latest advice kept in place
+    (the follower's, for its current game session), and the last events below them."""
 
     #: How many past events the board lists.
     EVENTS = 8
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, follower: Follower) -> None:
         self.path = path
-        self.session = 0
-        self.latest: dict[int, Advice] = {}
+        self.follower = follower
         self.events: deque[str] = deque(maxlen=self.EVENTS)
 
+    @property
+    def latest(self) -> dict[int, Advice]:
+        """Each module's latest advice, shown with the terminal's hints."""
+        return {m: with_option_hint(a) for m, a in sorted(self.follower.latest.items())}
+
     def add(self, advice: Advice) -> None:
-        """Take one change into the board."""
-        if advice.session != self.session:
-            self.session, self.latest = advice.session, {}
-            self.events.append(f"session {advice.session}: the log started over")
-        self.latest[advice.module_id] = advice
+        """Take one change into the board's events (its module's box shows the
+        follower's latest advice)."""
         self.events.append(
-            printable(f"#{advice.module_id} line {advice.line}: {event_text(advice.event)}")
+            printable(f"#{advice.module_id} line {advice.line}: {event_words(advice.event)}")
         )
+
+    def told(self, notice: FollowNotice) -> None:
+        """Take what happened to the log into the board's events: one line each."""
+        self.events.append(printable(notice_words(notice, self.path)))
 
     def render(self) -> RenderableType:
         """The whole screen, laid out when drawn, in the console's size then."""
@@ -109,7 +135,7 @@ class FollowBoard:
             return
         yield heading
         room = max(height - len(heading.plain.splitlines()) - min(len(events), 4), 1)
-        lines = [compact_line(self.latest[m], width) for m in sorted(self.latest)]
+        lines = [compact_line(advice, width) for advice in self.latest.values()]
         if len(lines) > room:
             more = len(lines) - (room - 1)
             lines = [*lines[: room - 1], Text(f"+{more} more", style="bold")]
@@ -117,11 +143,11 @@ class FollowBoard:
         yield from events[: max(height - len(heading.plain.splitlines()) - len(lines), 0)]
 
     def _boxes(self, width: int) -> list[RenderableType]:
-        if not self.latest:
+        latest = self.latest
+        if not latest:
             return [Text("waiting for an Exploding Mittens module in the log...", style="dim")]
         boxes: list[RenderableType] = []
-        for module_id in sorted(self.latest):
-            advice = self.latest[module_id]
+        for module_id, advice in latest.items():
             # The header inside the box, wrapped: a panel's title would be cut.
             title = wrap_text(Text(follow_header(advice).split(" · line ")[0], style="bold"),
                               max(width - 4, 1))
@@ -175,8 +201,8 @@ def redraw_on_resize(redraw: Callable[[], None]) -> Iterator[None]:
 
 def follow_summary(follower: Follower, shown: int) -> str:
     """The line Ctrl-C leaves: how much was shown, and where this session's modules stand."""
-    modules = follower.state()["modules"]
-    solved = sum(1 for m in modules if m["solved"])
+    modules = follower.latest.values()
+    solved = sum(1 for advice in modules if advice.solved)
     return (f"mittens live --follow: {shown} change(s) shown; session {follower.session}: "
             f"{len(modules)} module(s) followed, {solved} solved")
 
@@ -184,7 +210,7 @@ def follow_summary(follower: Follower, shown: int) -> str:
 def print_advice(out: Application, advice: Advice, *, json_mode: bool, drawn: bool) -> None:
     """One change: a JSON object, drawn for a person, or the plain lines."""
     if json_mode:
-        out.json(advice.to_json())
+        out.json(advice_json(advice))
         return
     header = follow_header(advice)
     if drawn:
@@ -217,7 +243,7 @@ def run_follow(
         out.note(follow_summary(follower, shown))
 
     if drawn and full_screen:
-        board = FollowBoard(path)
+        board = FollowBoard(path, follower)
         with out.interruptible(summary), Live(
             board.render(), console=out.out, screen=True, auto_refresh=False
         ) as view, redraw_on_resize(view.refresh):
@@ -225,14 +251,14 @@ def run_follow(
             def show(advice: Advice) -> None:
                 nonlocal shown
                 shown += 1
-                board.add(with_option_hint(advice))
+                board.add(advice)
                 view.update(board.render(), refresh=True)
 
             def told(notice: FollowNotice) -> None:
-                board.events.append(printable(notice.text))
+                board.told(notice)
                 view.update(board.render(), refresh=True)
 
-            follow(path, show, follower=follower, notice=told)
+            poll_log(path, show, follower=follower, notice=told)
         return
 
     def emit(advice: Advice) -> None:
@@ -243,8 +269,8 @@ def run_follow(
     where = "" if path.exists() else " (it does not exist yet: waiting for the game)"
     out.note(printable(f"following {path}{where}; Ctrl-C stops"))
     with out.interruptible(summary):
-        follow(path, emit, follower=follower,
-               notice=lambda notice: out.note(printable(f"mittens live: {notice.text}")))
+        poll_log(path, emit, follower=follower, notice=lambda notice: out.note(
+            printable(f"mittens live: {notice_words(notice, path)}")))
 
 
 def follow_log(

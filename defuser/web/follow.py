@@ -1,11 +1,13 @@
 """The hands-free board's server side: one follower of the game's log, many viewers.
 
 Contract: a :class:`FollowHub` reads the followed log with the same
-:class:`~defuser.apps.follow.LogTail`, :class:`~defuser.apps.follow.LogFollowing` and
-:class:`~defuser.apps.follow.Follower` as ``mittens live --follow``, in a worker thread
-every :data:`POLL` seconds, and keeps a
-snapshot: every module of the current game session with its latest advice (the object
-``live --follow --json`` prints, plus what the page draws), the most recent change, and
+:class:`~defuser.apps.follow.tail.LogTail`,
+:class:`~defuser.apps.follow.following.LogFollowing` and
+:class:`~defuser.apps.follow.follower.Follower` as ``mittens live --follow``, in a
+worker thread every :data:`POLL` seconds, and keeps a
+snapshot: every module of the current game session with its latest advice, as the
+follower keeps it (the object ``live --follow --json`` prints, plus what the page
+draws), the most recent change, and
 notices (a new game session, a restarted log, a module whose advice stopped and why, a log
 that cannot be read and why); a rotated log's last lines are read before the new log.
 Every change bumps the snapshot's ``version`` and wakes the viewers waiting in
@@ -24,14 +26,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from defuser.apps.follow import (
-    Advice,
-    Follower,
-    FollowNotice,
-    FollowNoticeKind,
-    LogFollowing,
-    LogTail,
-)
+from defuser.apps.follow.advice import Advice
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import FollowNotice, FollowNoticeKind, LogFollowing
+from defuser.apps.follow.tail import LogTail
+from defuser.dashboard.follow_words import advice_json
 from defuser.web.board import module_view
 
 #: Seconds between two looks at the log (a line reaches the page within about this).
@@ -65,9 +64,12 @@ class FollowHub:
         #: What one look at the log brought, in order: advice and notices.
         self._brought: list[Advice | FollowNotice] = []
         self.following = LogFollowing(self.follower, self._brought.append,
-                                      self._brought.append, path)
+                                      self._brought.append)
         self.version = 0
+        #: What the page shows of each module of :attr:`follower`'s latest advice, by
+        #: the module's key: drawn once per advice (the advice it was drawn from kept).
         self.modules: dict[str, dict[str, Any]] = {}
+        self._drawn: dict[int, tuple[Advice, dict[str, Any]]] = {}
         self.notices: list[dict[str, Any]] = []
         self.latest: str | None = None
         self.session = 0
@@ -96,12 +98,12 @@ class FollowHub:
                 else:
                     changed = self._told(item) or changed
             if changed:
+                self._draw()
                 self.version += 1
             return changed
 
     def _told(self, notice: FollowNotice) -> bool:
-        """Apply a notice about the log itself; whether the snapshot changed. A new game
-        session is announced with its first advice (:meth:`_apply`)."""
+        """Apply a notice about the log itself; whether the snapshot changed."""
         if notice.kind is FollowNoticeKind.MISSING:
             if not self._readable:
                 return False
@@ -113,31 +115,44 @@ class FollowHub:
             self._readable = True
         elif notice.kind is FollowNoticeKind.RESTARTED:
             self._readable = True
+            self.session = notice.session
             self._notice(BoardNoticeKind.RESTARTED,
                          f"The log was {notice.detail}: it is read again from its top.")
-            self.modules.clear()
+            return True
+        elif notice.kind is FollowNoticeKind.SESSION:
+            self.session = notice.session
+            self._notice(BoardNoticeKind.SESSION, "A new game session started in the log.")
             return True
         return False
 
     def _apply(self, advice: Advice) -> None:
-        if advice.session != self.session:
-            self.session = advice.session
-            self.modules.clear()
-            self._notice(BoardNoticeKind.SESSION, "A new game session started in the log.")
-        bomb = advice.bomb.number if advice.bomb is not None else 0
-        key = f"{bomb}-{advice.module_id}"
-        data = advice.to_json()
-        data["view"] = module_view(advice.reply, None)
-        data["key"] = key
-        data["changed_at"] = self.clock()
+        """One change: the most recent one, and a notice when its advice stopped."""
+        self.session = advice.session
+        bomb = _bomb_number(advice)
         if not advice.reply.ok:
             self._notice(BoardNoticeKind.STOPPED, f"Bomb {bomb}, module #{advice.module_id}: "
                          f"the advice stopped: {advice.reply.error}")
-        self.modules.pop(key, None)
-        self.modules[key] = data
-        self.latest = key
-        while len(self.modules) > MAX_MODULES:
-            self.modules.pop(next(iter(self.modules)))
+        self.latest = f"{bomb}-{advice.module_id}"
+
+    def _draw(self) -> None:
+        """The modules the page shows: the follower's latest advice of each module of
+        its game session (the most recently changed :data:`MAX_MODULES`), each drawn
+        once."""
+        latest = sorted(self.follower.latest.values(), key=lambda advice: advice.line)
+        drawn: dict[int, tuple[Advice, dict[str, Any]]] = {}
+        for advice in latest[-MAX_MODULES:]:
+            before = self._drawn.get(advice.module_id)
+            if before is not None and before[0] is advice:
+                drawn[advice.module_id] = before
+                continue
+            key = f"{_bomb_number(advice)}-{advice.module_id}"
+            data = advice_json(advice)
+            data["view"] = module_view(advice.reply, None)
+            data["key"] = key
+            data["changed_at"] = self.clock()
+            drawn[advice.module_id] = (advice, data)
+        self._drawn = drawn
+        self.modules = {data["key"]: data for _advice, data in drawn.values()}
 
     def _notice(self, kind: BoardNoticeKind, text: str) -> None:
         self.notices.append({"kind": kind.value, "text": text, "at": self.clock()})
@@ -187,3 +202,8 @@ class FollowHub:
         except TimeoutError:
             return self.version > seen
         return True
+
+
+def _bomb_number(advice: Advice) -> int:
+    """The number of the advice's bomb, 0 when the log has shown none."""
+    return advice.bomb.number if advice.bomb is not None else 0

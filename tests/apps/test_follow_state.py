@@ -27,16 +27,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_sizes import examples
 
-from defuser.apps import follow
-from defuser.apps.follow import (
-    Advice,
-    Follower,
-    FollowNotice,
-    LogFollowing,
-    LogTail,
-    LostTrack,
-    SavedFollowError,
-)
+from defuser.apps.follow import follower as follower_mod
+from defuser.apps.follow.advice import Advice, LostTrack
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import FollowNotice, LogFollowing
+from defuser.apps.follow.saved import SavedFollowError
+from defuser.apps.follow.tail import LogTail
 from defuser.engine import modlog
 from defuser.engine.game import SavedGameError
 from edgework import SerialNumber
@@ -192,8 +188,8 @@ def _refusal(state: Any) -> str:
 
 def test_a_state_of_another_version_or_shape_is_refused_in_one_line() -> None:
     state = _saved()
-    assert "not version 1 of a log follower's state" in _refusal({**state, "version": 2})
-    assert "not version 1" in _refusal([state])
+    assert "not version 2 of a log follower's state" in _refusal({**state, "version": 1})
+    assert "not version 2" in _refusal([state])
     missing = dict(state)
     del missing["begun"]
     assert "incomplete or malformed (KeyError('begun'))" in _refusal(missing)
@@ -215,7 +211,7 @@ def test_a_state_whose_lines_do_not_replay_to_it_is_refused() -> None:
 def test_a_session_too_long_to_keep_says_it_cannot_be_rebuilt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(follow, "MAX_KEPT_LINES", 20)
+    monkeypatch.setattr(follower_mod, "MAX_KEPT_LINES", 20)
     lines, _ = _scenarios()["module lines alone, edgework given"]
     follower = Follower(**_GIVEN)
     follower.feed_all(lines[:40])
@@ -233,9 +229,9 @@ def _following(tail: LogTail, follower: Follower, path: Path, seen: list[Any]) -
         seen.append(advice.to_json())
 
     def notice(told: FollowNotice) -> None:
-        seen.append([told.kind.value, told.text])
+        seen.append([told.kind.value, told.session, told.detail])
 
-    return LogFollowing(follower, emit, notice, path)
+    return LogFollowing(follower, emit, notice)
 
 
 def _growing_log(path: Path, lines: list[str], step: int) -> None:

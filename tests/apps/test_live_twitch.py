@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import run_cli
 from gamelog_builder import BombSpec, game_log, simulated_messages
 
-from defuser.apps.follow import Follower
+from defuser.apps.follow.follower import Follower
 from defuser.apps.live_words import twitch_code
 
 

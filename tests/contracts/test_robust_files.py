@@ -175,7 +175,7 @@ def test_escape_codes_in_a_log_never_reach_the_terminal(
 
 
 def test_live_follow_tail_cleans_and_bounds_lines(tmp_path: Path) -> None:
-    from defuser.apps.follow import LogTail
+    from defuser.apps.follow.tail import LogTail
     from defuser.logs.reader import MAX_LINE_CHARS
 
     path = tmp_path / "Player.log"

@@ -18,22 +18,21 @@ import pytest
 import serial
 from gamelog_builder import BombSpec, game_log, simulated_messages
 
-from defuser.apps.follow import (
+from defuser.apps.follow.advice import (
     Advice,
     EdgeFact,
-    Follower,
     FollowEvent,
-    FollowNotice,
-    FollowNoticeKind,
     LostTrack,
     Moved,
     Narrowed,
-    Restart,
     Started,
-    TailRead,
-    event_text,
+    event_json,
 )
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import FollowNotice, FollowNoticeKind
+from defuser.apps.follow.tail import Restart, TailRead
 from defuser.apps.tracking import Candidate, ClickKind, LoggedClick, OtherLine, Tracked, View
+from defuser.dashboard.follow_words import advice_json, event_words
 from defuser.engine import modlog
 from defuser.logs.stream import (
     EdgeworkKey,
@@ -77,7 +76,8 @@ def test_every_event_of_a_followed_game_is_typed_and_its_json_is_its_notation() 
     assert advice[-1].event.line == LoggedClick(ClickKind.SOLVED)
     for a in advice:
         assert not isinstance(a.event, str)
-        assert a.to_json()["event"] == event_text(a.event)
+        assert advice_json(a)["event"] == event_words(a.event)
+        assert a.to_json()["event"] == event_json(a.event)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_every_event_of_a_followed_game_is_typed_and_its_json_is_its_notation() 
     ],
 )
 def test_the_json_notation_of_each_event(event: FollowEvent, text: str) -> None:
-    assert event_text(event) == text
+    assert event_words(event) == text
 
 
 def test_trainer_letters_are_typed_where_they_are_kept() -> None:

@@ -22,23 +22,15 @@ import pytest
 from cli_helpers import run_cli
 from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
-from defuser.apps import follow as follow_mod
-from defuser.apps.follow import (
-    Advice,
-    Follower,
-    FollowNotice,
-    LogTail,
-    Moved,
-    Restart,
-    Started,
-    TailRead,
-    event_text,
-    follow,
-)
+from defuser.apps.follow.advice import Advice, Moved, Started
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import FollowNotice, LogFollowing, poll_log
+from defuser.apps.follow.tail import LogTail, Restart, TailRead
 from defuser.apps.tracking import ClickKind, LoggedClick
+from defuser.dashboard.follow_words import advice_json, event_words
 from defuser.engine import modlog
 from defuser.engine.simulator import Outcome
-from defuser.terminal.follow_view import follow_header
+from defuser.terminal.follow_view import follow_header, notice_words
 from edgework import SerialNumber
 
 
@@ -246,7 +238,7 @@ def test_following_a_log_written_at_game_pace(tmp_path: Path) -> None:
     # more pieces, on the follower's injected sleep instead of a thread and real waits.
     writer = _Steps([functools.partial(write, part) for part in parts])
     seen: list[Advice] = []
-    follow(path, seen.append, poll=0.002, sleep=writer.sleep, stop=writer.done)
+    poll_log(path, seen.append, poll=0.002, sleep=writer.sleep, stop=writer.done)
     before = [a for a in seen if a.session == 1]
     after = [a for a in seen if a.session == 2]
     # Whatever arrived before the truncation was read exactly as the whole file is.
@@ -264,7 +256,7 @@ def test_catching_up_shows_each_module_still_in_play_once(tmp_path: Path) -> Non
     path = tmp_path / "output_log.txt"
     path.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
     seen: list[Advice] = []
-    follow(path, seen.append, poll=0.001, stop=lambda: True)
+    poll_log(path, seen.append, poll=0.001, stop=lambda: True)
     assert [a.module_id for a in seen] == [3]
     assert not seen[0].solved
 
@@ -277,16 +269,16 @@ def test_live_follow_json_prints_one_object_per_change(
 ) -> None:
     path = tmp_path / "Player.log"
     path.write_bytes(_two_bomb_log())
-    real = follow_mod.follow
+    real = poll_log
 
     def once(*args: Any, **kwargs: Any) -> Follower:
         return real(*args, **{**kwargs, "stop": lambda: True, "catch_up": False})
 
-    monkeypatch.setattr("defuser.terminal.follow_view.follow", once)
+    monkeypatch.setattr("defuser.terminal.follow_view.poll_log", once)
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
     assert run.code == 0, run.err
     objects = [json.loads(line) for line in run.out.splitlines()]
-    expected = [a.to_json() for a in Follower().feed_all(_lines(path.read_bytes()))]
+    expected = [advice_json(a) for a in Follower().feed_all(_lines(path.read_bytes()))]
     assert objects == expected
     assert set(objects[0]) == {
         "line", "session", "bomb", "module", "event", "solved", "ok", "error", "state",
@@ -304,9 +296,9 @@ def test_live_follow_without_a_log_uses_the_games_default_place(
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setattr("defuser.terminal.follow_view.default_log_path", lambda: tmp_path / "p.log")
-    real = follow_mod.follow
+    real = poll_log
     monkeypatch.setattr(
-        "defuser.terminal.follow_view.follow",
+        "defuser.terminal.follow_view.poll_log",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True}),
     )
     run = run_cli(["live", "--follow"], monkeypatch)
@@ -322,9 +314,9 @@ def test_live_follow_says_which_options_give_missing_edgework(
     path = tmp_path / "module.log"
     lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    real = follow_mod.follow
+    real = poll_log
     monkeypatch.setattr(
-        "defuser.terminal.follow_view.follow",
+        "defuser.terminal.follow_view.poll_log",
         lambda *a, **k: real(*a, **{**k, "stop": lambda: True, "catch_up": False}),
     )
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
@@ -344,10 +336,15 @@ def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
 
     from defuser.terminal.follow_view import FollowBoard
 
-    board = FollowBoard(Path("Player.log"))
-    advice = Follower().feed_all(_lines(_two_bomb_log()))
-    midway = next(i for i, a in enumerate(advice) if a.module_id == 3)
-    for a in advice[: midway + 1]:
+    follower = Follower()
+    board = FollowBoard(Path("Player.log"), follower)
+    advice: list[Advice] = []
+    for line in _lines(_two_bomb_log()):
+        advice += follower.feed(line)
+        if any(a.module_id == 3 for a in advice):
+            break
+    midway = len(advice) - 1
+    for a in advice:
         board.add(a)
     console = Console(width=80, height=60, record=True, color_system=None)
     console.print(board.render())
@@ -356,7 +353,7 @@ def test_the_full_screen_board_keeps_each_modules_advice_in_place() -> None:
     assert text.count("Exploding Mittens #1 · bomb 1 AB3CD4") == 1
     assert text.count("Exploding Mittens #3 · bomb 2 KZ5LG7") == 1
     last = advice[midway]
-    assert f"#3 line {last.line}: {event_text(last.event)}" in text
+    assert f"#3 line {last.line}: {event_words(last.event)}" in text
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
@@ -372,7 +369,7 @@ def test_the_follow_session_state_is_json_and_the_loop_waits_on_the_given_sleep(
     log.write_bytes(_two_bomb_log())
     waits: list[float] = []
     rounds = iter(range(3))
-    follower = follow(log, lambda advice: None, poll=0.5, sleep=waits.append,
+    follower = poll_log(log, lambda advice: None, poll=0.5, sleep=waits.append,
                       stop=lambda: next(rounds, None) is None)
     assert waits == [0.5, 0.5, 0.5]
     state = json.loads(json.dumps(follower.state()))
@@ -436,13 +433,15 @@ def test_follow_drains_a_rotation_and_announces_what_happens_to_the_log(
                      lambda: path.write_bytes(b""), lambda: append(first + second)])
     seen: list[Advice] = []
     notices: list[FollowNotice] = []
-    follow(path, seen.append, sleep=writer.sleep, stop=writer.done, notice=notices.append)
+    poll_log(path, seen.append, sleep=writer.sleep, stop=writer.done, notice=notices.append)
     assert [(n.kind, n.session) for n in notices] == [
         ("missing", 1), ("back", 1), ("restarted", 2), ("restarted", 3), ("session", 4)]
-    assert "it does not exist (deleted, or not written yet); waiting for it" in notices[0].text
-    assert notices[2].text == "the log was replaced: it is read again from its top (session 2)"
-    assert notices[3].text.startswith("the log was truncated")
-    assert notices[4].text == (
+    words = [notice_words(n, path) for n in notices]
+    assert "it does not exist (deleted, or not written yet); waiting for it" in words[0]
+    assert words[1] == f"the log {path} can be read again"
+    assert words[2] == "the log was replaced: it is read again from its top (session 2)"
+    assert words[3].startswith("the log was truncated")
+    assert words[4] == (
         "the game started again: a new game session in the log (session 4), followed afresh")
     # The first log was read whole, the lines written just before its rotation too.
     assert _comparable([a for a in seen if a.session == 1]) == _comparable(
@@ -474,7 +473,7 @@ def test_ctrl_c_under_follow_prints_the_summary(
 ) -> None:
     path = tmp_path / "Player.log"
     path.write_bytes(_two_bomb_log())
-    real = follow_mod.follow
+    real = poll_log
 
     def interrupted(*args: Any, **kwargs: Any) -> Follower:
         def sleep(_: float) -> None:
@@ -482,7 +481,7 @@ def test_ctrl_c_under_follow_prints_the_summary(
 
         return real(*args, **{**kwargs, "sleep": sleep, "catch_up": False})
 
-    monkeypatch.setattr("defuser.terminal.follow_view.follow", interrupted)
+    monkeypatch.setattr("defuser.terminal.follow_view.poll_log", interrupted)
     for args in ([], ["--json"]):
         run = run_cli(["live", "--follow", str(path), *args], monkeypatch)
         assert run.code == 130
@@ -499,11 +498,11 @@ def test_live_follow_announces_what_happens_to_the_log(
 ) -> None:
     path = tmp_path / "Player.log"
     path.write_bytes(_two_bomb_log())
-    real = follow_mod.follow
+    real = poll_log
     writer = _Steps([lambda: path.write_bytes(b""),
                      lambda: path.write_bytes(_two_bomb_log() + _two_bomb_log())])
     monkeypatch.setattr(
-        "defuser.terminal.follow_view.follow",
+        "defuser.terminal.follow_view.poll_log",
         lambda *a, **k: real(*a, **{**k, "sleep": writer.sleep, "stop": writer.done}),
     )
     run = run_cli(["live", "--follow", str(path), "--json"], monkeypatch)
@@ -516,10 +515,37 @@ def test_live_follow_announces_what_happens_to_the_log(
     assert {json.loads(line)["session"] for line in run.out.splitlines()} == {2, 3}
 
 
+def test_the_board_says_a_new_game_session_or_a_restarted_log_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Bug: the full-screen board listed two events for one new game session (the
+    # notice, then its own "session N: the log started over"), and that second line
+    # also for a restarted log and for the first session at the start.
+    from defuser.terminal.follow_view import FollowBoard
+
+    monkeypatch.setattr(FollowBoard, "EVENTS", 10_000)
+    follower = Follower()
+    board = FollowBoard(Path("Player.log"), follower)
+    following = LogFollowing(follower, board.add, board.told)
+    following.take(TailRead(_lines(_two_bomb_log() + _two_bomb_log())))
+    following.take(TailRead(_lines(_two_bomb_log()), restarted=Restart.TRUNCATED))
+    told = [event for event in board.events if not event.startswith("#")]
+    assert told == [
+        "the game started again: a new game session in the log (session 2), followed afresh",
+        "the log was truncated: it is read again from its top (session 3)",
+    ]
+    # The boxes are the new session's: each module once, its latest advice.
+    assert board.latest == {m: a for m, a in sorted(follower.latest.items())}
+    assert {a.session for a in board.latest.values()} == {3}
+
+
 def _board_of(advice: list[Advice]) -> Any:
     from defuser.terminal.follow_view import FollowBoard
 
-    board = FollowBoard(Path("Player.log"))
+    follower = Follower()
+    # The session's latest advice of each module, as a follower that read them keeps it.
+    follower.latest.update((a.module_id, a) for a in advice)
+    board = FollowBoard(Path("Player.log"), follower)
     for a in advice:
         board.add(a)
     return board
@@ -547,7 +573,7 @@ def test_the_board_fits_80x24_with_five_modules_one_line_each() -> None:
     shown = [m for m in modules if any(line.startswith(f"#{m} ") for line in lines)]
     more = [line for line in lines if line.endswith(" more") and line.startswith("+")]
     assert len(shown) + (int(more[0].split()[0][1:]) if more else 0) == len(modules)
-    assert "last events" in text and event_text(five[-1].event) in text
+    assert "last events" in text and event_words(five[-1].event) in text
     # With room, every module has its box again.
     assert _screen(board, 80, 200).count("Exploding Mittens #") == len(modules)
 

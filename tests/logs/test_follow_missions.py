@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_module
 
-from defuser.apps.follow import Advice, Follower, FollowEvent, LostTrack, Moved, follow
+from defuser.apps.follow.advice import Advice, FollowEvent, LostTrack, Moved
+from defuser.apps.follow.follower import Follower
+from defuser.apps.follow.following import poll_log
 from defuser.apps.tracking import ClickKind, LoggedClick, Tracked, View, combine
+from defuser.dashboard.follow_words import advice_json
 from defuser.engine import modlog
 from defuser.engine.actions import Action
 from defuser.engine.board import Board
@@ -79,7 +82,7 @@ def test_multiple_bombs_layout_in_crlf_written_in_two_parts(tmp_path: Path) -> N
         with path.open("ab") as handle:
             handle.write(pieces.pop(0))
 
-    follow(path, seen.append, poll=0, stop=lambda: not pieces, sleep=write_next)
+    poll_log(path, seen.append, poll=0, stop=lambda: not pieces, sleep=write_next)
     assert seen and all(a.reply.ok and a.bomb_certain for a in seen)
     assert {(a.module_id, a.serial) for a in seen} == {
         (1, "AB3CD4"), (2, "KZ5LG7"), (3, "EU2TT5")}
@@ -167,7 +170,7 @@ def test_two_equal_cards_the_advice_names_the_card_and_gives_no_command() -> Non
     advice = Follower().feed_all(header + [modlog.line(1, m) for m in opening])
     last = advice[-1]
     assert last.event == Moved(LoggedClick(ClickKind.PLAYED, Card.YELLOW_CIRCLE, (1, 3)))
-    assert last.to_json()["event"] == "played 1 or 3 (YC)"
+    assert advice_json(last)["event"] == "played 1 or 3 (YC)"
     assert last.reply.play_card is Card.YELLOW_CIRCLE
     rec = last.reply.to_json()["recommendation"]
     assert rec["action"] == "play" and rec["slot"] is None and rec["command"] is None

@@ -15,7 +15,7 @@ import pytest
 from gamelog_builder import BombSpec, game_log, simulated_messages
 from gamelog_stress import endless_ids, many_bombs
 
-from defuser.apps.follow import Follower
+from defuser.apps.follow.follower import Follower
 from defuser.logs import analysis, stream
 from defuser.logs.analysis import analyse_bytes
 from defuser.logs.check.module import check_module

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamelog_builder import BombSpec, game_log, sample_messages
 
-from defuser.apps.follow import Follower
+from defuser.apps.follow.follower import Follower
 from defuser.engine import modlog
 from defuser.logs.reader import iter_lines, read_log
 from defuser.logs.stream import (

@@ -10,7 +10,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 from web_fixtures import two_module_log
 
-from defuser.apps.follow import LogFollowing
+from defuser.apps.follow.following import LogFollowing
 from defuser.web import follow as web_follow
 from defuser.web.app import WebSettings, create_app
 from defuser.web.follow import FollowHub
@@ -97,3 +97,24 @@ def test_the_hub_reads_the_log_through_the_same_following_as_the_terminal(
     assert isinstance(hub.following, LogFollowing) and hub.following.follower is hub.follower
     source = Path(web_follow.__file__).read_text(encoding="utf-8")
     assert ".feed_all(" not in source and ".restart()" not in source and ".feed(" not in source
+
+
+def test_the_hub_says_a_new_game_session_or_a_restarted_log_once(memory_path: Path) -> None:
+    # Bug: the hub announced a new game session with its first advice, not from the
+    # follower's notice: for the log's first session too, and a second time after a
+    # restarted log's notice; until then the old session's modules stayed on the page.
+    log = memory_path / "Player.log"
+    data = two_module_log()
+    log.write_bytes(data + data)
+    hub = FollowHub(log, clock=lambda: 0.0)
+    assert hub.step() is True
+    snapshot = hub.snapshot()
+    assert [n["kind"] for n in snapshot["notices"]] == ["session"]
+    assert snapshot["session"] == 2
+    assert {m["session"] for m in snapshot["modules"]} == {2}
+    assert {m["module"] for m in snapshot["modules"]} == {1, 2}
+    log.write_bytes(data[: len(data) // 2])
+    assert hub.step() is True
+    snapshot = hub.snapshot()
+    assert [n["kind"] for n in snapshot["notices"]] == ["session", "restarted"]
+    assert snapshot["session"] == 3 and {m["session"] for m in snapshot["modules"]} <= {3}

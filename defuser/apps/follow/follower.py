@@ -1,18 +1,14 @@
-"""Follow a KTaNE game log while it is written and advise every Exploding Mittens module.
+"""The log-follow session: lines of a game log in, typed advice for every Exploding Mittens
+module out.
 
-Contract. :class:`LogTail` reads a growing file: it returns each complete line once,
-keeps a line still being written until its end arrives, waits for a file that does not
-exist yet, and starts again from the top when the file is truncated, replaced
-(rotated) or rewritten. :class:`Follower` is the log-follow session, sans-I/O: it takes
-those lines one at a time and returns an :class:`Advice` for every module whose visible
-state changed: the bombs, their edgework and the module instances as the one
-incremental log reader reads them (:class:`defuser.logs.stream.LogReader`, the reader
-of ``mittens log analyze`` too), each module's start-up and clicks from its typed
-messages, and the optimal policy's next click
-(:func:`defuser.strategy.values.recommend`). What happened on the module is a typed
-:data:`FollowEvent`; :func:`event_text` is its notation, the JSON ``event`` field.
-:func:`follow` is the I/O around it: the file and the wait between reads (an injected
-``sleep``).
+Contract. :class:`Follower` is sans-I/O: it reads no file and keeps no clock; it takes
+lines one at a time and returns an :class:`~defuser.apps.follow.advice.Advice` for every
+module whose visible state changed: the bombs, their edgework and the module instances
+as the one incremental log reader reads them (:class:`defuser.logs.stream.LogReader`,
+the reader of ``mittens log analyze`` too), each module's start-up and clicks from its
+typed messages, and the optimal policy's next click
+(:func:`defuser.strategy.values.recommend`). It keeps the latest advice of each module
+of the current game session (:attr:`Follower.latest`), which every front end shows.
 
 Only what the defuser can see informs the advice: the cards shown, each click and
 whether it struck. The module's ``(The Exploding Mitten is coming in N draws.)`` lines
@@ -22,7 +18,8 @@ and hand orders the follower could not tell apart (:mod:`defuser.apps.tracking`)
 the advice for a module whose bomb and hand are certain is the same with them deleted.
 
 Sessions, bombs and modules. A new session (the reader's
-:class:`~defuser.logs.stream.SessionStarted`) or a truncated file forgets everything.
+:class:`~defuser.logs.stream.SessionStarted`) or a file that started over forgets
+everything, the latest advice too.
 A module may be on any bomb the reader lists for it (a mission with several bombs);
 the bombs with the same edgework are one candidate, each candidate its start-up agrees
 with is kept, and :class:`~defuser.apps.tracking.Tracked` keeps every way the module
@@ -37,39 +34,30 @@ session's lines that the reader reads (bombs, rounds, edgework, this module's li
 at most :data:`MAX_KEPT_LINES`). ``from_state`` feeds those lines again, at their
 numbers, to a new follower, checks that they replay to the saved state, and the
 follower goes on from the log's next line exactly as the saved one would have; a state
-that cannot be rebuilt is a :class:`SavedFollowError` (a
-:class:`~defuser.engine.game.SavedGameError`). Where a front end was in the file is the
-:class:`LogTail`'s state (:meth:`LogTail.state`, :meth:`LogTail.from_state`).
+that cannot be rebuilt is a :class:`~defuser.apps.follow.saved.SavedFollowError`.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import enum
 import json
-import os
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from stat import S_ISREG
 from typing import Any, Final
 
-from defuser.apps.live_session import SessionReply
-from defuser.apps.tracking import (
-    Candidate,
-    ClickKind,
-    LoggedClick,
-    OtherLine,
-    Tracked,
-    View,
-    combine,
+from defuser.apps.follow.advice import (
+    Advice,
+    EdgeFact,
+    FollowEvent,
+    LostTrack,
+    Moved,
+    Narrowed,
+    Started,
 )
+from defuser.apps.follow.saved import SavedFollowError
+from defuser.apps.live_session import SessionReply
+from defuser.apps.tracking import Candidate, Tracked, View, combine
 from defuser.engine import modlog
-from defuser.engine.game import SavedGameError
 from defuser.errors import DefuserError
-from defuser.logs.reader import MAX_LINE_CHARS
 from defuser.logs.stream import (
     EdgeworkKey,
     EdgeworkRead,
@@ -85,7 +73,6 @@ from defuser.logs.stream import (
 )
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation
-from defuser.streams import os_reason, printable
 from edgework import (
     CARD_TABLES,
     TABLE_E,
@@ -100,207 +87,12 @@ from edgework import (
     interval_for,
 )
 
-#: How many bytes before the read position are compared to notice a rewritten file.
-_FINGERPRINT: Final = 64
-#: The most bytes taken from the file in one read (the rest waits for the next call).
-_MAX_READ: Final = 16 << 20
-#: The most folder entries looked at to find where a rotated log was moved.
-_MAX_SCAN: Final = 10_000
-
-#: The version of the shape of :meth:`Follower.state` and :meth:`LogTail.state`, which
-#: their ``from_state`` read.
-FOLLOW_STATE_VERSION: Final = 1
+#: The version of the shape of :meth:`Follower.state`, which :meth:`Follower.from_state`
+#: reads (2: each module's event as typed fields, no words).
+FOLLOW_STATE_VERSION: Final = 2
 #: The most lines of one game session a follower keeps to be rebuilt from; past it,
 #: that session's state can no longer be rebuilt (:meth:`Follower.from_state`).
 MAX_KEPT_LINES: Final = 100_000
-
-
-class SavedFollowError(SavedGameError):
-    """A log follower's state that cannot be rebuilt: another version, a missing or
-    malformed part, a session too long to keep, or lines that do not replay to the
-    saved modules."""
-
-
-# --------------------------------------------------------------------------- the file
-
-
-class Restart(enum.StrEnum):
-    """Why a followed file is read again from its top."""
-
-    TRUNCATED = "truncated"
-    REPLACED = "replaced"
-    REWRITTEN = "rewritten"
-
-
-@dataclass(frozen=True, slots=True)
-class TailRead:
-    """What one look at the followed file found."""
-
-    #: New complete lines, in order (from the top of the file when it started over).
-    lines: list[str] = field(default_factory=list)
-    #: Why the file started over before ``lines``, or ``None`` when it did not.
-    restarted: Restart | None = None
-    #: The last lines of the file the path named before it was replaced, read from its
-    #: new name in the same folder (a rotated log): they come before the restart.
-    drained: list[str] = field(default_factory=list)
-    #: Why nothing could be read (the folder or the file is not there, it is not a
-    #: file, it cannot be opened), or empty.
-    missing: str = ""
-
-
-class LogTail:
-    """New complete lines of a file that another program is appending to.
-
-    Like ``tail -F``: a line still being written is kept until its end arrives; a file
-    truncated or rewritten in place is read again from its top; a file replaced by a new
-    one (rotated) is drained first, its last lines read from the name it was moved to in
-    the same folder, and then the new file is read from its top. The file is opened only
-    for each look, never held open, so the game can always move or delete it.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._identity: tuple[int, int] | None = None
-        self._offset = 0
-        self._partial = b""
-        self._tail = b""
-
-    def state(self) -> dict[str, Any]:
-        """Where the tail is in its file, as JSON: the file's identity, the read
-        position, the line still being written and the bytes before the position that
-        tell a rewritten file (both in base64). :meth:`from_state` rebuilds it."""
-        return {
-            "version": FOLLOW_STATE_VERSION,
-            "path": str(self.path),
-            "identity": None if self._identity is None else list(self._identity),
-            "offset": self._offset,
-            "partial": base64.b64encode(self._partial).decode("ascii"),
-            "tail": base64.b64encode(self._tail).decode("ascii"),
-        }
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> LogTail:
-        """The tail :meth:`state` describes: its next :meth:`read` goes on from the
-        saved position (a file replaced, truncated or rewritten since is noticed as
-        it would have been). Raises :class:`SavedFollowError` for a state of another
-        version or shape."""
-        if not isinstance(state, dict) or state.get("version") != FOLLOW_STATE_VERSION:
-            raise SavedFollowError(f"log tail state is not version {FOLLOW_STATE_VERSION} of "
-                                   "a log tail's state")
-        try:
-            tail = cls(str(state["path"]))
-            identity = state["identity"]
-            if identity is not None:
-                dev, ino = identity
-                tail._identity = (int(dev), int(ino))
-            tail._offset = int(state["offset"])
-            tail._partial = base64.b64decode(state["partial"], validate=True)
-            tail._tail = base64.b64decode(state["tail"], validate=True)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SavedFollowError(
-                f"log tail state is incomplete or malformed ({exc!r})") from exc
-        if tail._offset < len(tail._tail) or len(tail._tail) > _FINGERPRINT or (
-            len(tail._partial) > MAX_LINE_CHARS
-        ):
-            raise SavedFollowError(f"log tail state at offset {tail._offset} holds more "
-                                   "bytes before it or after it than a tail keeps")
-        return tail
-
-    def _restart(self) -> None:
-        self._offset, self._partial, self._tail = 0, b"", b""
-
-    def _lines(self, data: bytes, *, final: bool = False) -> list[str]:
-        """``data``'s complete lines (``final``: the last piece too, as nothing follows)."""
-        self._offset += len(data)
-        self._tail = (self._tail + data)[-_FINGERPRINT:]
-        chunks = (self._partial + data).split(b"\n")
-        self._partial = b"" if final else chunks.pop()[:MAX_LINE_CHARS]  # never ending: cut
-        if final and chunks and not chunks[-1]:
-            chunks.pop()
-        # Control characters from the file never reach the terminal.
-        return [
-            printable(c[:MAX_LINE_CHARS].rstrip(b"\r").decode("utf-8", errors="replace"))
-            for c in chunks
-        ]
-
-    def _missing(self, exc: OSError | None = None) -> TailRead:
-        if exc is not None and not isinstance(exc, FileNotFoundError):
-            return TailRead(missing=f"it cannot be read ({os_reason(exc)})")
-        if not self.path.parent.is_dir():
-            return TailRead(missing=f"its folder {self.path.parent} does not exist")
-        return TailRead(missing="it does not exist (deleted, or not written yet)")
-
-    def _drain(self) -> list[str]:
-        """The rest of the file this tail was reading, found by its identity under
-        another name in the same folder (a rotated log); its last line too."""
-        identity, rest, found = self._identity, b"", False
-        with contextlib.suppress(OSError):
-            for count, entry in enumerate(os.scandir(self.path.parent)):
-                if count >= _MAX_SCAN:
-                    break
-                with contextlib.suppress(OSError):
-                    if _identity_of(os.stat(entry.path)) != identity:
-                        continue
-                    with open(entry.path, "rb") as old:
-                        old.seek(self._offset - len(self._tail))
-                        found = old.read(len(self._tail)) == self._tail
-                        rest = old.read(_MAX_READ) if found else b""
-                    break
-        # Found, the file ended where it was left: its last line is complete. Deleted,
-        # what was left of it is lost with it.
-        return self._lines(rest, final=True) if found else []
-
-    def read(self) -> TailRead:
-        """What the file gained since the last call (see :class:`TailRead`). A missing
-        or unreadable file gives no lines; it is tried again next time."""
-        try:
-            # Never blocks: a named pipe in the log's place is refused, not waited on.
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except OSError as exc:
-            return self._missing(exc)
-        try:
-            stat = os.fstat(fd)
-        except OSError as exc:
-            os.close(fd)
-            return self._missing(exc)
-        if not S_ISREG(stat.st_mode):
-            os.close(fd)
-            return TailRead(missing="it is not a regular file")
-        with os.fdopen(fd, "rb") as handle:
-            identity = _identity_of(stat)
-            drained: list[str] = []
-            restarted: Restart | None = None
-            if self._identity is not None and identity != self._identity:
-                drained, restarted = self._drain(), Restart.REPLACED
-            elif stat.st_size < self._offset:
-                restarted = Restart.TRUNCATED
-            elif self._tail:
-                handle.seek(self._offset - len(self._tail))
-                if handle.read(len(self._tail)) != self._tail:
-                    restarted = Restart.REWRITTEN
-            if restarted:
-                self._restart()
-            self._identity = identity
-            handle.seek(self._offset)
-            # Bounded reads: a huge file is taken a piece at a time.
-            data = handle.read(_MAX_READ)
-        return TailRead(self._lines(data), restarted, drained)
-
-
-def _identity_of(stat: os.stat_result) -> tuple[int, int]:
-    return stat.st_dev, stat.st_ino
-
-
-# --------------------------------------------------------------------------- the game
-
-
-class EdgeFact(enum.StrEnum):
-    """A fact of the bomb's edgework that a module's advice needs and the log may not
-    show (a front end says how to give it)."""
-
-    SERIAL = "serial"
-    BATTERIES = "batteries"
-
 
 @dataclass(slots=True)
 class _Module:
@@ -328,117 +120,6 @@ class _Module:
         return self.instance.module_id
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
-    """The module's start-up was read (complete, or found missing)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LostTrack:
-    """A line followed from no way the module could be: it is picked up again."""
-
-
-@dataclass(frozen=True, slots=True)
-class Narrowed:
-    """A line that moved nothing told apart the bombs or hand orders the module may
-    have, and the advice changed: a rule line (``rule``), or a blocked discard's slots
-    (``rule`` is ``None``)."""
-
-    rule: RuleLetter | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """A click the log shows (or a line in its place); ``picked_up``: with it, a module
-    that was being picked up again is followed as before."""
-
-    line: LoggedClick | OtherLine
-    picked_up: bool = False
-
-
-#: What happened on a module, in an :class:`Advice`.
-FollowEvent = Started | LostTrack | Narrowed | Moved
-
-
-def event_text(event: FollowEvent) -> str:
-    """The event's notation: the JSON ``event`` field (``start``, ``lost track``,
-    ``rule K``, ``blocked``, ``played 1 or 3 (YC)``, ``strike draw; picked up
-    again``), which the terminal prints as it is."""
-    match event:
-        case Started():
-            return "start"
-        case LostTrack():
-            return "lost track"
-        case Narrowed(rule=None):
-            return "blocked"
-        case Narrowed(rule=rule):
-            return f"rule {rule}"
-        case Moved(line=line, picked_up=picked_up):
-            text = _line_text(line)
-            return text + "; picked up again" if picked_up else text
-
-
-def _line_text(line: LoggedClick | OtherLine) -> str:
-    if isinstance(line, OtherLine):
-        return line.message.name
-    where = " or ".join(str(s) for s in line.slots) or "?"
-    code = "" if line.card is None else line.card.code
-    if line.kind in (ClickKind.PLAYED, ClickKind.STRIKE_PLAY):
-        return f"{line.kind.value} {where} ({code})"
-    if line.kind in (ClickKind.DREW, ClickKind.DISCARDED):
-        return f"{line.kind.value} {code}"
-    return str(line.kind)
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """A change on one module: what happened at ``line`` and the best next click."""
-
-    line: int
-    session: int
-    bomb: LoggedBomb | None
-    module_id: int
-    event: FollowEvent
-    reply: SessionReply
-    #: Whether the module's bomb is certain (several bombs of a mission may fit).
-    bomb_certain: bool = True
-    #: The edgework the log did not show and the advice needs.
-    needs: tuple[EdgeFact, ...] = ()
-    #: The serial number and battery count in use: the log's, else the options' ones.
-    serial: str | None = None
-    batteries: int | None = None
-    #: Which of the two came from the options (``serial``, ``batteries``), not the log.
-    given: tuple[EdgeFact, ...] = ()
-    #: How many bombs of the mission the module's lines agree with (1: certain).
-    candidates: int = 1
-
-    @property
-    def solved(self) -> bool:
-        """Whether the module is solved."""
-        obs = self.reply.observation
-        return obs is not None and obs.solved
-
-    def to_json(self) -> dict[str, Any]:
-        """One JSON object: where, which bomb and module, what happened, the advice."""
-        bomb = self.bomb
-        return {
-            "line": self.line,
-            "session": self.session,
-            "bomb": None if bomb is None else {
-                "number": bomb.number,
-                "serial": self.serial,
-                "batteries": self.batteries,
-                "given": list(self.given),
-                "certain": self.bomb_certain,
-                "candidates": self.candidates,
-            },
-            "module": self.module_id,
-            "event": event_text(self.event),
-            "solved": self.solved,
-            **self.reply.to_json(),
-        }
-
-
 #: Module messages that move nothing the defuser can see: the countdown.
 _SKIPPED: Final = (modlog.MittenComingMessage,)
 #: Lines that the rules imply from what the defuser sees, but that tell apart the bombs
@@ -451,10 +132,12 @@ _NARROWING: Final = (
 class Follower:
     """The log-follow session: lines of a game log in, :class:`Advice` out.
 
-    Sans-I/O: it reads no file and keeps no clock (:func:`follow` does both), so any
-    front end can feed it. Its bombs and module instances come from the one incremental
-    reader (:class:`defuser.logs.stream.LogReader`); it keeps, per module id, the latest
-    instance's visible state. :meth:`state` is its state as JSON, and
+    Sans-I/O: it reads no file and keeps no clock (:mod:`~defuser.apps.follow.following`
+    does both), so any front end can feed it. Its bombs and module instances come from
+    the one incremental reader (:class:`defuser.logs.stream.LogReader`); it keeps, per
+    module id, the latest instance's visible state and its latest advice (:attr:`latest`,
+    emptied when a game session begins or the file starts over), which the front ends
+    show. :meth:`state` is its state as JSON, and
     :meth:`from_state` rebuilds the same follower from it.
     """
 
@@ -830,130 +513,3 @@ def _implied(module: _Module) -> str:
             head = ", ".join(digits[:-1]) + " or " if len(digits) > 1 else ""
             parts.append(f"last digit {head}{digits[-1]}")
     return ": they imply " + " and ".join(parts)
-
-
-# --------------------------------------------------------------------------- the loop
-
-
-class FollowNoticeKind(enum.StrEnum):
-    """What a :class:`FollowNotice` is about."""
-
-    RESTARTED = "restarted"
-    SESSION = "session"
-    MISSING = "missing"
-    BACK = "back"
-
-
-@dataclass(frozen=True, slots=True)
-class FollowNotice:
-    """Something about the log itself rather than a module: it started over
-    (``restarted``), a new game session began in it (``session``), it cannot be read
-    (``missing``) or can be again (``back``)."""
-
-    kind: FollowNoticeKind
-    text: str
-    #: The follower's session after the notice (1, 2, ...).
-    session: int
-    #: Why, for a front end that words it its own way: what :class:`TailRead` said was
-    #: missing, or how the log started over (empty for the other kinds).
-    detail: str = ""
-
-
-def _quiet(notice: FollowNotice) -> None:
-    """The notices of a caller that does not show them."""
-
-
-@dataclass
-class LogFollowing:
-    """Following one log, between two looks at it: each :class:`TailRead` applied to the
-    :class:`Follower` in the one right order (a rotated log's last lines, then a restart,
-    then the new lines), every change given to ``emit`` and what happens to the log
-    itself to ``notice``. Sans-I/O: the caller reads the file (:class:`LogTail`) and
-    waits; ``mittens live --follow`` (:func:`follow`) and the web board's hub both drive
-    it."""
-
-    follower: Follower
-    emit: Callable[[Advice], None]
-    notice: Callable[[FollowNotice], None]
-    path: Path
-    missing: str = ""
-
-    def feed(self, lines: list[str]) -> None:
-        """Feed lines one by one: every change emitted, a new game session announced."""
-        for line in lines:
-            session = self.follower.session
-            changes = self.follower.feed(line)
-            if self.follower.session != session:
-                self.notice(FollowNotice(
-                    FollowNoticeKind.SESSION,
-                    "the game started again: a new game session in the log "
-                    f"(session {self.follower.session}), followed afresh",
-                    self.follower.session))
-            for advice in changes:
-                self.emit(advice)
-
-    def take(self, read: TailRead) -> bool:
-        """Apply one look at the file; whether it brought anything."""
-        session = self.follower.session
-        if read.missing:
-            if read.missing != self.missing:
-                self.notice(FollowNotice(
-                    FollowNoticeKind.MISSING,
-                    f"the log {self.path} cannot be read: {read.missing}; waiting for it",
-                    session, read.missing))
-            self.missing = read.missing
-            return False
-        if self.missing:
-            self.missing = ""
-            self.notice(FollowNotice(FollowNoticeKind.BACK,
-                                     f"the log {self.path} can be read again", session))
-        self.feed(read.drained)
-        if read.restarted:
-            self.follower.restart()
-            self.notice(FollowNotice(
-                FollowNoticeKind.RESTARTED, f"the log was {read.restarted}: it is read again from "
-                f"its top (session {self.follower.session})", self.follower.session,
-                read.restarted.value))
-        self.feed(read.lines)
-        return bool(read.lines or read.drained or read.restarted)
-
-
-def follow(
-    path: str | Path,
-    emit: Callable[[Advice], None],
-    *,
-    follower: Follower | None = None,
-    poll: float = 0.25,
-    stop: Callable[[], bool] = lambda: False,
-    catch_up: bool = True,
-    sleep: Callable[[float], None] = time.sleep,
-    notice: Callable[[FollowNotice], None] = _quiet,
-    tail: LogTail | None = None,
-) -> Follower:
-    """Follow ``path`` until ``stop()`` says so, calling ``emit`` for every change and
-    ``notice`` for what happens to the log itself (:class:`FollowNotice`).
-
-    The I/O around the :class:`Follower` session: the file (:class:`LogTail`) and the
-    wait between reads (``sleep``, given ``poll`` seconds). With ``catch_up`` the lines
-    already in the file are read first without a word (:meth:`Follower.catch_up`).
-    ``stop`` is asked each time the file has nothing new. A front end that goes on
-    from a saved follower gives it with its saved ``tail`` (both rebuilt by their
-    ``from_state``) and no ``catch_up``.
-    """
-    loop = LogFollowing(follower if follower is not None else Follower(), emit, notice,
-                        Path(path))
-    tail = tail if tail is not None else LogTail(path)
-    first = tail.read()
-    if catch_up and not first.missing:
-        for advice in loop.follower.catch_up(first.lines):
-            emit(advice)
-    else:
-        loop.take(first)
-    while True:
-        if loop.take(tail.read()):
-            continue
-        if stop():
-            # One last look: the writer may have finished just before it said so.
-            loop.take(tail.read())
-            return loop.follower
-        sleep(poll)
