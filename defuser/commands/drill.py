@@ -19,7 +19,9 @@ from rich.text import Text
 
 from defuser.dashboard.drill_words import (
     caught_up_words,
+    cycle_words,
     daily_words,
+    edge_words,
     head_words,
     outlook_words,
     place_words,
@@ -335,7 +337,8 @@ def show_game_end(event: GameEnded, term: DrillIO) -> None:
     elif event.end is not None:
         head = end_headline(event.end, summary.strikes)
     else:
-        head = f"Game stopped; {event.belief}."
+        cycle = "" if event.belief is None else cycle_words(event.belief)
+        head = f"Game stopped; {cycle}."
     grades = ", ".join(
         f"{summary.verdicts[v.value]} {v.value}"
         for v in (Verdict.BEST, Verdict.GOOD, Verdict.INACCURACY, Verdict.MISTAKE,
@@ -368,7 +371,8 @@ def show_event(event: Event, term: DrillIO) -> None:
                  style="yellow")
     elif isinstance(event, GameStarted):
         target.print(
-            f"Game {place_words(event.place)}: {event.edge} (module seed {event.seed}). "
+            f"Game {place_words(event.place)}: {edge_words(event.edge)} "
+            f"(module seed {event.seed}). "
             f"The optimal policy needs {event.expected_at_start:.1f} clicks on average "
             "from here."
         )

@@ -1,5 +1,6 @@
 """The drill's words both front ends say: a session's plan, where a question stands,
-the daily goal, what is due, why nothing is left to ask.
+the daily goal, what is due, why nothing is left to ask, a game's edge and where the
+mitten cycle stood when a game was stopped.
 
 Contract: each function turns one of the drill session's typed values
 (:mod:`defuser.trainer.drill_session`, :mod:`defuser.trainer.session`,
@@ -12,9 +13,11 @@ here reads a file or the clock.
 from __future__ import annotations
 
 from defuser.engine.clock import time_text
+from defuser.strategy.belief import CycleBelief, odds
 from defuser.trainer.drill_session import Asked, DailyProgress, DrillPlan, Place
 from defuser.trainer.scheduler import NewCap, Outlook
 from defuser.trainer.session import CaughtUpReason, CaughtUpWhy
+from edgework import Edgework
 
 
 def _counted(count: int, unit: str) -> str:
@@ -83,3 +86,22 @@ def caught_up_words(why: CaughtUpWhy) -> str:
         return "nothing to practise yet: no skill of this drill has been asked"
     new = f"no new skills left ({cap_words(why.cap)})" if why.cap else "no new skills left"
     return f"caught up: nothing due today and {new}"
+
+
+def edge_words(edge: Edgework) -> str:
+    """A game's edge as the defuser reads it out: ``serial AB1CD2, 3 batteries``."""
+    # Imported here: a game's questions load it, a table drill or the stats never do.
+    from defuser.trainer.situations import battery_count_words
+
+    assert edge.serial is not None and edge.batteries is not None  # a game's edge is whole
+    return f"serial {edge.serial.text}, {battery_count_words(edge.batteries.count)}"
+
+
+def cycle_words(belief: CycleBelief) -> str:
+    """Where the mitten cycle stood, for the summary of a stopped game."""
+    known = belief.deals_until_on_top
+    if known is not None:
+        return f"the mitten was {known} deal{'s' if known != 1 else ''} from the top"
+    if belief.mitten_on_top == 0:
+        return "the mitten could not be on top yet"
+    return f"the mitten was on top with chance {odds(belief.mitten_on_top)}"

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from defuser.engine.game import GameEnd, outcome_fields
 from defuser.engine.simulator import Result
+from defuser.strategy.belief import CycleBelief
 from defuser.trainer.focus import Focus, answers_today
 from defuser.trainer.grading import grade
 from defuser.trainer.kinds import spec_of
@@ -53,7 +54,7 @@ from defuser.trainer.settings import load_settings
 from defuser.trainer.skills import SkillTable
 from defuser.trainer.states import StateError, question_from_state, question_state
 from defuser.trainer.store import Store
-from edgework import MisuseError, RuleLetter
+from edgework import Edgework, MisuseError, RuleLetter
 
 if TYPE_CHECKING:  # the game mode's module (the policy, the simulator) loads with a game
     from defuser.trainer.game import Game, GameSummary
@@ -168,12 +169,12 @@ class DrillStarted:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """A new game: its number and where it stands in the session, its edge in words,
+    """A new game: its number and where it stands in the session, its bomb's edge,
     its module seed and the optimal policy's expected clicks from the start."""
 
     index: int
     place: Place
-    edge: str
+    edge: Edgework
     seed: int
     expected_at_start: float
 
@@ -300,12 +301,13 @@ class BombTimerRanOut:
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     """How a game ended: its totals, the bomb's end (``None`` when the learner stopped),
-    whether its timer ran out, and for a stopped game where the mitten cycle stood."""
+    whether its timer ran out, and for a stopped game the belief about the mitten cycle
+    where it stood (``None`` for a game that ended)."""
 
     summary: GameSummary
     end: GameEnd | None
     timed_out: bool
-    belief: str = ""
+    belief: CycleBelief | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,7 +603,7 @@ class DrillSession:
             game = self._new_game()
             events.append(GameStarted(
                 self.game_index, self.goal.place(self.game_index, self._since()),
-                game.edge_words(), game.seed, game.expected_at_start,
+                game.walk.edgework, game.seed, game.expected_at_start,
             ))
         question = game.question()
         return events + self._ask(Asked(
@@ -642,7 +644,7 @@ class DrillSession:
     @staticmethod
     def _game_ended(game: Game) -> GameEnded:
         end = None if game.timed_out else game.end
-        belief = "" if game.over else game.belief_words()
+        belief = None if game.over else game.walk.observation.belief
         return GameEnded(game.summary(), end, game.timed_out, belief)
 
     def _finish(self) -> list[Event]:

@@ -28,14 +28,12 @@ from defuser.engine.actions import Action, StrikeKind
 from defuser.engine.game import STRIKE_LIMIT, Clicked, GameEnd, GameSession, timer_rate
 from defuser.engine.simulator import Outcome, Result
 from defuser.strategy import explain
-from defuser.strategy.belief import odds
 from defuser.strategy.values import recommend
 from defuser.trainer.facts import DecideFacts, GameFacts
 from defuser.trainer.lookups import card_words, hand_words
 from defuser.trainer.model import Grade, Question
 from defuser.trainer.situations import (
     Walk,
-    battery_count_words,
     decide_question_for,
     random_vanilla_edgework,
 )
@@ -198,12 +196,6 @@ class Game:
         """Whether the game has ended."""
         return self.session.over
 
-    def edge_words(self) -> str:
-        """The bomb's edge as the defuser reads it out."""
-        edge = self.walk.edgework
-        assert edge.serial is not None and edge.batteries is not None
-        return f"serial {edge.serial.text}, {battery_count_words(edge.batteries.count)}"
-
     def state_words(self) -> str:
         """What is on the module now: the discard top, the hand, the strikes."""
         module = self.walk.module
@@ -263,16 +255,6 @@ class Game:
         if result.strike is StrikeKind.MITTEN_ON_TOP:
             text += " (Now you know the mitten is on top.)"
         return text
-
-    def belief_words(self) -> str:
-        """Where the mitten cycle stands, for the summary of a stopped game."""
-        belief = self.walk.observation.belief
-        known = belief.deals_until_on_top
-        if known is not None:
-            return f"the mitten was {known} deal{'s' if known != 1 else ''} from the top"
-        if belief.mitten_on_top == 0:
-            return "the mitten could not be on top yet"
-        return f"the mitten was on top with chance {odds(belief.mitten_on_top)}"
 
     def summary(self) -> GameSummary:
         """The game's totals."""

@@ -28,7 +28,9 @@ from typing import Any, Final, TypeVar
 
 from defuser.dashboard.drill_words import (
     caught_up_words,
+    cycle_words,
     daily_words,
+    edge_words,
     head_words,
     outlook_words,
     place_words,
@@ -343,7 +345,7 @@ def event_json(event: Event) -> dict[str, Any] | None:
         return {"type": "caught_up", "why": caught_up_words(event.why)}
     if isinstance(event, GameStarted):
         return {"type": "game", "index": event.index, "progress": place_words(event.place),
-                "edge": event.edge, "expected": round(event.expected_at_start, 2)}
+                "edge": edge_words(event.edge), "expected": round(event.expected_at_start, 2)}
     if isinstance(event, Rejected):
         return {"type": "rejected", "detail": event.detail}
     if isinstance(event, HelpShown):
@@ -357,7 +359,7 @@ def event_json(event: Event) -> dict[str, Any] | None:
         return {"type": "game_end", "solved": s.solved, "exploded": s.exploded,
                 "timed_out": event.timed_out, "clicks": s.clicks, "strikes": s.strikes,
                 "loss": round(s.total_loss, 2), "verdicts": dict(s.verdicts),
-                "belief": event.belief}
+                "belief": "" if event.belief is None else cycle_words(event.belief)}
     if isinstance(event, DrillEnded):
         return {"type": "ended", "right": event.right, "answered": event.answered,
                 "daily": _daily(event.daily), "tallies": [t.to_json() for t in event.tallies]}
