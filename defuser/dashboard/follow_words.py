@@ -4,7 +4,8 @@ Contract: :func:`event_words` turns a follower's typed event
 (:data:`defuser.apps.follow.advice.FollowEvent`) into its notation, and
 :func:`advice_json` an :class:`~defuser.apps.follow.advice.Advice` into the JSON
 object ``mittens live --follow --json`` prints and the web board's follow snapshot
-holds, with those words in its ``event`` field, so the two say the very same; the
+holds, with those words in its ``event`` field, so the two say the very same;
+:func:`missing_words` says why the followed log cannot be read; the
 follower itself carries typed values, never these words. Nothing here reads a file or
 the clock.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from defuser.apps.follow.advice import Advice, FollowEvent, LostTrack, Moved, Narrowed, Started
+from defuser.apps.follow.tail import Missing, Unreadable
 from defuser.apps.tracking import ClickKind, LoggedClick, OtherLine
 
 
@@ -51,3 +53,18 @@ def advice_json(advice: Advice) -> dict[str, Any]:
     """The advice as one JSON object (:meth:`Advice.to_json`), its ``event`` in words
     (:func:`event_words`), in the same place."""
     return {**advice.to_json(), "event": event_words(advice.event)}
+
+
+def missing_words(missing: Missing) -> str:
+    """Why the followed log cannot be read: ``it does not exist (deleted, or not
+    written yet)``, ``its folder F does not exist``, ``it is not a regular file``, ``it
+    cannot be read (REASON)``."""
+    match missing.why:
+        case Unreadable.NOT_THERE:
+            return "it does not exist (deleted, or not written yet)"
+        case Unreadable.NO_FOLDER:
+            return f"its folder {missing.folder} does not exist"
+        case Unreadable.NOT_A_FILE:
+            return "it is not a regular file"
+        case Unreadable.DENIED:
+            return f"it cannot be read ({missing.reason})"

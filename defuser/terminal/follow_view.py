@@ -32,7 +32,7 @@ from rich.text import Text
 from defuser.apps.follow.advice import Advice
 from defuser.apps.follow.follower import Follower
 from defuser.apps.follow.following import FollowNotice, FollowNoticeKind, poll_log
-from defuser.dashboard.follow_words import advice_json, event_words
+from defuser.dashboard.follow_words import advice_json, event_words, missing_words
 from defuser.logs.reader import default_log_path
 from defuser.streams import printable
 from defuser.terminal import screen
@@ -80,11 +80,12 @@ def notice_words(notice: FollowNotice, path: Path) -> str:
             return ("the game started again: a new game session in the log "
                     f"(session {notice.session}), followed afresh")
         case FollowNoticeKind.MISSING:
-            return f"the log {path} cannot be read: {notice.detail}; waiting for it"
+            reason = "" if notice.missing is None else missing_words(notice.missing)
+            return f"the log {path} cannot be read: {reason}; waiting for it"
         case FollowNoticeKind.BACK:
             return f"the log {path} can be read again"
         case FollowNoticeKind.RESTARTED:
-            return (f"the log was {notice.detail}: it is read again from its top "
+            return (f"the log was {notice.restart}: it is read again from its top "
                     f"(session {notice.session})")
 
 

@@ -30,7 +30,7 @@ from defuser.apps.follow.advice import Advice
 from defuser.apps.follow.follower import Follower
 from defuser.apps.follow.following import FollowNotice, FollowNoticeKind, LogFollowing
 from defuser.apps.follow.tail import LogTail
-from defuser.dashboard.follow_words import advice_json
+from defuser.dashboard.follow_words import advice_json, missing_words
 from defuser.web.board import module_view
 
 #: Seconds between two looks at the log (a line reaches the page within about this).
@@ -108,8 +108,9 @@ class FollowHub:
             if not self._readable:
                 return False
             self._readable = False
+            reason = "" if notice.missing is None else missing_words(notice.missing)
             self._notice(BoardNoticeKind.UNREADABLE,
-                         f"The log {self.path} cannot be read: {notice.detail}.")
+                         f"The log {self.path} cannot be read: {reason}.")
             return True
         if notice.kind is FollowNoticeKind.BACK:
             self._readable = True
@@ -117,7 +118,7 @@ class FollowHub:
             self._readable = True
             self.session = notice.session
             self._notice(BoardNoticeKind.RESTARTED,
-                         f"The log was {notice.detail}: it is read again from its top.")
+                         f"The log was {notice.restart}: it is read again from its top.")
             return True
         elif notice.kind is FollowNoticeKind.SESSION:
             self.session = notice.session

@@ -229,7 +229,7 @@ def _following(tail: LogTail, follower: Follower, path: Path, seen: list[Any]) -
         seen.append(advice.to_json())
 
     def notice(told: FollowNotice) -> None:
-        seen.append([told.kind.value, told.session, told.detail])
+        seen.append([told.kind.value, told.session, told.missing, told.restart])
 
     return LogFollowing(follower, emit, notice)
 

@@ -30,7 +30,7 @@ from defuser.apps.follow.advice import (
 )
 from defuser.apps.follow.follower import Follower
 from defuser.apps.follow.following import FollowNotice, FollowNoticeKind
-from defuser.apps.follow.tail import Restart, TailRead
+from defuser.apps.follow.tail import Missing, Restart, TailRead, Unreadable
 from defuser.apps.tracking import Candidate, ClickKind, LoggedClick, OtherLine, Tracked, View
 from defuser.dashboard.follow_words import advice_json, event_words
 from defuser.engine import modlog
@@ -179,6 +179,9 @@ def test_the_web_route_groups_take_one_typed_renderer() -> None:
 def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> None:
     assert typing.get_type_hints(TailRead)["restarted"] == Restart | None
     assert typing.get_type_hints(FollowNotice)["kind"] is FollowNoticeKind
+    assert typing.get_type_hints(FollowNotice)["restart"] == Restart | None
+    assert typing.get_type_hints(TailRead)["missing"] == Missing | None
+    assert typing.get_type_hints(Missing)["why"] is Unreadable
     hints = typing.get_type_hints(Advice)
     assert hints["needs"] == hints["given"] == tuple[EdgeFact, ...]
     lines = [modlog.line(1, m) for m in simulated_messages("AB3CD4", [2, 1], 8)]

@@ -25,9 +25,9 @@ from gamelog_builder import BombSpec, game_log, simulated_messages, simulated_mo
 from defuser.apps.follow.advice import Advice, Moved, Started
 from defuser.apps.follow.follower import Follower
 from defuser.apps.follow.following import FollowNotice, LogFollowing, poll_log
-from defuser.apps.follow.tail import LogTail, Restart, TailRead
+from defuser.apps.follow.tail import LogTail, Missing, Restart, TailRead, Unreadable
 from defuser.apps.tracking import ClickKind, LoggedClick
-from defuser.dashboard.follow_words import advice_json, event_words
+from defuser.dashboard.follow_words import advice_json, event_words, missing_words
 from defuser.engine import modlog
 from defuser.engine.simulator import Outcome
 from defuser.terminal.follow_view import follow_header, notice_words
@@ -149,8 +149,7 @@ def test_a_serial_that_contradicts_the_module_is_reported_not_followed() -> None
 def test_tail_keeps_a_line_still_being_written(tmp_path: Path) -> None:
     path = tmp_path / "game.log"
     tail = LogTail(path)
-    assert tail.read() == TailRead(
-        missing="it does not exist (deleted, or not written yet)")
+    assert tail.read() == TailRead(missing=Missing(Unreadable.NOT_THERE))
     path.write_bytes(b"first line\r\nsecond ha")
     assert tail.read() == TailRead(["first line"])
     with path.open("ab") as f:
@@ -203,11 +202,15 @@ def test_a_rotated_log_is_drained_before_the_new_one_is_read(tmp_path: Path) -> 
 
 
 def test_tail_says_why_nothing_can_be_read_and_never_blocks(tmp_path: Path) -> None:
-    assert LogTail(tmp_path / "no" / "Player.log").read() == TailRead(
-        missing=f"its folder {tmp_path / 'no'} does not exist")
+    missing = LogTail(tmp_path / "no" / "Player.log").read().missing
+    assert missing == Missing(Unreadable.NO_FOLDER, folder=tmp_path / "no")
+    assert missing_words(missing) == f"its folder {tmp_path / 'no'} does not exist"
     fifo = tmp_path / "fifo.log"
     os.mkfifo(fifo)
-    assert LogTail(fifo).read() == TailRead(missing="it is not a regular file")
+    assert LogTail(fifo).read() == TailRead(missing=Missing(Unreadable.NOT_A_FILE))
+    assert missing_words(Missing(Unreadable.NOT_A_FILE)) == "it is not a regular file"
+    denied = Missing(Unreadable.DENIED, reason="permission denied")
+    assert missing_words(denied) == "it cannot be read (permission denied)"
 
 
 def _pieces(data: bytes, rng: random.Random) -> list[bytes | None]:

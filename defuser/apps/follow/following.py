@@ -21,7 +21,7 @@ from pathlib import Path
 
 from defuser.apps.follow.advice import Advice
 from defuser.apps.follow.follower import Follower
-from defuser.apps.follow.tail import LogTail, TailRead
+from defuser.apps.follow.tail import LogTail, Missing, Restart, TailRead
 
 
 class FollowNoticeKind(enum.StrEnum):
@@ -43,9 +43,10 @@ class FollowNotice:
     kind: FollowNoticeKind
     #: The follower's session after the notice (1, 2, ...).
     session: int
-    #: Why, for a front end that words it its own way: what :class:`TailRead` said was
-    #: missing, or how the log started over (empty for the other kinds).
-    detail: str = ""
+    #: Why the log cannot be read (``missing`` only).
+    missing: Missing | None = None
+    #: How the log started over (``restarted`` only).
+    restart: Restart | None = None
 
 
 def _quiet(notice: FollowNotice) -> None:
@@ -64,7 +65,7 @@ class LogFollowing:
     follower: Follower
     emit: Callable[[Advice], None]
     notice: Callable[[FollowNotice], None]
-    missing: str = ""
+    missing: Missing | None = None
 
     def feed(self, lines: list[str]) -> None:
         """Feed lines one by one: every change emitted, a new game session announced."""
@@ -85,13 +86,13 @@ class LogFollowing:
             self.missing = read.missing
             return False
         if self.missing:
-            self.missing = ""
+            self.missing = None
             self.notice(FollowNotice(FollowNoticeKind.BACK, session))
         self.feed(read.drained)
         if read.restarted:
             self.follower.restart()
             self.notice(FollowNotice(FollowNoticeKind.RESTARTED, self.follower.session,
-                                     read.restarted.value))
+                                     restart=read.restarted))
         self.feed(read.lines)
         return bool(read.lines or read.drained or read.restarted)
 

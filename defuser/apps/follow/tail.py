@@ -4,7 +4,8 @@ Contract: :class:`LogTail` returns each complete line once, keeps a line still b
 written until its end arrives, waits for a file that does not exist yet, and starts
 again from the top when the file is truncated, replaced (rotated) or rewritten; a
 rotated file's last lines are read first from its new name in the same folder. Each
-look is a :class:`TailRead`. Where the tail is in its file is JSON
+look is a :class:`TailRead`; why a file cannot be read is a typed :class:`Missing` (the
+front ends word it). Where the tail is in its file is JSON
 (:meth:`LogTail.state`) and :meth:`LogTail.from_state` rebuilds it; a state it cannot
 read is a :class:`~defuser.apps.follow.saved.SavedFollowError`. Control characters
 from the file never reach a caller.
@@ -44,6 +45,25 @@ class Restart(enum.StrEnum):
     REWRITTEN = "rewritten"
 
 
+class Unreadable(enum.StrEnum):
+    """Why a followed file cannot be read."""
+
+    NO_FOLDER = "no folder"
+    NOT_THERE = "not there"
+    NOT_A_FILE = "not a file"
+    DENIED = "denied"
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """Why nothing could be read: the :class:`Unreadable` kind, the folder that is not
+    there (``NO_FOLDER``), or the system's reason (``DENIED``)."""
+
+    why: Unreadable
+    folder: Path | None = None
+    reason: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class TailRead:
     """What one look at the followed file found."""
@@ -56,8 +76,8 @@ class TailRead:
     #: new name in the same folder (a rotated log): they come before the restart.
     drained: list[str] = field(default_factory=list)
     #: Why nothing could be read (the folder or the file is not there, it is not a
-    #: file, it cannot be opened), or empty.
-    missing: str = ""
+    #: file, it cannot be opened), or ``None``.
+    missing: Missing | None = None
 
 
 class LogTail:
@@ -137,10 +157,10 @@ class LogTail:
 
     def _missing(self, exc: OSError | None = None) -> TailRead:
         if exc is not None and not isinstance(exc, FileNotFoundError):
-            return TailRead(missing=f"it cannot be read ({os_reason(exc)})")
+            return TailRead(missing=Missing(Unreadable.DENIED, reason=os_reason(exc)))
         if not self.path.parent.is_dir():
-            return TailRead(missing=f"its folder {self.path.parent} does not exist")
-        return TailRead(missing="it does not exist (deleted, or not written yet)")
+            return TailRead(missing=Missing(Unreadable.NO_FOLDER, folder=self.path.parent))
+        return TailRead(missing=Missing(Unreadable.NOT_THERE))
 
     def _drain(self) -> list[str]:
         """The rest of the file this tail was reading, found by its identity under
@@ -177,7 +197,7 @@ class LogTail:
             return self._missing(exc)
         if not S_ISREG(stat.st_mode):
             os.close(fd)
-            return TailRead(missing="it is not a regular file")
+            return TailRead(missing=Missing(Unreadable.NOT_A_FILE))
         with os.fdopen(fd, "rb") as handle:
             identity = _identity_of(stat)
             drained: list[str] = []
