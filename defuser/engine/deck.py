@@ -16,9 +16,12 @@ anything but the Defuse when it is due) and :func:`opening_has_legal_plain`; and
 allow a hand to show (the mitten face once at most, never in slot 3) is the rulebook's
 one check of a visible hand (:meth:`defuser.engine.board.Board.visible`).
 
-The cycle. A hidden deck state is ``(deals_until_mitten, defuse_in)``: how many deals
-until the mitten is on top (0: on top now) and until this cycle's Defuse is on top
-(``None`` when none is ahead before the mitten). At start-up the mitten is card ``N-p``
+The cycle. A hidden deck state is a :class:`Hidden`, ``(deals_until_mitten, defuse_in)``:
+how many deals until the mitten is on top (0: on top now) and until this cycle's Defuse
+is on top (``None`` when none is ahead before the mitten). It is the one type of the
+hidden deck: the simulator keeps one (:meth:`defuser.engine.simulator.Module.reveal`
+returns it) and the belief weighs them. Whether the first mitten has been dealt is not
+part of it: a player sees that. At start-up the mitten is card ``N-p``
 with ``p`` uniform in ``1..N-2``, and this cycle's Defuse is card ``q-p+1`` when
 ``q >= p`` with ``q`` uniform in ``0..N-2`` (none otherwise). Dealing the mitten starts
 a full cycle: ``N-1`` deals to the next mitten, the Defuse uniform at place ``2..N-1``
@@ -32,8 +35,9 @@ hand is three plain cards; while no card is both legal and plain, slot 1 or 2 (n
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from defuser.engine.rules import HAND_SIZE
 from edgework import ALL_CARDS, Card, CardType, Ruleset
@@ -41,9 +45,17 @@ from edgework import ALL_CARDS, Card, CardType, Ruleset
 if TYPE_CHECKING:
     import random  # the callers pass a generator in
 
-#: One hidden deck state: (deals until the mitten is on top, deals until this cycle's
-#: Defuse is on top or ``None`` when no Defuse is ahead before the mitten).
-Hidden = tuple[int, int | None]
+class Hidden(NamedTuple):
+    """The deck's hidden state: what a player cannot see and the next deals depend on.
+
+    A tuple, so that a belief keys, compares and sorts its states at C speed.
+    """
+
+    #: Deals until the mitten is on top of the deck; 0 means it is on top now.
+    deals_until_mitten: int
+    #: Deals until this cycle's Defuse is on top; ``None`` when no Defuse is ahead
+    #: before the next mitten.
+    defuse_in: int | None
 
 #: The hand slots the opening re-rolls (over all 16 faces) until a card is legal and plain.
 REROLL_SLOTS: Final = (1, 2)
@@ -72,23 +84,24 @@ def deal_kind(rules: Ruleset, card: Card) -> DealKind:
 
 def next_deal(hidden: Hidden) -> DealKind:
     """What the next deal from this hidden state is."""
-    until, defuse_in = hidden
-    if until == 0:
+    if hidden.deals_until_mitten == 0:
         return DealKind.MITTEN
-    if defuse_in == 0:
+    if hidden.defuse_in == 0:
         return DealKind.DEFUSE
     return DealKind.PLAIN
 
 
+@functools.cache
 def after_deal(hidden: Hidden) -> Hidden:
-    """The hidden state after a deal that was not the mitten."""
+    """The hidden state after a deal that was not the mitten (kept: the states are few,
+    and the simulator and the belief ask on every deal)."""
     until, defuse_in = hidden
-    return until - 1, None if defuse_in is None or defuse_in == 0 else defuse_in - 1
+    return Hidden(until - 1, None if defuse_in is None or defuse_in == 0 else defuse_in - 1)
 
 
 def _first_cycle(interval: int, p: int, q: int) -> Hidden:
     # The mitten is card number N-p, the Defuse (if any) card number q-p+1.
-    return interval - p - 1, q - p if q >= p else None
+    return Hidden(interval - p - 1, q - p if q >= p else None)
 
 
 def first_cycle_prior(interval: int) -> Iterator[Hidden]:
@@ -169,13 +182,13 @@ def deal_breach(
 def new_cycle_prior(interval: int) -> tuple[Hidden, ...]:
     """The equally likely hidden states right after a mitten is dealt."""
     n = cycle_length(interval)
-    return tuple((n, place - 1) for place in defuse_places(interval))
+    return tuple(Hidden(n, place - 1) for place in defuse_places(interval))
 
 
 def random_new_cycle(interval: int, rng: random.Random) -> Hidden:
     """Draw the hidden state right after a mitten is dealt."""
     places = defuse_places(interval)
-    return cycle_length(interval), rng.randint(places.start, places.stop - 1) - 1
+    return Hidden(cycle_length(interval), rng.randint(places.start, places.stop - 1) - 1)
 
 
 # ---------------------------------------------------------------------- the opening

@@ -8,9 +8,10 @@ the rulebook (:mod:`defuser.engine.board`, asked with the facts of the board the
 shows, without building a :class:`~defuser.engine.board.Board` per click), the hidden
 deck's cycle and the opening from :mod:`defuser.engine.deck`; the module keeps the
 state, draws the random faces and writes the log. All randomness comes from the
-injected :class:`random.Random`, so a seed replays a game. The hidden deck state is
-private; :meth:`Module.reveal` is the only way to see it, and a policy must never call
-it (the trainer and the tests may).
+injected :class:`random.Random`, so a seed replays a game. The hidden deck state (a
+:class:`defuser.engine.deck.Hidden`, the deck's one type for it) is private;
+:meth:`Module.reveal` is the only way to see it, and a policy must never call it (the
+trainer and the tests may).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from defuser.engine.board import (
     facts_of,
     verdict_of,
 )
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import DealKind, Hidden
 from defuser.engine.events import Discarded, Drew, Event, Played, Solved, Struck
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import (
@@ -100,19 +101,6 @@ class Result:
         return Played(action.slot, card)
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenState:
-    """The deck's hidden state, as :meth:`Module.reveal` discloses it."""
-
-    #: Deals until the mitten is on top of the deck; 0 means it is on top now.
-    deals_until_mitten: int
-    #: Deals until this cycle's Defuse is on top; ``None`` when no Defuse is ahead
-    #: before the next mitten.
-    defuse_in: int | None
-    #: True until the first mitten has been dealt (the partial first cycle).
-    first_cycle: bool
-
-
 #: How many of the latest clicks a module keeps in ``history`` (at least; older ones are
 #: dropped in batches), so a session of any length has bounded memory.
 HISTORY_DEPTH: Final = 1000
@@ -135,6 +123,9 @@ class Module:
     solved: bool
     strikes: int
     deals: int
+    #: True until the first mitten has been dealt (the partial first cycle); a player
+    #: sees it, so it is not part of the hidden deck.
+    first_cycle: bool
     #: The latest clicks and what they did (at most about 2 x HISTORY_DEPTH of them).
     history: list[Result]
     #: Every click made, however many ``history`` still holds.
@@ -153,13 +144,14 @@ class Module:
         module_id: int = 1,
         *,
         start: tuple[Card, Sequence[Card]] | None = None,
-        hidden: HiddenState | None = None,
+        hidden: Hidden | None = None,
     ) -> None:
         """Start a module: pick the discard top, the hand and the deck's first cycle.
 
-        ``start`` (discard top, hand) and ``hidden`` replace the random start-up and the
-        random first cycle with given ones; tests and the log tools use them to replay a
-        known game. Everything later is drawn from ``rng``.
+        ``start`` (discard top, hand) and ``hidden`` (the first cycle's hidden deck)
+        replace the random start-up and the random first cycle with given ones; tests
+        and the log tools use them to replay a known game. Everything later is drawn
+        from ``rng``.
         """
         if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
             raise EdgeworkError(
@@ -191,11 +183,10 @@ class Module:
                 )
         self._hand: list[Card] = hand
         if hidden is None:
-            hidden = self._random_first_cycle()
+            hidden = deck.random_first_cycle(interval, rng)
         self._check_hidden(hidden)
-        self._to_mitten = hidden.deals_until_mitten
-        self._defuse_in = hidden.defuse_in
-        self._first_cycle = hidden.first_cycle
+        self._hidden = hidden
+        self.first_cycle = True
         self._write(modlog.table(rules.table))
         self._write(modlog.initial_discard(self.discard_top, rules.type_of(self.discard_top)))
         self._write(modlog.rule(rules.rule(self.discard_top)))
@@ -236,9 +227,9 @@ class Module:
         """The 1-based slots whose cards the rule in force admits."""
         return self._board().legal_slots
 
-    def reveal(self) -> HiddenState:
+    def reveal(self) -> Hidden:
         """The true hidden deck state. Policies must never call this."""
-        return HiddenState(self._to_mitten, self._defuse_in, self._first_cycle)
+        return self._hidden
 
     # ----------------------------------------------------------------- actions
 
@@ -293,7 +284,7 @@ class Module:
         self.log.append(text)
         return text
 
-    def _check_hidden(self, hidden: HiddenState) -> None:
+    def _check_hidden(self, hidden: Hidden) -> None:
         n = self.interval
         if not 0 <= hidden.deals_until_mitten <= n - 1:
             raise InvalidObservationError(
@@ -308,10 +299,6 @@ class Module:
                 f"0..{hidden.deals_until_mitten - 1} (before the mitten) or None"
             )
 
-    def _random_first_cycle(self) -> HiddenState:
-        until, defuse_in = deck.random_first_cycle(self.interval, self._rng)
-        return HiddenState(until, defuse_in, True)
-
     def _board(self) -> Board:
         return Board(self.rules, self.discard_top, tuple(self._hand), self.solved)
 
@@ -324,21 +311,21 @@ class Module:
         """
         rng = self._rng
         self.deals += 1
-        hidden = (self._to_mitten, self._defuse_in)
+        hidden = self._hidden
         kind = deck.next_deal(hidden)
         faces = deal_faces_of(self.rules, self.discard_top, facts, kind, draw=draw)
         if kind is DealKind.MITTEN:
-            self._first_cycle = False
-            self._to_mitten, self._defuse_in = deck.random_new_cycle(self.interval, rng)
+            self.first_cycle = False
+            self._hidden = deck.random_new_cycle(self.interval, rng)
             return faces[0], 0
         card = rng.choice(faces)
-        self._to_mitten, self._defuse_in = deck.after_deal(hidden)
-        return card, self._to_mitten + 1
+        self._hidden = hidden = deck.after_deal(hidden)
+        return card, hidden.deals_until_mitten + 1
 
     def _click(self, action: Action) -> Result:
         """What the rulebook says ``action`` does here, carried out."""
         facts = facts_of(self.rules, self.discard_top, self._hand, self.solved)
-        verdict = verdict_of(facts, action, self._to_mitten == 0)
+        verdict = verdict_of(facts, action, self._hidden.deals_until_mitten == 0)
         effect = verdict.effect
         if effect is Effect.NOTHING:
             note = "the module is already solved" if self.solved else f"slot {action.slot} is empty"

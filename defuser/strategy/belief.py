@@ -7,11 +7,12 @@ or discarded, each strike), never from :meth:`defuser.engine.simulator.Module.re
 Two layers:
 
 * :class:`CycleBelief` is the exact posterior over the deck's hidden state, a small
-  distribution over pairs ``(deals_until_mitten, defuse_in)`` (the simulator's
-  :class:`~defuser.engine.simulator.HiddenState` without the ``first_cycle`` flag, which the
-  player knows). It starts from the spec's prior (the mitten is card ``N-p`` with ``p``
-  uniform in ``1..N-2``, this cycle's Defuse card ``q-p+1`` when ``q >= p`` with ``q``
-  uniform in ``0..N-2``) and is conditioned on every event. Weights are exact
+  distribution over :class:`~defuser.engine.deck.Hidden` states ``(deals_until_mitten,
+  defuse_in)``, the type the simulator keeps (whether the first mitten has been dealt,
+  which the player knows, is the belief's ``first_cycle``). It starts from the spec's
+  prior (the mitten is card ``N-p`` with ``p`` uniform in ``1..N-2``, this cycle's
+  Defuse card ``q-p+1`` when ``q >= p`` with ``q`` uniform in ``0..N-2``) and is
+  conditioned on every event. Weights are exact
   :class:`~fractions.Fraction` values. A face's identity never moves the belief: given
   its type (plain, Defuse, mitten) every face has the same likelihood in every hidden
   state, the guaranteed-legal draw included.
@@ -129,30 +130,30 @@ class CycleBelief:
         """The probability that the mitten is on top of the deck now."""
         top = self._on_top
         if top is None:
-            top = sum((w for (m, _), w in self.support if m == 0), Fraction(0))
+            top = sum((w for h, w in self.support if h.deals_until_mitten == 0), Fraction(0))
             object.__setattr__(self, "_on_top", top)
         return top
 
     @property
     def deals_until_on_top(self) -> int | None:
         """Deals until the mitten is on top (0: on top now), or None while unknown."""
-        values = {m for (m, _), _ in self.support}
+        values = {h.deals_until_mitten for h, _ in self.support}
         return values.pop() if len(values) == 1 else None
 
     @property
     def defuse_possible(self) -> bool:
         """Whether this cycle's Defuse may still be dealt before the next mitten."""
-        return any(e is not None for (_, e), _ in self.support)
+        return any(h.defuse_in is not None for h, _ in self.support)
 
     @property
     def defuse_ahead(self) -> Fraction:
         """The probability that this cycle's Defuse is still ahead of the mitten."""
-        return sum((w for (_, e), w in self.support if e is not None), Fraction(0))
+        return sum((w for h, w in self.support if h.defuse_in is not None), Fraction(0))
 
     @property
     def defuse_next(self) -> Fraction:
         """The probability that the next card dealt is this cycle's Defuse."""
-        return sum((w for (_, e), w in self.support if e == 0), Fraction(0))
+        return sum((w for h, w in self.support if h.defuse_in == 0), Fraction(0))
 
     def probability(self, kind: DealKind) -> Fraction:
         """The probability that the next deal is of this kind."""
@@ -312,7 +313,7 @@ def _why_not_top(belief: CycleBelief) -> str:
         return (
             f"the mitten cannot be on top: it is {known} deal{'s' if known != 1 else ''} away"
         )
-    soonest = min(m for (m, _), _ in belief.support)
+    soonest = min(h.deals_until_mitten for h, _ in belief.support)
     if soonest > 0:
         text = (
             f"the mitten cannot be on top: it is at least {soonest} "

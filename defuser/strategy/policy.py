@@ -29,7 +29,7 @@ from defuser.strategy.values import TIE, action_values, best_action
 from edgework.errors import MisuseError
 
 if TYPE_CHECKING:
-    from defuser.engine.simulator import HiddenState
+    from defuser.engine.deck import Hidden
 
 
 
@@ -101,7 +101,7 @@ class OraclePolicy:
     name = "oracle"
 
     def __init__(
-        self, reveal: Callable[[], HiddenState], store: SolutionStore | None = None
+        self, reveal: Callable[[], Hidden], store: SolutionStore | None = None
     ) -> None:
         self.reveal = reveal
         self.store = store
@@ -112,7 +112,7 @@ class OraclePolicy:
         assert obs.discard is not None
         hidden = self.reveal()
         sol = solution_for(obs.rules, obs.interval, oracle=True, store=self.store)
-        belief = CycleBelief.point(obs.interval, (hidden.deals_until_mitten, hidden.defuse_in))
+        belief = CycleBelief.point(obs.interval, hidden)
         phase = sol.graph.find(belief)
         s = state_index(obs.discard, obs.hand)
         choices = sol.choices(phase, s)
@@ -136,7 +136,7 @@ POLICY_NAMES: Final[tuple[str, ...]] = ("optimal", "safe", "oracle")
 
 def make_policy(
     name: str,
-    reveal: Callable[[], HiddenState] | None = None,
+    reveal: Callable[[], Hidden] | None = None,
     store: SolutionStore | None = None,
 ) -> Policy:
     """A policy by name; ``oracle`` needs the module's ``reveal``. ``store``: where the

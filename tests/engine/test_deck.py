@@ -12,6 +12,7 @@ import pytest
 
 from defuser.engine import deck
 from defuser.engine.deck import DealKind
+from defuser.engine.simulator import Module, Outcome
 from edgework import INTERVALS, Card, Ruleset, TableLetter
 
 
@@ -106,3 +107,23 @@ def test_each_breach_of_the_cycle_is_named() -> None:
     # N not known: a Defuse's place is not checked.
     assert deck.deal_breach(DealKind.DEFUSE, deck.cycle_length(n), defuse_dealt=False,
                             full_cycle=True, interval=None) is None
+
+
+def test_the_hidden_deck_has_one_type() -> None:
+    """The cycle's functions, the simulator's hidden deck and what ``reveal`` returns are
+    all ``deck.Hidden``; whether the first mitten was dealt is the module's visible
+    ``first_cycle``, true until the mitten is dealt and false after."""
+    n, rng = 10, random.Random(3)
+    states = [*deck.first_cycle_prior(n), *deck.new_cycle_prior(n)]
+    states += [deck.random_first_cycle(n, rng), deck.random_new_cycle(n, rng)]
+    states += [deck.after_deal(h) for h in states if deck.next_deal(h) is not DealKind.MITTEN]
+    assert {type(h) for h in states} == {deck.Hidden}
+    assert deck.Hidden(3, None) == (3, None) and deck.Hidden(3, 0).defuse_in == 0
+    # An empty hand never blocks a discard: every click deals; the second is the mitten.
+    start: tuple[Card, list[Card]] = (Card.RED_CIRCLE, [])
+    module = Module(Ruleset(TableLetter.B, 4), n, rng, start=start, hidden=deck.Hidden(1, None))
+    for _ in range(3 * n):
+        assert type(module.reveal()) is deck.Hidden
+        assert module.first_cycle == (module.deals < 2)
+        assert module.discard().outcome is Outcome.OK
+    assert module.deals == 3 * n and not module.first_cycle

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from defuser.engine.actions import Action, ActionKind
+from defuser.engine.deck import Hidden
 from defuser.engine.game import (
     BombState,
     Clicked,
@@ -20,7 +21,7 @@ from defuser.engine.game import (
     click_fields,
     timer_rate,
 )
-from defuser.engine.simulator import HiddenState, Module, Outcome, Result
+from defuser.engine.simulator import Module, Outcome, Result
 from defuser.errors import DefuserError
 from edgework import Card, Edgework, Ruleset, TableLetter
 from edgework.errors import MisuseError
@@ -38,7 +39,7 @@ def _module(to_mitten: int = 0) -> Module:
     rules = Ruleset(TableLetter.A, 0)
     return Module(
         rules, 9, random.Random(5), start=(Card.RED_CIRCLE, [Card.BLUE_CIRCLE]),
-        hidden=HiddenState(to_mitten, None, True),
+        hidden=Hidden(to_mitten, None),
     )
 
 

@@ -8,7 +8,8 @@ import pytest
 from engine_helpers import ALL_ACTIONS, boards_made
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.simulator import HiddenState, Module, Outcome
+from defuser.engine.deck import Hidden
+from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidHandError, InvalidObservationError
 from edgework import Card, Edgework, EdgeworkError, Ruleset, TableLetter
 
@@ -22,9 +23,9 @@ def test_construction_refuses_impossible_states() -> None:
     with pytest.raises(InvalidHandError):
         Module(RULES, 9, rng, start=(Card.RED_CIRCLE, [Card.RED_CIRCLE] * 4))
     with pytest.raises(InvalidObservationError):
-        Module(RULES, 9, rng, hidden=HiddenState(9, None, True))
+        Module(RULES, 9, rng, hidden=Hidden(9, None))
     with pytest.raises(InvalidObservationError):
-        Module(RULES, 9, rng, hidden=HiddenState(3, 3, True))
+        Module(RULES, 9, rng, hidden=Hidden(3, 3))
     with pytest.raises(EdgeworkError):
         Module.from_edgework(Edgework(), 1)
 
@@ -33,7 +34,7 @@ def test_empty_slot_and_after_solve_do_nothing() -> None:
     defuse = RULES.defuse_faces[0]
     module = Module(
         RULES, 9, random.Random(1), start=(Card.RED_CIRCLE, [defuse]),
-        hidden=HiddenState(0, None, False),
+        hidden=Hidden(0, None),
     )
     empty = module.act(Action(ActionKind.PLAY, 2))
     assert empty.outcome is Outcome.NOTHING and empty.note == "slot 2 is empty"

@@ -25,7 +25,8 @@ from oracle_manual import Face
 from oracle_module import NaiveModule
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.simulator import HiddenState, Module, Outcome, Result
+from defuser.engine.deck import Hidden
+from defuser.engine.simulator import Module, Outcome, Result
 from edgework import TABLE_LETTERS, Card, Ruleset, TableLetter, interval_for
 
 FACES = [(c, s) for s in ("circle", "heart", "triangle", "square")
@@ -86,14 +87,12 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
         mitten_deal, defuse_deal = NaiveModule.first_cycle(n, p, q)
         hidden = None
         if hidden_mode == "given":
-            hidden = HiddenState(
-                mitten_deal - 1, None if defuse_deal is None else defuse_deal - 1, True
-            )
+            hidden = Hidden(mitten_deal - 1, None if defuse_deal is None else defuse_deal - 1)
         self.sim = Module(rules, n, random.Random(seed), module_id, start=start, hidden=hidden)
         if start_mode == "random":
             self.check_random_start(table, digit)
         truth = self.sim.reveal()
-        assert truth.first_cycle
+        assert self.sim.first_cycle
         # The first card dealt is never the mitten; the mitten is card 2..N-1.
         assert 1 <= truth.deals_until_mitten <= n - 2
         if truth.defuse_in is not None:
@@ -237,7 +236,7 @@ class SimulatorVersusOracle(RuleBasedStateMachine):
             None if oracle.defuse_deal is None else oracle.defuse_deal - oracle.deals - 1
         )
         assert truth.defuse_in == expected_defuse
-        assert truth.first_cycle == (oracle.mittens_dealt == 0)
+        assert sim.first_cycle == (oracle.mittens_dealt == 0)
 
 
 # Deeper and more runs than the profile's default: each run is cheap, and the deck's

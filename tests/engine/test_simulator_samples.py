@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 from defuser.engine import modlog
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.simulator import HiddenState, Module, Outcome
+from defuser.engine.deck import Hidden
+from defuser.engine.simulator import Module, Outcome
 from edgework import Card, CardType, Ruleset, SerialNumber, interval_for
 
 SAMPLES = Path("/work/shared/samples/real-module-logs")
@@ -76,7 +77,7 @@ class Replay:
     interval: int
     discard: Card
     hand: list[Card]
-    hidden: HiddenState
+    hidden: Hidden
     cards: list[Card]
     places: list[int]
     messages: list[str]
@@ -133,7 +134,7 @@ def read_sample(name: str) -> Replay:
         )
         places.append(where + 1 if where is not None else max(2, len(cycle) + 1))
     cards = [c for c, _ in deals if c != rules.mitten]
-    hidden = HiddenState(to_mitten, defuse_at, True)
+    hidden = Hidden(to_mitten, defuse_at)
     return Replay(rules, n, discard, hand, hidden, cards, places, messages)
 
 

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.simulator import HiddenState, Module
+from defuser.engine.deck import Hidden
+from defuser.engine.simulator import Module
 from edgework import TABLE_LETTERS, Card, CardType, Ruleset, TableLetter
 
 SIGMAS = 5.0
@@ -130,7 +131,7 @@ def test_first_cycle_distribution_of_hidden_state() -> None:
         for seed in range(trials):
             module = Module(rules, n, random.Random(seed * 31 + n))
             hidden = module.reveal()
-            assert hidden.first_cycle
+            assert module.first_cycle
             k = hidden.deals_until_mitten + 1  # the mitten is the k-th card dealt
             first[k] += 1
             if hidden.defuse_in is not None:
@@ -151,7 +152,7 @@ def test_first_cycle_distribution_of_hidden_state() -> None:
 
 
 def draws_into(
-    rules: Ruleset, discard: Card, hand: list[Card], hidden: HiddenState, samples: int
+    rules: Ruleset, discard: Card, hand: list[Card], hidden: Hidden, samples: int
 ) -> Counter[Card]:
     counts: Counter[Card] = Counter()
     for seed in range(samples):
@@ -171,14 +172,14 @@ def test_draw_into_two_illegal_cards_is_legal_and_uniform() -> None:
     discard = next(d for d in Card if 3 <= len(legal_plain_on(d)) <= 6)
     legal_plain = legal_plain_on(discard)
     illegal = [c for c in rules.plain_faces if not rules.is_legal(c, discard)]
-    plain_next = HiddenState(5, None, False)
+    plain_next = Hidden(5, None)
     counts = draws_into(rules, discard, illegal[:2], plain_next, 2000)
     assert_uniform(counts, legal_plain)
     # With one legal card of two, or one card only, the draw is any plain face.
     for hand in ([illegal[0], legal_plain[0]], [illegal[0]]):
         assert_uniform(draws_into(rules, discard, hand, plain_next, 2000), rules.plain_faces)
     # The cycle's Defuse comes as a Defuse even into two illegal cards.
-    defuse_next = HiddenState(5, 0, False)
+    defuse_next = Hidden(5, 0)
     counts = draws_into(rules, discard, illegal[:2], defuse_next, 600)
     assert_uniform(counts, rules.defuse_faces)
 

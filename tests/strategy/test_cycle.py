@@ -16,10 +16,12 @@ from hypothesis_sizes import examples
 
 from defuser.engine.actions import Action
 from defuser.engine.board import Board
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import DealKind, Hidden
 from defuser.engine.simulator import Module, Outcome
 from defuser.errors import InvalidObservationError
+from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief, Observation, odds
+from defuser.strategy.dp.graph import MODEL_VERSION, graph_from_data
 from defuser.strategy.policy import make_policy
 from edgework import TABLE_LETTERS, Card, Ruleset, TableLetter
 
@@ -42,12 +44,12 @@ def _stream(n: int, p: int, q: int, js: tuple[int, ...]) -> Iterator[DealKind]:
         yield DealKind.MITTEN
 
 
-def _hidden_after(n: int, p: int, q: int, js: tuple[int, ...], t: int) -> tuple[int, int | None]:
+def _hidden_after(n: int, p: int, q: int, js: tuple[int, ...], t: int) -> Hidden:
     """(deals until the mitten is on top, deals until the Defuse is on top) after t deals."""
     kinds = list(_stream(n, p, q, js))
     nxt = next(i for i in range(t, len(kinds)) if kinds[i] is DealKind.MITTEN)
     defuse = next((i for i in range(t, nxt) if kinds[i] is DealKind.DEFUSE), None)
-    return nxt - t, None if defuse is None else defuse - t
+    return Hidden(nxt - t, None if defuse is None else defuse - t)
 
 
 def _brute_posterior(
@@ -260,6 +262,7 @@ class BeliefMachine(RuleBasedStateMachine):
         if not hasattr(self, "module"):
             return
         assert belief_contains(self.obs.belief, self.module.reveal())
+        assert self.obs.belief.first_cycle == self.module.first_cycle
         assert self.obs.hand == self.module.hand
         assert self.obs.discard == self.module.discard_top
         assert self.obs.solved == self.module.solved
@@ -283,6 +286,7 @@ def test_random_play_keeps_the_truth_in_the_belief() -> None:
                 break
             obs = obs.after(module.act(rng.choice(ALL_ACTIONS)))
             assert belief_contains(obs.belief, module.reveal())
+            assert obs.belief.first_cycle == module.first_cycle
 
 
 def test_a_defuse_that_must_have_solved_is_the_solve() -> None:
@@ -307,8 +311,8 @@ def test_equal_beliefs_are_one_object() -> None:
     one = start.after_deal(DealKind.PLAIN).after_deal(DealKind.PLAIN).after_deal(DealKind.DEFUSE)
     two = start.after_deal(DealKind.PLAIN).after_deal(DealKind.DEFUSE).after_deal(DealKind.PLAIN)
     assert one == two and one is two
-    assert CycleBelief.point(11, (3, None)) is CycleBelief.point(11, (3, None))
-    assert CycleBelief.point(11, (7, None)) is one
+    assert CycleBelief.point(11, Hidden(3, None)) is CycleBelief.point(11, Hidden(3, None))
+    assert CycleBelief.point(11, Hidden(7, None)) is one
     first = CycleBelief.initial(11).after_deal(DealKind.PLAIN)
     assert first.key == CycleBelief(11, False, first.support) and first.key is first.key
     for oracle in (False, True):
@@ -336,3 +340,13 @@ def test_events_leave_the_board_the_rulebook_gives() -> None:
             assert (obs.discard, obs.hand, obs.solved) == (
                 module.discard_top, module.hand, module.solved
             )
+
+
+def test_a_belief_weighs_the_decks_one_hidden_type() -> None:
+    """Every belief's support holds ``deck.Hidden`` states: the priors, the updates, and
+    the phase graphs read back from the shipped data."""
+    beliefs = [CycleBelief.initial(12), CycleBelief.new_cycle(12)]
+    beliefs += [b.after_deal(DealKind.PLAIN) for b in beliefs]
+    data = shipped.load_graph(12, model=MODEL_VERSION)
+    beliefs += [phase.belief for phase in graph_from_data(data, 12).phases]
+    assert {type(h) for b in beliefs for h, _ in b.support} == {Hidden}

@@ -14,8 +14,8 @@ import pytest
 from engine_helpers import boards_made
 
 from defuser.engine.actions import ActionKind
-from defuser.engine.deck import opening_distribution
-from defuser.engine.simulator import HiddenState, Module, Outcome
+from defuser.engine.deck import Hidden, opening_distribution
+from defuser.engine.simulator import Module, Outcome
 from defuser.strategy import cache
 from defuser.strategy.belief import Observation
 from defuser.strategy.cache import DiskCache
@@ -223,7 +223,7 @@ def test_oracle_needs_the_hidden_state() -> None:
         make_policy("oracle")
     with pytest.raises(ValueError, match="not known"):
         make_policy("reckless")
-    hidden = HiddenState(3, None, False)
+    hidden = Hidden(3, None)
     assert make_policy("oracle", lambda: hidden).name == "oracle"
 
 

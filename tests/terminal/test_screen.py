@@ -14,6 +14,7 @@ from rich.console import Console
 
 from defuser.apps.live_session import LiveSession
 from defuser.engine.actions import Action
+from defuser.engine.deck import Hidden
 from defuser.strategy.belief import CycleBelief
 from defuser.terminal import screen
 from defuser.terminal.live_view import screen_reply
@@ -106,9 +107,9 @@ def test_the_badge_s_reverse_video_ends_with_its_words() -> None:
 def test_the_gauge_shows_how_near_a_known_mitten_is() -> None:
     # Issue 24: the bar was the chance the mitten is on top now, empty for the whole
     # second half of the game even when it was known to be on top in 1 deal.
-    near = CycleBelief.point(9, (1, None))
-    far = CycleBelief.point(9, (8, None))
-    on_top = CycleBelief.point(9, (0, None))
+    near = CycleBelief.point(9, Hidden(1, None))
+    far = CycleBelief.point(9, Hidden(8, None))
+    on_top = CycleBelief.point(9, Hidden(0, None))
     bars = [screen.gauge(b).plain.split()[1] for b in (far, near, on_top)]
     assert bars == ["░" * 10, "█" * 9 + "░", "█" * 10]
     assert "on top in 1 deal" in screen.gauge(near).plain

@@ -13,8 +13,9 @@ from trainer_helpers import question_53
 
 from defuser.engine.actions import Action
 from defuser.engine.board import Board
+from defuser.engine.deck import Hidden
 from defuser.engine.rules import HAND_SIZE
-from defuser.engine.simulator import HiddenState, Module
+from defuser.engine.simulator import Module
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import action_values, best_action
 from defuser.trainer.grading import grade
@@ -70,11 +71,12 @@ def test_cycle_questions_match_the_hidden_deck_and_a_count(skill: CycleSkill) ->
         asks = question.to_json()["asks"]
         assert (asks == "deals") == skill.known
         assert belief_contains(walk.observation.belief, hidden)
+        assert walk.observation.belief.first_cycle == walk.module.first_cycle
         if asks == "deals":
             assert question.expected == str(hidden.deals_until_mitten)
             assert question.expected == counted_answer(question)
         else:
-            assert hidden.first_cycle
+            assert walk.module.first_cycle
             assert question.expected == counted_answer(question)
         assert grade(question, question.expected, 1.0).verdict is Verdict.RIGHT
         assert question.to_json()["interval"] == Batteries(question.to_json()["batteries"]).interval
@@ -217,7 +219,7 @@ def test_solving_is_one_click_and_drawing_on_the_mitten_a_blunder() -> None:
     defuse = rules.defuse_faces[0]
     module = Module(
         rules, 11, random.Random(0), start=(top, [plain, defuse]),
-        hidden=HiddenState(1, None, True),
+        hidden=Hidden(1, None),
     )
     walk = Walk(edge, module, Observation.start(rules, 11, top, module.hand))
     walk.act(Action.discard())

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
-from defuser.engine.deck import DealKind
+from defuser.engine.deck import DealKind, Hidden
 from defuser.strategy import shipped
 from defuser.strategy.belief import CycleBelief
 from edgework import MisuseError
@@ -221,7 +221,10 @@ def graph_from_data(data: list[Any], interval: int, *, oracle: bool = False) -> 
         belief = CycleBelief(
             interval,
             bool(first),
-            tuple(((m, None if e < 0 else e), Fraction(num, den)) for m, e, num, den in support),
+            tuple(
+                (Hidden(m, None if e < 0 else e), Fraction(num, den))
+                for m, e, num, den in support
+            ),
         )
         branches = tuple(DealBranch(float(p), DealKind(k), int(j)) for p, k, j in outcomes)
         phase = Phase(i, belief, Mode(mode), float(on_top), branches, int(probe_fail),
