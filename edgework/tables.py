@@ -239,6 +239,13 @@ def rule_letter(table: TableLetter, last_digit: int, discard: Card) -> RuleLette
     return TABLE_E[CARD_TABLES[table][discard]][last_digit]
 
 
+def rule_digits(table: TableLetter, discard: Card, letter: RuleLetter) -> tuple[int, ...]:
+    """The last digits of the serial number for which Table E gives rule ``letter`` with
+    ``discard`` on top under table ``table`` (what a rule seen in a log says of the
+    digit: :func:`rule_letter` read backwards), smallest first."""
+    return tuple(d for d in range(10) if rule_letter(table, d, discard) == letter)
+
+
 def rule_admits(letter: RuleLetter, card: Card, discard: Card, mitten: Card) -> bool:
     """Table F: whether rule ``letter`` admits ``card`` on ``discard`` (mitten for I-L)."""
     return RULE_PREDICATES[letter](card, discard, mitten)

@@ -43,7 +43,7 @@ from typing import Final
 
 from defuser.engine import modlog
 from defuser.engine.actions import Action, ActionKind
-from defuser.engine.board import ON_TOP_VALUES, Board, Effect
+from defuser.engine.board import ON_TOP_VALUES, Board, Effect, played_from
 from defuser.engine.deck import DealKind, deal_kind
 from defuser.engine.events import Drew, Event, Played, Solved, Struck
 from defuser.engine.simulator import Outcome
@@ -370,13 +370,13 @@ def _repairs(
         for face in Card:
             if face is not hand[slot]:
                 yield discard, (*hand[:slot], face, *hand[slot + 1:])
-    for slot in range(len(hand)):
-        yield hand[slot], (*hand[:slot], *hand[slot + 1:])
+    for slot in range(1, len(hand) + 1):
+        yield played_from(hand, slot)
     board = Board(rules, discard, hand)
     if board.on_top_if(_DRAW, Effect.DEAL):
         for face in Card:
             if face in board.deal_faces(deal_kind(rules, face), draw=True):
-                yield discard, (*hand, face)
+                yield discard, board.after(_DRAW, face).hand
     for face in Card:
         if face is not discard:
             yield face, hand

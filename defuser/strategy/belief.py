@@ -471,7 +471,9 @@ class Observation:
                 f"{self.rules.rule(board.discard)}), but a plain card drawn into two "
                 "illegal cards is always legal"
             )
-        return self._next(self.belief.after_deal(kind), self.discard, (*self.hand, card), deals=1)
+        after = board.after(_DRAW, card)
+        return self._next(self.belief.after_deal(kind), after.discard, after.hand, deals=1,
+                          board=after)
 
     def discarded(self, card: Card) -> Observation:
         """A discard succeeded and ``card`` landed on the pile."""

@@ -73,6 +73,7 @@ from edgework import (
     EdgeworkError,
     SerialNumber,
     Shape,
+    rule_letter,
 )
 
 HERE: Final = Path(__file__).resolve().parent
@@ -294,10 +295,12 @@ def _grid(serial: SerialNumber | None) -> dict[str, Any]:
 
 
 def _rule_in_force(serial: SerialNumber | None, discard: Card | None) -> dict[str, Any] | None:
+    """The rule in force with ``discard`` on top for ``serial`` (Table E's lookup is
+    :func:`~edgework.tables.rule_letter`'s), with its card type and Table F's words."""
     if serial is None or discard is None:
         return None
     kind = CARD_TABLES[serial.table][discard]
-    letter = TABLE_E[kind][serial.last_digit]
+    letter = rule_letter(serial.table, serial.last_digit, discard)
     return {"discard": discard.code, "type": kind.value, "letter": letter,
             "text": RULE_TEXTS[letter]}
 

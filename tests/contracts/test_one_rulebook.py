@@ -7,7 +7,11 @@ asks it. Each layer once had its own copies: a Defuse told apart by
 cycle check), room by ``len(hand) < HAND_SIZE`` (the follower's lost draw), an empty
 slot by ``slot > len(hand)`` (the trainer's explanation), the lone-Defuse exception by
 the card type of the only legal slot, the draw checks in the opposite order to the
-module's. The check below scans every library module (``edgework/``, ``defuser/``,
+module's, the legal slots worked out card by card with ``Ruleset.is_legal`` (the log
+replay's words), the hand a draw or a play leaves rebuilt by hand (the log replay, the
+belief, the follower's repairs), and Table E read cell by cell, or searched for a rule's
+digits, outside ``edgework/tables.py`` (the web page's rule in force, the follower's
+words). The check below scans every library module (``edgework/``, ``defuser/``,
 ``hardware/`` outside the firmware) for such a decision and allows only the uses
 listed in :data:`ALLOWED`, each with the reason it is not a click rule.
 """
@@ -26,8 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBRARY: Final = ("edgework", "defuser", "hardware")
 #: The rulebook and the module that states the hand's size: every rule lives there.
 RULEBOOK: Final = ("defuser/engine/board.py", "defuser/engine/rules.py")
+#: Table E's home: the one place that reads a rule letter from it (``rule_letter``) and
+#: the digits that give one (``rule_digits``).
+TABLE_E_HOME: Final = "edgework/tables.py"
 _OPENING = "the start-up lists the opening deal's three cards (how the module deals)"
 _SLOT = "a play names a hand slot, 1 to 3: the click's vocabulary, not what it does"
+_RULE_OF_A_TYPE = (
+    "Table E read by its own row (a card type, no card): a question about the table itself"
+)
 #: (module, function or class, what was found): why that use is not a click rule.
 ALLOWED: Final[dict[tuple[str, str, str], str]] = {
     ("edgework/cards.py", "CardType.is_plain", "CardType.DEFUSE"):
@@ -60,15 +70,35 @@ ALLOWED: Final[dict[tuple[str, str, str], str]] = {
         "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
     ("defuser/strategy/dp/arrays.py", "_hand_layout", "a comparison with HAND_SIZE"):
         "the DP's hand index holds no 4-card hand; whether a draw deals is the verdict",
+    ("defuser/engine/deck.py", "opening_has_legal_plain", "Ruleset.is_legal, not the board"):
+        "the opening deal's re-roll (the deck's start-up), which asks of plain cards alone",
+    ("defuser/engine/deck.py", "opening_distribution", "Ruleset.is_legal, not the board"):
+        "the opening deal's re-roll (the deck's start-up), which asks of plain cards alone",
+    ("defuser/apps/table_checks.py", "_no_plain_legal",
+     "Ruleset.is_legal, not the board"):
+        "checks the transcribed tables: every rule set admits some plain face",
+    ("defuser/logs/check/startup.py", "hand_card", "a hand rebuilt with a card added"):
+        _OPENING,
+    ("defuser/trainer/focus.py", "Focus._by_area", "a Table E cell looked up"):
+        _RULE_OF_A_TYPE,
+    ("defuser/apps/table_io.py", "render_compact", "a Table E cell looked up"):
+        "renders Table E's column for one digit, row by row: the table itself",
 }
 
 
-def restated_rules(tree: ast.AST) -> list[str]:
+def restated_rules(tree: ast.AST, *, table_e_home: bool = False) -> list[str]:
     """The places in ``tree`` that decide a click rule without the board: a Defuse told
-    apart by its card type, a hand's size compared with ``HAND_SIZE``, or a slot
-    compared with a hand's length (an empty slot)."""
+    apart by its card type, a hand's size compared with ``HAND_SIZE``, a slot compared
+    with a hand's length (an empty slot), a card's legality asked of the rule set
+    (``rules.is_legal(card, discard)``: the board's legal slots say it), a hand rebuilt
+    after a draw or a play (``Board.after``, ``played_from``), or, unless the tree is
+    ``table_e_home``, a cell of Table E looked up or a row of it searched for a letter
+    (``rule_letter``, ``rule_digits``)."""
     found = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.expr):
+            whats = _transitions(node) + ([] if table_e_home else _table_e_reads(node))
+            found += [f"line {node.lineno}: {what}" for what in whats]
         if (
             isinstance(node, ast.Attribute)
             and node.attr == "DEFUSE"
@@ -83,7 +113,70 @@ def restated_rules(tree: ast.AST) -> list[str]:
             found.append(f"line {node.lineno}: a comparison with HAND_SIZE")
         if isinstance(node, ast.Compare) and _slot_against_hand(node):
             found.append(f"line {node.lineno}: a slot compared with the hand's length")
-    return found
+    return sorted(found, key=lambda where: int(where.split(":")[0].removeprefix("line ")))
+
+
+def _transitions(node: ast.AST) -> list[str]:
+    """What ``node`` works out that the board answers: a card's legality asked of the
+    rule set, or the hand a draw or a play leaves."""
+    if (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "is_legal" and len(node.args) == 2
+    ):
+        return ["Ruleset.is_legal, not the board"]
+    if isinstance(node, ast.Tuple):
+        starred = [e.value for e in node.elts if isinstance(e, ast.Starred)]
+        first = node.elts[0] if node.elts else None
+        if isinstance(first, ast.Starred) and _is_hand(first.value) and len(starred) == 1 < len(
+            node.elts
+        ):
+            return ["a hand rebuilt with a card added"]
+        if len(starred) == len(node.elts) >= 2 and all(_is_hand_slice(e) for e in starred):
+            return ["a hand rebuilt without a card"]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if _is_hand(node.left) and isinstance(node.right, ast.Tuple):
+            return ["a hand rebuilt with a card added"]
+        if _is_hand_slice(node.left) and _is_hand_slice(node.right):
+            return ["a hand rebuilt without a card"]
+    return []
+
+
+def _is_hand(node: ast.AST) -> bool:
+    """Whether ``node`` names a hand: ``hand`` or ``something.hand``."""
+    return (isinstance(node, ast.Name) and node.id == "hand") or (
+        isinstance(node, ast.Attribute) and node.attr == "hand"
+    )
+
+
+def _is_hand_slice(node: ast.AST) -> bool:
+    """Whether ``node`` is a slice of a hand (``hand[:slot]``)."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and _is_hand(
+        node.value
+    )
+
+
+def _table_e_reads(node: ast.AST) -> list[str]:
+    """A cell of Table E looked up (``TABLE_E[kind][digit]``), or a row of it searched
+    for a letter (a comprehension over ``enumerate(TABLE_E[kind])`` with a condition)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) and (
+        _is_table_e(node.value.value)
+    ):
+        return ["a Table E cell looked up"]
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        for generator in node.generators:
+            source = generator.iter
+            if (
+                generator.ifs and isinstance(source, ast.Call)
+                and isinstance(source.func, ast.Name) and source.func.id == "enumerate"
+                and source.args and isinstance(source.args[0], ast.Subscript)
+                and _is_table_e(source.args[0].value)
+            ):
+                return ["a Table E row searched for a letter"]
+    return []
+
+
+def _is_table_e(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "TABLE_E"
 
 
 def _slot_against_hand(node: ast.Compare) -> bool:
@@ -120,7 +213,7 @@ def findings(path: str) -> list[tuple[str, str, int]]:
     tree = tree_of(ROOT / path)
     scopes = _scopes(tree)
     out = []
-    for found in restated_rules(tree):
+    for found in restated_rules(tree, table_e_home=path == TABLE_E_HOME):
         where, what = found.split(": ", 1)
         line = int(where.removeprefix("line "))
         around = [s for s in scopes if s[0] <= line <= s[1]]
@@ -197,3 +290,52 @@ def test_the_check_finds_an_empty_slot_told_by_hand() -> None:
     tree = ast.parse(source)
     assert restated_rules(tree) == ["line 3: a slot compared with the hand's length"]
     assert [name for _, _, name in _scopes(tree)] == ["wasted"]
+
+
+def test_the_check_finds_legal_slots_worked_out_by_hand() -> None:
+    """The log replay's words once listed the legal slots card by card with the rule
+    set; the board's ``legal_slots`` say it (``Board.is_legal(card)``, one argument,
+    is the board's own answer)."""
+    source = (
+        "legal = [i + 1 for i, c in enumerate(hand) if rules.is_legal(c, discard)]\n"
+        "fine = board.is_legal(card)\n"
+    )
+    assert restated_rules(ast.parse(source)) == ["line 1: Ruleset.is_legal, not the board"]
+
+
+def test_the_check_finds_a_hand_rebuilt_after_a_click() -> None:
+    """The log replay once put a drawn card in the hand itself, and took a played card
+    out of it; ``Board.after`` and ``played_from`` say where it goes."""
+    source = (
+        "hand = (*s.hand, card)[:HAND_SIZE]\n"
+        "hand = new.hand if full else (*new.hand, card)\n"
+        "left = hand[:i] + hand[i + 1 :]\n"
+        "rest = (*hand[:slot], *hand[slot + 1:])\n"
+        "more = obs.hand + (card,)\n"
+        "changed = (*hand[:slot], face, *hand[slot + 1:])\n"
+        "shown = (module.discard_top, *module.hand)\n"
+    )
+    assert restated_rules(ast.parse(source)) == [
+        "line 1: a hand rebuilt with a card added",
+        "line 2: a hand rebuilt with a card added",
+        "line 3: a hand rebuilt without a card",
+        "line 4: a hand rebuilt without a card",
+        "line 5: a hand rebuilt with a card added",
+    ]
+
+
+def test_the_check_finds_table_e_read_outside_its_home() -> None:
+    """The web page once looked up the rule in force in Table E itself, and the log
+    follower searched a row for the digits that give a rule; ``rule_letter`` and
+    ``rule_digits`` in ``edgework/tables.py`` are the one home of both."""
+    source = (
+        "letter = TABLE_E[kind][serial.last_digit]\n"
+        "digits = [str(d) for d, x in enumerate(TABLE_E[kind]) if x == rule]\n"
+        "row = list(TABLE_E[kind])\n"
+    )
+    tree = ast.parse(source)
+    assert restated_rules(tree) == [
+        "line 1: a Table E cell looked up",
+        "line 2: a Table E row searched for a letter",
+    ]
+    assert restated_rules(tree, table_e_home=True) == []

@@ -74,8 +74,6 @@ from defuser.logs.stream import (
 from defuser.strategy.belief import Observation
 from defuser.strategy.values import Recommendation
 from edgework import (
-    CARD_TABLES,
-    TABLE_E,
     TABLE_LETTERS,
     Card,
     EdgeworkError,
@@ -86,6 +84,7 @@ from edgework import (
     TableLetter,
     interval_for,
 )
+from edgework.tables import rule_digits
 
 #: The version of the shape of :meth:`Follower.state`, which :meth:`Follower.from_state`
 #: reads (2: each module's event as typed fields, no words).
@@ -507,8 +506,7 @@ def _implied(module: _Module) -> str:
     assert table is not None  # narrowed by the check above
     parts = [f"Table {table}"]
     if rule is not None:
-        kind = CARD_TABLES[table][discard]
-        digits = [str(d) for d, letter in enumerate(TABLE_E[kind]) if letter == rule]
+        digits = [str(d) for d in rule_digits(table, discard, rule)]
         if digits:
             head = ", ".join(digits[:-1]) + " or " if len(digits) > 1 else ""
             parts.append(f"last digit {head}{digits[-1]}")

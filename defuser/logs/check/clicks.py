@@ -56,6 +56,14 @@ def _draw_strike(s: ReplayState) -> StrikeKind | None:
     return _board(s).verdict(_DRAW, mitten_on_top=s.until == 0).strike
 
 
+def _hand_after_draw(s: ReplayState, card: Card) -> tuple[Card, ...]:
+    """The hand a draw line leaves, the log being right that ``card`` was drawn: the
+    board the draw leaves (:meth:`~defuser.engine.board.Board.after`) while the hand
+    has room, the hand as it was when it is full (no slot takes the card)."""
+    board = _board(s)
+    return board.after(_DRAW, card).hand if board.has_room else s.hand
+
+
 def _play_effect(s: ReplayState, card: Card) -> Effect:
     """What playing ``card`` (which is in the hand) does in this state."""
     slot = _PLAYS[s.hand.index(card) + 1]
@@ -75,18 +83,17 @@ def drew(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardType)
             "the Exploding Mitten was on top of the deck, so a draw strikes "
             "('You were going to draw an Exploding Mitten. Strike!')"
         )
-        hand = (*s.hand, card)[:HAND_SIZE]
+        hand = _hand_after_draw(s, card)
         return [(s.evolve(hand=hand, stage=Stage.COMING, coming=1, pending_line=line),
                  problems)]
-    full = strike is StrikeKind.HAND_FULL
-    if full:
+    if strike is StrikeKind.HAND_FULL:
         problems.append(
             f"the hand held {HAND_SIZE} cards ({' '.join(c.words for c in s.hand)}), so "
             "a draw strikes ('Your hand was full. Strike!')"
         )
+    hand = _hand_after_draw(s, card)  # a deal moves the deck, never the hand
     out = []
     for new, deal_problems in deal(ctx, s, line, card, via_draw=True):
-        hand = new.hand if full else (*new.hand, card)
         out.append((new.evolve(hand=hand, stage=Stage.COMING, pending_line=line),
                     problems + deal_problems))
     return out
@@ -140,7 +147,7 @@ def played(ctx: Context, s: ReplayState, line: int, card: Card, claimed: CardTyp
     elif not legal:
         problems.append(
             f"{card.words} cannot be played under {rule_why(rules, s.discard)}"
-            f" ({legal_words(rules, s.discard, s.hand)}); the module strikes instead"
+            f" ({legal_words(board)}); the module strikes instead"
         )
     else:
         problems.append(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple, TypedDict, Unpack
 
 from defuser.engine import modlog
+from defuser.engine.board import Board, played_from
 from edgework import (
     RULE_TEXTS,
     Card,
@@ -210,11 +211,12 @@ def type_problem(rules: Ruleset, card: Card, claimed: CardType) -> str | None:
 
 
 def remove(hand: tuple[Card, ...], card: Card) -> list[tuple[Card, ...]]:
-    """Every hand that playing one ``card`` can leave (orders differ with duplicates)."""
+    """Every hand that playing one ``card`` can leave (orders differ with duplicates),
+    as the rulebook packs it (:func:`~defuser.engine.board.played_from`)."""
     results: list[tuple[Card, ...]] = []
-    for i, c in enumerate(hand):
+    for slot, c in enumerate(hand, start=1):
         if c == card:
-            left = hand[:i] + hand[i + 1 :]
+            _, left = played_from(hand, slot)
             if left not in results:
                 results.append(left)
     return results
@@ -230,9 +232,10 @@ def hand_words(hand: Sequence[Card]) -> str:
     return "hand: " + (", ".join(c.words for c in hand) if hand else "empty")
 
 
-def legal_words(rules: Ruleset, discard: Card, hand: Sequence[Card]) -> str:
-    """Which slots were legal, in words."""
-    legal = [i + 1 for i, c in enumerate(hand) if rules.is_legal(c, discard)]
+def legal_words(board: Board) -> str:
+    """Which slots of ``board`` were legal (the rulebook's
+    :attr:`~defuser.engine.board.Board.legal_slots`), in words."""
+    legal = board.legal_slots
     if not legal:
         return "no card in the hand is legal"
-    return "legal: " + slot_words(hand, legal)
+    return "legal: " + slot_words(board.hand, legal)
