@@ -30,11 +30,11 @@ from rich.text import Text
 
 from defuser.engine.simulator import Outcome
 from defuser.logs import analysis as loganalysis
-from defuser.logs.analysis import BombAnalysis, FileAnalysis, ModuleAnalysis
+from defuser.logs.analysis import BombAnalysis, EdgeSource, FileAnalysis, ModuleAnalysis
 from defuser.logs.check.module import ModuleCheck
 from defuser.logs.check.state import Inconsistency
 from defuser.logs.check.steps import ReplayStep
-from defuser.logs.judge import ModuleJudgement
+from defuser.logs.judge import ClickRating, ModuleJudgement
 from defuser.logs.reader import default_log_path
 from defuser.streams import os_reason, printable
 from defuser.terminal.app import Application
@@ -235,16 +235,16 @@ def render_bomb(out: Application, number: int, bomb: BombAnalysis) -> None:
     where = f"line {bomb.bomb.line}" if bomb.bomb.line is not None else "no bomb lines"
     out.prose(Text(f"Bomb {number} ({where})", style="bold"))
     serial = bomb.serial if bomb.serial is not None else "unknown"
-    source = {"log": "", "given": " (given)", "unknown": ""}[bomb.serial_source]
+    source = " (given)" if bomb.serial_source is EdgeSource.GIVEN else ""
     parts = [f"serial number {serial}{source}"]
     if bomb.batteries is None:
         parts.append("batteries unknown")
     else:
         holders = bomb.bomb.holders
         text = f"{bomb.batteries} batter{'y' if bomb.batteries == 1 else 'ies'}"
-        if bomb.batteries_source == "log":
+        if bomb.batteries_source is EdgeSource.LOG:
             text += f" in {len(holders)} holder{'' if len(holders) == 1 else 's'}"
-        elif bomb.batteries_source == "given":
+        elif bomb.batteries_source is EdgeSource.GIVEN:
             text += " (given)"
         parts.append(text)
     if bomb.bomb.indicators:
@@ -276,9 +276,9 @@ def render_module(out: Application, module: ModuleAnalysis, *, brief: bool) -> N
     if judged is not None and judged.judgements:
         counts = judged.counts
         out.prose(
-            f"    decisions against the optimal policy: {counts['best']} best, "
-            f"{counts['slower']} safe but slower (+{judged.extra_clicks:.1f} expected "
-            f"clicks in all), {counts['risky']} risky"
+            f"    decisions against the optimal policy: {counts[ClickRating.BEST]} best, "
+            f"{counts[ClickRating.SLOWER]} safe but slower (+{judged.extra_clicks:.1f} "
+            f"expected clicks in all), {counts[ClickRating.RISKY]} risky"
         )
     if judged is not None and judged.stopped:
         out.prose(f"    not judged: {judgement_note(judged)}")
@@ -348,12 +348,14 @@ def render_opening(out: Application, check: ModuleCheck) -> None:
 
 def judgement_note(judged: ModuleJudgement) -> str:
     """Why a module was not judged, and the option that would let it be."""
-    if judged.needs:
+    if judged.needs is not None:
         return f"{judged.stopped}; give --{judged.needs} to judge them"
     return judged.stopped
 
 
-_VERDICT_STYLES = {"best": "green", "slower": "yellow", "risky": "bold red"}
+_VERDICT_STYLES = {
+    ClickRating.BEST: "green", ClickRating.SLOWER: "yellow", ClickRating.RISKY: "bold red",
+}
 
 
 def render_step(out: Application, module: ModuleAnalysis, step: ReplayStep) -> None:

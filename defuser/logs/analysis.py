@@ -14,6 +14,7 @@ lines always win.
 from __future__ import annotations
 
 import bisect
+import enum
 import heapq
 import itertools
 from collections.abc import Callable, Iterable, Sequence
@@ -45,6 +46,26 @@ from edgework import MITTEN_RULES, RULE_TEXTS, Card, EdgeworkError, SerialNumber
 JSON_VERSION = 1
 
 
+class EdgeSource(enum.StrEnum):
+    """Where a bomb's serial number or battery count used for checking came from (its
+    value is the JSON ``serial_source`` and ``batteries_source``)."""
+
+    #: The bomb's own edgework lines.
+    LOG = "log"
+    #: The caller (the command's options, the web form): the log does not show it.
+    GIVEN = "given"
+    #: Neither: the log does not show it and none was given.
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def of(cls, logged: object, given: object) -> EdgeSource:
+        """Where a fact comes from when the log shows ``logged`` (``None``: it does
+        not) and the caller gave ``given``."""
+        if logged is not None:
+            return cls.LOG
+        return cls.GIVEN if given is not None else cls.UNKNOWN
+
+
 @dataclass(slots=True)
 class ModuleAnalysis:
     """One module: the check of its lines and the judgement of its decisions."""
@@ -68,9 +89,9 @@ class BombAnalysis:
     bomb: LoggedBomb
     serial: str | None
     batteries: int | None
-    #: Where the edgework came from: ``log``, ``given`` (options) or ``unknown``.
-    serial_source: str
-    batteries_source: str
+    #: Where the edgework came from.
+    serial_source: EdgeSource
+    batteries_source: EdgeSource
     modules: list[ModuleAnalysis] = field(default_factory=list)
     #: What the caller gave that the log overrules, in words (one entry per option).
     notes: list[str] = field(default_factory=list)
@@ -117,15 +138,11 @@ def analyse_bytes(
     game = read_log(data)
     bombs: list[BombAnalysis] = []
     for bomb in game.bombs:
-        bomb_serial, serial_source = bomb.serial, "log"
-        if bomb_serial is None:
-            bomb_serial, serial_source = serial, ("given" if serial is not None else "unknown")
-        bomb_batteries, batteries_source = bomb.batteries, "log"
-        if bomb_batteries is None:
-            bomb_batteries = batteries
-            batteries_source = "given" if batteries is not None else "unknown"
-        analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries, serial_source,
-                                batteries_source)
+        bomb_serial = bomb.serial if bomb.serial is not None else serial
+        bomb_batteries = bomb.batteries if bomb.batteries is not None else batteries
+        analysis = BombAnalysis(bomb, bomb_serial, bomb_batteries,
+                                EdgeSource.of(bomb.serial, serial),
+                                EdgeSource.of(bomb.batteries, batteries))
         analysis.notes = _overruled(bomb, serial, batteries)
         bombs.append(analysis)
     groups: dict[int, dict[EdgeworkKey, list[int]]] = {}
@@ -260,8 +277,8 @@ def _without_contradicting_edgework(
     show, instead of blaming every line that the wrong edgework makes look wrong."""
     if not check.inconsistencies:
         return check
-    given_serial = bomb.serial_source == "given"
-    given_batteries = bomb.batteries_source == "given"
+    given_serial = bomb.serial_source is EdgeSource.GIVEN
+    given_batteries = bomb.batteries_source is EdgeSource.GIVEN
     trials = []
     if given_serial:
         trials.append((True, False))

@@ -6,16 +6,19 @@ saw (cards, strikes; never the log's countdown lines). Before every action it as
 policy (:func:`defuser.strategy.values.action_values`) for the expected clicks to the solve of
 every action and their chance of a strike, and rates the action taken:
 
-- ``best``: safe and as fast as the optimal policy's choice;
-- ``slower``: safe, but it costs ``extra_clicks`` more clicks on average;
-- ``risky``: it could strike, with ``strike_probability`` (1 for a certain strike).
+- :attr:`ClickRating.BEST`: safe and as fast as the optimal policy's choice;
+- :attr:`ClickRating.SLOWER`: safe, but it costs ``extra_clicks`` more clicks on average;
+- :attr:`ClickRating.RISKY`: it could strike, with ``strike_probability`` (1 for a certain
+  strike).
 
 Judging needs N, so a module whose N the log leaves open is not judged, and judging
-stops at the first action the rules do not allow (the checker reports it).
+stops at the first action the rules do not allow (the checker reports it); what
+edgework would let it be judged is an :class:`~defuser.logs.stream.EdgeFact`.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,9 +27,22 @@ from defuser.engine.actions import Action
 from defuser.errors import DefuserError
 from defuser.logs.check.module import ModuleCheck
 from defuser.logs.check.steps import ReplayStep
+from defuser.logs.stream import EdgeFact
 from defuser.strategy.belief import Observation, odds
 from defuser.strategy.reasons import reason_line
 from defuser.strategy.values import TIE, ActionValue, action_values, best_action
+
+
+class ClickRating(enum.StrEnum):
+    """How one action compares with the optimal policy (its value is the JSON
+    ``verdict``, and the key of the module's ``verdicts`` counts)."""
+
+    #: Safe and as fast as the optimal policy's choice.
+    BEST = "best"
+    #: Safe, but slower on average.
+    SLOWER = "slower"
+    #: It could strike.
+    RISKY = "risky"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +50,7 @@ class ClickJudgement:
     """How one action compares with the optimal policy, and the cycle before it."""
 
     line: int
-    verdict: str
+    verdict: ClickRating
     command: str
     expected_clicks: float | None
     best_command: str
@@ -50,9 +66,9 @@ class ClickJudgement:
 
     def words(self) -> str:
         """The verdict in a few words."""
-        if self.verdict == "best":
+        if self.verdict is ClickRating.BEST:
             return "best"
-        if self.verdict == "slower":
+        if self.verdict is ClickRating.SLOWER:
             return (
                 f"safe but slower: +{self.extra_clicks:.2f} expected clicks "
                 f"(best: {self.best_command})"
@@ -71,13 +87,13 @@ class ModuleJudgement:
     judgements: dict[int, ClickJudgement] = field(default_factory=dict)
     #: Why the module (or the rest of it) could not be judged; empty when all was.
     stopped: str = ""
-    #: The edgework that would let it be judged (``batteries`` or ``serial``), if any.
-    needs: str = ""
+    #: The edgework that would let it be judged, if any.
+    needs: EdgeFact | None = None
 
     @property
-    def counts(self) -> dict[str, int]:
-        """How many actions got each verdict."""
-        out = {"best": 0, "slower": 0, "risky": 0}
+    def counts(self) -> dict[ClickRating, int]:
+        """How many actions got each rating (every rating, in order)."""
+        out = dict.fromkeys(ClickRating, 0)
         for j in self.judgements.values():
             out[j.verdict] += 1
         return out
@@ -85,7 +101,9 @@ class ModuleJudgement:
     @property
     def extra_clicks(self) -> float:
         """The expected clicks lost by safe but slower choices, in all."""
-        return sum(j.extra_clicks for j in self.judgements.values() if j.verdict == "slower")
+        return sum(
+            j.extra_clicks for j in self.judgements.values() if j.verdict is ClickRating.SLOWER
+        )
 
 
 def _finite(x: float) -> float | None:
@@ -104,13 +122,13 @@ def judge(check: ModuleCheck) -> ModuleJudgement:
             "N is not known (the batteries are not in the log and no mitten was seen), so "
             "the decisions are not judged"
         )
-        result.needs = "batteries"
+        result.needs = EdgeFact.BATTERIES
         return result
     if len(check.digit_candidates) > 1:
         result.stopped = (
             "the serial number's last digit is not known, so the decisions are not judged"
         )
-        result.needs = "serial"
+        result.needs = EdgeFact.SERIAL
         return result
     try:
         obs = Observation.start(rules, check.interval, opening[0], opening[1])
@@ -142,11 +160,11 @@ def _rate(
     belief = obs.belief
     extra = max(0.0, taken.expected_clicks - best.expected_clicks)
     if taken.strike_probability > 0:
-        verdict = "risky"
+        verdict = ClickRating.RISKY
     elif extra <= TIE or math.isclose(taken.expected_clicks, best.expected_clicks):
-        verdict, extra = "best", 0.0
+        verdict, extra = ClickRating.BEST, 0.0
     else:
-        verdict = "slower"
+        verdict = ClickRating.SLOWER
     return ClickJudgement(
         line=line,
         verdict=verdict,

@@ -95,6 +95,14 @@ class ModuleLine:
     message: str
 
 
+class EdgeFact(enum.StrEnum):
+    """A fact of a bomb's edgework that a log may not show and a module's replay or
+    advice needs (a front end says how to give it; its value is the option's name)."""
+
+    SERIAL = "serial"
+    BATTERIES = "batteries"
+
+
 @dataclass(slots=True)
 class LoggedBomb:
     """One bomb of the log: its edgework as logged (filled in as its lines come).

@@ -124,7 +124,7 @@ def analyse(source: LogSource) -> FileAnalysis:
 
 def _not_judged(judged: ModuleJudgement) -> str:
     """Why a module was not judged, with what the page lets one add."""
-    if judged.needs:
+    if judged.needs is not None:
         return f"{judged.stopped}; give the {judged.needs} beside the log to judge it"
     return judged.stopped
 

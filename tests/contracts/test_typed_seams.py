@@ -20,7 +20,6 @@ from gamelog_builder import BombSpec, game_log, simulated_messages
 
 from defuser.apps.follow.advice import (
     Advice,
-    EdgeFact,
     FollowEvent,
     LostTrack,
     Moved,
@@ -34,7 +33,11 @@ from defuser.apps.follow.tail import Missing, Restart, TailRead, Unreadable
 from defuser.apps.tracking import Candidate, ClickKind, LoggedClick, OtherLine, Tracked, View
 from defuser.dashboard.follow_words import advice_json, event_words
 from defuser.engine import modlog
+from defuser.logs.analysis import BombAnalysis, EdgeSource, analyse_bytes, to_json
+from defuser.logs.check.module import ModuleCheck, TableSource
+from defuser.logs.judge import ClickJudgement, ClickRating, ModuleJudgement
 from defuser.logs.stream import (
+    EdgeFact,
     EdgeworkKey,
     EdgeworkLine,
     EdgeworkRead,
@@ -188,6 +191,33 @@ def test_the_follow_session_names_restarts_notices_and_edgework_by_enums() -> No
     advice = Follower(batteries=3).feed_all(lines)[0]
     assert advice.needs == (EdgeFact.SERIAL,) and advice.given == (EdgeFact.BATTERIES,)
     assert advice.to_json()["bomb"]["given"] == ["batteries"]
+
+
+def test_a_logs_ratings_needs_and_sources_are_enums_written_as_their_words() -> None:
+    """A judged click's rating, the edgework a module needs to be judged, and where a
+    bomb's edgework and a module's table came from are enums (the judge and the follower
+    share one ``EdgeFact``); the JSON document writes the same words as before."""
+    assert typing.get_type_hints(ClickJudgement)["verdict"] is ClickRating
+    assert typing.get_type_hints(ModuleJudgement)["needs"] == EdgeFact | None
+    counts = vars(ModuleJudgement)["counts"]
+    assert isinstance(counts, property) and counts.fget is not None
+    assert typing.get_type_hints(counts.fget)["return"] == dict[ClickRating, int]
+    hints = typing.get_type_hints(BombAnalysis)
+    assert hints["serial_source"] is hints["batteries_source"] is EdgeSource
+    assert typing.get_type_hints(ModuleCheck)["table_source"] is TableSource
+    messages = simulated_messages("AB3CD4", [2, 1], 8)
+    analysis = analyse_bytes("\n".join(modlog.line(1, m) for m in messages).encode(),
+                             batteries=3)
+    bomb = analysis.bombs[0]
+    assert (bomb.serial_source, bomb.batteries_source) == (EdgeSource.UNKNOWN, EdgeSource.GIVEN)
+    module = bomb.modules[0]
+    assert module.check.table_source is TableSource.LOG
+    assert module.judgement is not None
+    assert all(isinstance(j.verdict, ClickRating) for j in module.judgement.judgements.values())
+    text = json.dumps(to_json([analysis]))
+    assert '"serial_source": "unknown", "batteries_source": "given"' in text
+    assert '"table_source": "log"' in text
+    assert '"verdicts": {"best": ' in text and '"verdict": "best"' in text
 
 
 def test_the_log_stream_keys_bombs_and_names_edgework_lines_by_typed_values() -> None:

@@ -2,8 +2,9 @@
 
 Contract: an :class:`Advice` is one module's change at one line of the log: its bomb
 (with the edgework in use and whether it came from the log or the options, named by
-:class:`EdgeFact`), what happened as a typed :data:`FollowEvent` (:class:`Started`,
-:class:`LostTrack`, :class:`Narrowed`, :class:`Moved`) and the live session's reply
+the log stream's :class:`~defuser.logs.stream.EdgeFact`), what happened as a typed
+:data:`FollowEvent` (:class:`Started`, :class:`LostTrack`, :class:`Narrowed`,
+:class:`Moved`) and the live session's reply
 with the best next click. Values only, no words: :meth:`Advice.to_json` carries the
 event as typed fields (:func:`event_json`); the front ends word it
 (:mod:`defuser.dashboard.follow_words`).
@@ -11,22 +12,13 @@ event as typed fields (:func:`event_json`); the front ends word it
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any
 
 from defuser.apps.live_session import SessionReply
 from defuser.apps.tracking import LoggedClick, OtherLine
-from defuser.logs.stream import LoggedBomb
+from defuser.logs.stream import EdgeFact, LoggedBomb
 from edgework import RuleLetter
-
-
-class EdgeFact(enum.StrEnum):
-    """A fact of the bomb's edgework that a module's advice needs and the log may not
-    show (a front end says how to give it)."""
-
-    SERIAL = "serial"
-    BATTERIES = "batteries"
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,7 +46,6 @@ from typing import Any, Final
 
 from defuser.apps.follow.advice import (
     Advice,
-    EdgeFact,
     FollowEvent,
     LostTrack,
     Moved,
@@ -59,6 +58,7 @@ from defuser.apps.tracking import Candidate, Tracked, View, combine
 from defuser.engine import modlog
 from defuser.errors import DefuserError
 from defuser.logs.stream import (
+    EdgeFact,
     EdgeworkKey,
     EdgeworkRead,
     Instance,

@@ -8,6 +8,7 @@ line, keeps the cheapest ones, and reports the cheapest replay as a
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
@@ -48,6 +49,15 @@ _AWAITED: Final = {
 }
 
 
+class TableSource(enum.StrEnum):
+    """Where a module's table came from (its value is the JSON ``table_source``)."""
+
+    #: The serial number the bomb's edgework gave.
+    SERIAL = "serial"
+    #: The module's own 'You should use Table' line (no serial number known).
+    LOG = "log"
+
+
 @dataclass(slots=True)
 class ModuleCheck:
     """The replay of one module and what contradicts the spec."""
@@ -58,8 +68,8 @@ class ModuleCheck:
     serial: str | None
     batteries: int | None
     table: TableLetter | None
-    #: Where the table came from: ``serial`` or ``log``.
-    table_source: str
+    #: Where the table came from.
+    table_source: TableSource
     last_digit: int | None
     digit_candidates: tuple[int, ...]
     interval: int | None
@@ -154,7 +164,8 @@ def check_module(
     result = ModuleCheck(
         module_id=module_id, first_line=first, last_line=last,
         serial=parsed_serial.text if parsed_serial else serial, batteries=batteries,
-        table=None, table_source="serial" if parsed_serial else "log", last_digit=None,
+        table=None, table_source=TableSource.SERIAL if parsed_serial else TableSource.LOG,
+        last_digit=None,
         digit_candidates=(), interval=interval_for(batteries) if batteries is not None else None,
         interval_candidates=(),
         solved=any(isinstance(message, modlog.SolvedMessage) for _, message in read),
