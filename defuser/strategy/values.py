@@ -29,6 +29,7 @@ from defuser.engine.board import Board, Effect, played_from
 from defuser.engine.rules import HAND_SIZE
 from defuser.errors import DefuserError
 from defuser.strategy.belief import Observation
+from defuser.strategy.dp.expectation import by_answer
 from defuser.strategy.dp.solution import Solution
 from defuser.strategy.dp.states import state_index
 from defuser.strategy.reasons import reason_parts
@@ -161,12 +162,11 @@ def _action_value(
             strike += w
     if effects[0] is effects[-1]:
         return ActionValue(action, 1.0 + _after(sol, phase, s, board, action, effects[0]), strike)
-    pf = float(obs.belief.mitten_on_top)
-    value = 0.0
-    for (on_top, _), effect in zip(chances, effects, strict=True):
-        learned = sol.graph.find(obs.belief.given_on_top(on_top))
-        weight = pf if on_top else 1.0 - pf
-        value += weight * _after(sol, learned, s, board, action, effect)
+    if_on_top, if_not = (
+        _after(sol, sol.graph.find(obs.belief.given_on_top(on_top)), s, board, action, effect)
+        for (on_top, _), effect in zip(chances, effects, strict=True)
+    )
+    value = by_answer(float(obs.belief.mitten_on_top), if_on_top, if_not)
     return ActionValue(action, 1.0 + value, strike)
 
 

@@ -15,7 +15,9 @@ deal (a draw, or a discard's new top) is worth the average over what it can brin
 its chance times one over the number of faces it can show (:func:`face_weight`) times
 the sum, in face order, of the values those faces lead to; the kinds in the phase's
 order; then the mitten's chance times the value at a new cycle's start. A probe that
-does not solve proves the mitten is not on top (:func:`probe_value`).
+does not solve proves the mitten is not on top (:func:`probe_value`). A click whose
+effect hangs on whether the mitten is on top, weighed by the player's belief, is each
+answer's value times its chance (:func:`by_answer`; the action values use it).
 """
 
 from __future__ import annotations
@@ -82,3 +84,12 @@ def probe_value(on_top: float, fail: V) -> V:
     excluded: it solves with chance ``on_top``, and otherwise leaves ``fail``, the value
     of the next state once the mitten is known not to be on top."""
     return (1.0 - on_top) * fail
+
+
+def by_answer(on_top: float, if_on_top: float, if_not: float) -> float:
+    """The value after a click whose effect depends on whether the mitten is on top,
+    the click excluded: the value if it is, times the chance ``on_top`` that it is, plus
+    the value if it is not, times the rest. A probe is the case where on top solves
+    (:func:`probe_value`, kept apart because it also runs on arrays of states whose
+    values may be infinite, where a zero chance times infinity is not zero)."""
+    return on_top * if_on_top + (1.0 - on_top) * if_not

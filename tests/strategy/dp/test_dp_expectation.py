@@ -21,6 +21,7 @@ from defuser.strategy.dp import solution
 from defuser.strategy.dp.expectation import (
     SOLVED,
     after_click,
+    by_answer,
     deal_value,
     face_weight,
     probe_value,
@@ -94,3 +95,14 @@ def test_a_deal_weighs_each_kind_then_the_mitten_last() -> None:
     assert deal_value(kinds, 0.2 + 0.1, 30.0, 0.0) == want
     assert deal_value([], 0.0, 30.0, 0.0) == 0.0  # no deal, no mitten: nothing after
     assert probe_value(1.0, 12.0) == SOLVED  # a probe with the mitten surely on top solves
+
+
+def test_a_click_weighed_by_the_belief_is_each_answer_times_its_chance() -> None:
+    """by_answer: the on-top value times its chance plus the other times the rest; a
+    probe (solved if on top) is probe_value, to the bit."""
+    rng = random.Random(5)
+    for _ in range(1000):
+        on_top, a, b = rng.random(), rng.uniform(0, 40), rng.uniform(0, 40)
+        assert by_answer(on_top, a, b) == on_top * a + (1.0 - on_top) * b
+        assert by_answer(on_top, SOLVED, b) == probe_value(on_top, b)
+    assert by_answer(0.25, 8.0, 4.0) == 5.0
