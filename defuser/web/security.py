@@ -26,7 +26,7 @@ import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
@@ -160,7 +160,7 @@ def presented_token(scope: Scope) -> tuple[str | None, bool]:
         jar: SimpleCookie = SimpleCookie()
         try:
             jar.load(cookie)
-        except Exception:  # a malformed cookie header carries no token
+        except CookieError:  # a malformed cookie header carries no token
             return None, False
         if TOKEN_COOKIE in jar:
             return jar[TOKEN_COOKIE].value, False

@@ -57,6 +57,15 @@ def test_the_token_is_needed_beyond_loopback() -> None:
     assert fresh.get("/api/tables", headers={"authorization": "token s3cret"}).status_code == 200
 
 
+@pytest.mark.parametrize("cookie", ["=$a=", "a=1; $b=2", f"{TOKEN_COOKIE}=s3cret; $x=1"])
+def test_a_malformed_cookie_header_carries_no_token(cookie: str) -> None:
+    """A cookie header the standard parser refuses is no token (403), never a server
+    error; the token in the address still lets the page in."""
+    client = client_for(GuardSettings(port=80, token="s3cret"))
+    assert client.get("/tables", headers={"cookie": cookie}).status_code == 403
+    assert client.get("/tables?token=s3cret", headers={"cookie": cookie}).status_code == 200
+
+
 def test_state_changing_requests_from_other_sites_are_refused() -> None:
     client = client_for(LOCAL)
     foreign = client.post("/report", headers={"origin": "http://evil.example"})
